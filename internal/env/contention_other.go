@@ -1,0 +1,7 @@
+//go:build !linux
+
+package env
+
+import "time"
+
+func readRunQueueWait() (time.Duration, bool) { return 0, false }

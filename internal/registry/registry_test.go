@@ -1,0 +1,91 @@
+package registry
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestAddRunOrderAndBound(t *testing.T) {
+	var r Registry
+	for i := 0; i < MaxRuns+10; i++ {
+		r.AddRun("BenchmarkA", Run{NsPerOp: float64(i)})
+	}
+	r.AddRun("BenchmarkB", Run{NsPerOp: 1})
+	bs := r.Benchmarks()
+	require.Len(t, bs, 2)
+	assert.Equal(t, "BenchmarkA", bs[0].Name)
+	assert.Len(t, bs[0].Runs, MaxRuns, "runs are bounded")
+	assert.Equal(t, MaxRuns+10, bs[0].TotalRuns)
+	assert.Equal(t, 10.0, bs[0].Runs[0].NsPerOp, "the oldest runs are dropped")
+	assert.Equal(t, MaxRuns+11, bs[1].Runs[0].Seq, "Seq is process-wide")
+	assert.Equal(t, []float64{1}, r.NsPerOp("BenchmarkB"))
+	assert.Nil(t, r.NsPerOp("missing"))
+}
+
+func TestFlagsMerge(t *testing.T) {
+	var r Registry
+	r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "one"})
+	r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "two"})
+	r.AddFlag("B", Flag{Kind: FlagAllocs, Message: "x"})
+	fs := r.Benchmarks()[0].Flags
+	require.Len(t, fs, 2)
+	assert.Equal(t, Flag{Kind: FlagEliminated, Message: "two", Count: 2}, fs[0])
+	for i := 0; i < 2*MaxFlags; i++ {
+		r.AddFlag("B", Flag{Kind: FlagKind(fmt.Sprint(i))})
+	}
+	assert.Len(t, r.Benchmarks()[0].Flags, MaxFlags)
+}
+
+func TestCompress(t *testing.T) {
+	assert.Equal(t, []float64{1.5, 3.5, 5}, Compress([]float64{1, 2, 3, 4, 5}, 3))
+	assert.Equal(t, []float64{3}, Compress([]float64{1, 2, 3, 4, 5}, 1))
+	assert.Equal(t, []float64{1, 2}, Compress([]float64{1, 2}, 2))
+	assert.Len(t, Compress(make([]float64, 10000), 0), 1)
+	var r Registry
+	r.SetTimeline("B", make([]float64, 10*MaxTimeline))
+	assert.LessOrEqual(t, len(r.Benchmarks()[0].Timeline), MaxTimeline)
+}
+
+func TestBenchmarksIsACopy(t *testing.T) {
+	var r Registry
+	r.AddComparison("B", Comparison{Candidates: []Estimate{{Name: "new"}}})
+	bs := r.Benchmarks()
+	bs[0].Comparisons[0].Candidates[0].Name = "changed"
+	assert.Equal(t, "new", r.Benchmarks()[0].Comparisons[0].Candidates[0].Name)
+}
+
+func TestBoundedNames(t *testing.T) {
+	var r Registry
+	for i := 0; i < MaxBenchmarks+3; i++ {
+		r.AddRun(fmt.Sprint(i), Run{})
+	}
+	assert.Len(t, r.Benchmarks(), MaxBenchmarks)
+	assert.Equal(t, 3, r.Dropped())
+	r.Reset()
+	assert.Empty(t, r.Benchmarks())
+	assert.Zero(t, r.Dropped())
+}
+
+func TestConcurrent(t *testing.T) {
+	var r Registry
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				r.AddRun("B", Run{})
+				r.AddFlag("B", Flag{Kind: FlagMisuse})
+				r.SetTimeline("B", []float64{1, 2, 3})
+				_ = r.Benchmarks()
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Equal(t, 800, r.Benchmarks()[0].TotalRuns)
+	assert.Equal(t, 800, r.Benchmarks()[0].Flags[0].Count)
+}
