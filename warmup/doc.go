@@ -1,0 +1,30 @@
+// Package warmup warms the machine up before benchmarks are measured.
+//
+// In a `go test -bench` process the first benchmark often runs slower than
+// identical code measured later (a CPU still ramping its clock, cold caches
+// and page tables, a runtime still sizing its heap); see the README's seed
+// 000 experiment. Package warmup offers two ways to pay that cost where it
+// does not matter.
+//
+// From TestMain, or anywhere before measuring, call [Run]. It runs a fixed
+// CPU-bound workload in short batches of equal work until the last few batch
+// times agree, or a time limit passes, and says what happened:
+//
+//	r := warmup.Run() // defaults: 5 batches within 5%, 2ms batches, 2s limit
+//	fmt.Println(r)    // warm-up 180ms, 52 batches, stable (5 within 5%), first batch 1.12× slower than last
+//	for _, w := range r.Warnings {
+//		fmt.Println(w) // e.g. did not converge within the limit, with the fix
+//	}
+//
+// Options change the rule: [Stable](k, tolerance), [Limit](d), [BatchTime](d).
+// Invalid option values panic at construction with a "warmup:" message,
+// because they are programming errors; a warm-up that does not converge is
+// a runtime condition and is reported in [Result.Warnings] instead.
+//
+// Without a TestMain, make the first benchmark of the package a disposable
+// one and discard its line:
+//
+//	func BenchmarkWarmup(b *testing.B) { warmup.Benchmark(b) }
+//
+// Package warmup imports nothing outside the standard library.
+package warmup
