@@ -15,26 +15,65 @@ func finite(xs []float64) bool {
 	return true
 }
 
-// Mean returns the arithmetic mean of xs. ok is false when xs is empty or
-// holds NaN or ±Inf, or when the sum overflows.
+// isFinite reports whether x is neither NaN nor ±Inf.
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// bounds returns the smallest and largest element of a non-empty xs.
+func bounds(xs []float64) (lo, hi float64) {
+	lo, hi = xs[0], xs[0]
+	for _, x := range xs[1:] {
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return lo, hi
+}
+
+// clamp returns x limited to [lo, hi].
+func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
+
+// Mean returns the arithmetic mean of xs, Σx/n. ok is false when xs is
+// empty or holds NaN or ±Inf.
+//
+// The sum is compensated (Neumaier), so the result is the mean rounded
+// once in ordinary cases. When the sum itself would overflow (values near
+// ±math.MaxFloat64) a running mean over halved values is used instead, so
+// every finite sample has a finite mean; the result always lies within
+// [min(xs), max(xs)].
 func Mean(xs []float64) (mean float64, ok bool) {
 	if len(xs) == 0 || !finite(xs) {
 		return 0, false
 	}
-	// Welford-style running mean: no overflow from summing large values.
+	lo, hi := bounds(xs)
+	sum, c := 0.0, 0.0
+	for _, x := range xs {
+		t := sum + x
+		if math.Abs(sum) >= math.Abs(x) {
+			c += (sum - t) + x
+		} else {
+			c += (x - t) + sum
+		}
+		sum = t
+	}
+	if m := (sum + c) / float64(len(xs)); isFinite(sum) && isFinite(c) && isFinite(m) {
+		return clamp(m, lo, hi), true
+	}
+	// Overflowing sum: m += (x−m)/(i+1) computed on halves, where
+	// x/2 − m/2 cannot overflow and the update is a convex combination.
 	m := 0.0
 	for i, x := range xs {
-		m += (x - m) / float64(i+1)
+		m += 2 * ((x/2 - m/2) / float64(i+1))
 	}
-	if math.IsNaN(m) || math.IsInf(m, 0) {
-		return 0, false
-	}
-	return m, true
+	return clamp(m, lo, hi), true
 }
 
 // StdDev returns the sample standard deviation of xs,
 // sqrt(Σ(x−mean)²/(n−1)), the estimator cv.awk in seed 001 uses. ok is
-// false when len(xs) < 2 or xs is not finite.
+// false when len(xs) < 2, xs is not finite, or the result exceeds
+// math.MaxFloat64 (possible only when xs spans more than the float64
+// range, for example {−MaxFloat64, MaxFloat64}). All-equal values give 0.
+//
+// It uses the corrected two-pass algorithm with the deviations scaled by
+// their largest magnitude, so neither the deviations nor their squares
+// overflow or underflow.
 func StdDev(xs []float64) (sd float64, ok bool) {
 	if len(xs) < 2 {
 		return 0, false
@@ -43,30 +82,46 @@ func StdDev(xs []float64) (sd float64, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	// Two-pass with scaling guards against overflow of squares.
+	// half is 1 normally and 0.5 when a deviation x−m overflows; the
+	// deviations are then computed on halved values and doubled at the end.
+	half := 1.0
+	for _, x := range xs {
+		if math.IsInf(x-m, 0) {
+			half = 0.5
+			break
+		}
+	}
 	scale := 0.0
 	for _, x := range xs {
-		scale = math.Max(scale, math.Abs(x-m))
+		scale = max(scale, math.Abs(x*half-m*half))
 	}
 	if scale == 0 {
 		return 0, true
 	}
-	ss := 0.0
+	ss, sum := 0.0, 0.0
 	for _, x := range xs {
-		d := (x - m) / scale
+		d := (x*half - m*half) / scale
 		ss += d * d
+		sum += d
 	}
-	sd = scale * math.Sqrt(ss/float64(len(xs)-1))
-	if math.IsNaN(sd) || math.IsInf(sd, 0) {
+	n := float64(len(xs))
+	v := (ss - sum*sum/n) / (n - 1)
+	if v < 0 {
+		v = 0
+	}
+	sd = scale / half * math.Sqrt(v)
+	if !isFinite(sd) {
 		return 0, false
 	}
 	return sd, true
 }
 
 // CV returns the coefficient of variation of xs in percent:
-// 100·StdDev(xs)/Mean(xs). ok is false when len(xs) < 2, xs is not
-// finite, or the mean is not positive (a CV of times or costs around a zero
-// or negative mean means nothing).
+// 100·StdDev(xs)/Mean(xs), with the sample (n−1) standard deviation. ok is
+// false when len(xs) < 2, xs is not finite, the mean is not positive (a CV
+// of times or costs around a zero or negative mean means nothing), or the
+// ratio overflows (a mean that is tiny against the spread). All-equal
+// positive values give 0.
 func CV(xs []float64) (pct float64, ok bool) {
 	m, ok := Mean(xs)
 	if !ok || m <= 0 {
@@ -76,16 +131,17 @@ func CV(xs []float64) (pct float64, ok bool) {
 	if !ok {
 		return 0, false
 	}
-	pct = 100 * sd / m
-	if math.IsNaN(pct) || math.IsInf(pct, 0) {
+	pct = 100 * (sd / m)
+	if !isFinite(pct) {
 		return 0, false
 	}
 	return pct, true
 }
 
 // Median returns the median of xs: the middle element of the sorted values,
-// or the mean of the two middle ones. ok is false when xs is empty or not
-// finite.
+// or the midpoint of the two middle ones (Quantile at p=0.5). ok is false
+// when xs is empty or not finite. It equals benchmath's AssumeNothing
+// Summary Center on the same values.
 func Median(xs []float64) (median float64, ok bool) {
 	return Quantile(xs, 0.5)
 }
@@ -93,8 +149,15 @@ func Median(xs []float64) (median float64, ok bool) {
 // Quantile returns the p-quantile of xs, 0 ≤ p ≤ 1, by linear
 // interpolation between order statistics (Hyndman and Fan type 7, R's and
 // NumPy's default): with s the sorted sample and h = (n−1)·p, it is
-// s[⌊h⌋] + (h−⌊h⌋)·(s[⌊h⌋+1] − s[⌊h⌋]). ok is false when xs is empty or
-// not finite, or p is outside [0, 1] or NaN.
+// s[⌊h⌋] + (h−⌊h⌋)·(s[⌊h⌋+1] − s[⌊h⌋]). p=0 gives the minimum, p=1 the
+// maximum. ok is false when xs is empty or not finite, or p is outside
+// [0, 1] or NaN.
+//
+// The result always lies between the two order statistics it
+// interpolates, is non-decreasing in p, and is finite for every finite
+// sample, including ones spanning ±math.MaxFloat64 (where the difference
+// s[⌊h⌋+1] − s[⌊h⌋] overflows and the interpolation is computed as a
+// weighted sum instead).
 func Quantile(xs []float64, p float64) (q float64, ok bool) {
 	if len(xs) == 0 || !finite(xs) || !(p >= 0 && p <= 1) {
 		return 0, false
@@ -106,11 +169,23 @@ func Quantile(xs []float64, p float64) (q float64, ok bool) {
 
 // quantileSorted is Quantile on an already sorted, finite, non-empty s.
 func quantileSorted(s []float64, p float64) float64 {
-	h := float64(len(s)-1) * p
-	lo := int(math.Floor(h))
-	if lo >= len(s)-1 {
-		return s[len(s)-1]
+	n := len(s)
+	h := float64(n-1) * p
+	lo := int(h) // h ≥ 0, so truncation is ⌊h⌋
+	if lo >= n-1 {
+		return s[n-1]
 	}
 	frac := h - float64(lo)
-	return s[lo] + frac*(s[lo+1]-s[lo])
+	a, b := s[lo], s[lo+1]
+	if frac == 0 || a == b {
+		return a
+	}
+	var q float64
+	if d := b - a; !math.IsInf(d, 0) {
+		q = a + frac*d
+	} else {
+		// a < 0 < b here, so the two terms have opposite signs.
+		q = a*(1-frac) + b*frac
+	}
+	return clamp(q, a, b)
 }
