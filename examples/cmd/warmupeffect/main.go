@@ -1,0 +1,198 @@
+// Command warmupeffect measures what a disposable first benchmark
+// (warmup.Benchmark) does to the first-position penalty, the way seed 000
+// measured it: an identical pair of benchmarks, many separate processes,
+// the per-process delta between the two copies, without and with the
+// warm-up benchmark in first place.
+//
+// Run it from the module root:
+//
+//	go run ./examples/cmd/warmupeffect            # 2 × 30 processes, 200ms per benchmark
+//	go run ./examples/cmd/warmupeffect -n 10 -benchtime 100ms
+//
+// It builds warmup/testdata/pair once with `go test -c`, then runs the test
+// binary 2·n times as separate processes, each with -test.count=1: n times
+// with -test.bench='First|Second' and n times with
+// -test.bench='Warmup|First|Second'. The two kinds alternate (ABBA order
+// by round) so that a change in machine load over the minutes the
+// experiment takes falls on both rows alike. Each process's output is
+// parsed with golang.org/x/perf/benchfmt, and its delta is
+//
+//	delta = (sec/op of Benchmark2Second / sec/op of Benchmark1First − 1) · 100
+//
+// The two benchmarks are identical, so the true delta is 0%. The program
+// prints one markdown table, a row per kind: min, median and max delta, the
+// spread (max − min, in percentage points), and how many runs called the
+// second copy faster (delta < 0), plus a line describing the machine.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+func main() {
+	n := flag.Int("n", 30, "processes per row")
+	benchtime := flag.String("benchtime", "200ms", "-test.benchtime of each process")
+	pkg := flag.String("pkg", "./warmup/testdata/pair", "package holding Benchmark1First, Benchmark2Second and BenchmarkWarmup")
+	verbose := flag.Bool("v", false, "print each process's delta to stderr")
+	flag.Parse()
+	if *n < 1 {
+		fmt.Fprintf(os.Stderr, "warmupeffect: -n %d: need at least 1 process per row\n", *n)
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, *n, *benchtime, *pkg, *verbose); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
+
+type row struct {
+	name   string
+	bench  string
+	deltas []float64
+}
+
+func run(w io.Writer, n int, benchtime, pkg string, verbose bool) error {
+	machine := describeMachine()
+	dir, err := os.MkdirTemp("", "warmupeffect")
+	if err != nil {
+		return fmt.Errorf("warmupeffect: %v", err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "pair.test")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	build := exec.Command("go", "test", "-c", "-o", bin, pkg)
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("warmupeffect: go test -c %s: %v (run from the module root, or pass -pkg)", pkg, err)
+	}
+
+	rows := []*row{
+		{name: "no warm-up", bench: "First|Second"},
+		{name: "with warm-up", bench: "Warmup|First|Second"},
+	}
+	start := time.Now()
+	for i := range n {
+		order := []*row{rows[0], rows[1]}
+		if i%2 == 1 {
+			order[0], order[1] = order[1], order[0]
+		}
+		for _, r := range order {
+			d, err := measure(bin, r.bench, benchtime)
+			if err != nil {
+				return fmt.Errorf("warmupeffect: run %d (%s): %v", i+1, r.name, err)
+			}
+			r.deltas = append(r.deltas, d)
+			if verbose {
+				fmt.Fprintf(os.Stderr, "run %2d %-13s delta %+.2f%%\n", i+1, r.name, d)
+			}
+		}
+	}
+	elapsed := time.Since(start)
+
+	fmt.Fprintf(w, "Identical pair, Benchmark2Second vs Benchmark1First (truth 0%%), %d processes per row, -benchtime=%s, -count=1\n\n", n, benchtime)
+	fmt.Fprintln(w, "| | min | median | max | spread | runs calling the second copy faster |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, r := range rows {
+		s := slices.Sorted(slices.Values(r.deltas))
+		faster := 0
+		for _, d := range s {
+			if d < 0 {
+				faster++
+			}
+		}
+		fmt.Fprintf(w, "| %s | %+.2f%% | %+.2f%% | %+.2f%% | %.2f pts | %d/%d |\n",
+			r.name, s[0], median(s), s[len(s)-1], s[len(s)-1]-s[0], faster, len(s))
+	}
+	fmt.Fprintf(w, "\n%s; took %s\n", machine, elapsed.Round(time.Second))
+	return nil
+}
+
+// measure runs the test binary once and returns the per-process delta.
+func measure(bin, bench, benchtime string) (float64, error) {
+	cmd := exec.Command(bin, "-test.run=^$", "-test.bench="+bench, "-test.benchtime="+benchtime, "-test.count=1")
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, fmt.Errorf("%v: %s%s", err, out.Bytes(), stderr.Bytes())
+	}
+	return delta(&out)
+}
+
+// delta parses go test -bench output and returns (second/first − 1)·100
+// from the sec/op of Benchmark2Second and Benchmark1First.
+func delta(r io.Reader) (float64, error) {
+	var first, second float64
+	br := benchfmt.NewReader(r, "output")
+	for br.Scan() {
+		res, ok := br.Result().(*benchfmt.Result)
+		if !ok {
+			continue // a syntax error or unit line; the pair's lines are checked below
+		}
+		v, ok := res.Value("sec/op")
+		if !ok {
+			continue
+		}
+		switch string(res.Name.Base()) {
+		case "1First":
+			first = v
+		case "2Second":
+			second = v
+		}
+	}
+	if err := br.Err(); err != nil {
+		return 0, err
+	}
+	if first <= 0 || second <= 0 {
+		return 0, errors.New("output lacks a positive sec/op for Benchmark1First or Benchmark2Second")
+	}
+	return (second/first - 1) * 100, nil
+}
+
+func median(sorted []float64) float64 {
+	m := len(sorted) / 2
+	if len(sorted)%2 == 1 {
+		return sorted[m]
+	}
+	return (sorted[m-1] + sorted[m]) / 2
+}
+
+// describeMachine returns one line: Go version, GOOS/GOARCH, CPU model,
+// CPU count and the load average at the start.
+func describeMachine() string {
+	goVersion := runtime.Version()
+	if out, err := exec.Command("go", "env", "GOVERSION").Output(); err == nil {
+		goVersion = strings.TrimSpace(string(out))
+	}
+	cpu := "cpu unknown"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	load := "unknown"
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(b)); len(f) >= 3 {
+			load = strings.Join(f[:3], " ")
+		}
+	}
+	return fmt.Sprintf("machine %s %s/%s, %s, %d CPUs, load average at start %s",
+		goVersion, runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU(), load)
+}
