@@ -292,11 +292,17 @@ func readVirtualisation(fsys fs.FS, cpuinfo string, cpuinfoOK bool) (virt bool, 
 	if len(dmi) > 0 {
 		decisive = true
 		joined := strings.ToLower(strings.Join(dmi, " "))
+		name := ""
+		if strings.Contains(joined, "amazon ec2") && !strings.Contains(joined, "metal") {
+			name = "Amazon EC2" // Nitro instances are KVM guests; only *.metal types are not
+		}
 		for _, vm := range vmVendors {
-			if strings.Contains(joined, vm.match) {
-				found = append(found, vm.name+" (dmi)")
-				break
+			if name == "" && strings.Contains(joined, vm.match) {
+				name = vm.name
 			}
+		}
+		if name != "" {
+			found = append(found, name+" (dmi)")
 		}
 	}
 	if len(found) > 0 {
@@ -350,4 +356,44 @@ func gcflagsDisableOpt(v string) bool {
 		}
 	}
 	return false
+}
+
+// runQueueWaitFS sums the run-queue wait of every thread of the process,
+// the second field of proc/self/task/*/schedstat under fsys. Threads whose
+// file vanished (the thread exited) or does not parse are skipped; the sum
+// is known when at least one thread was read.
+func runQueueWaitFS(fsys fs.FS) (time.Duration, bool) {
+	entries, err := fs.ReadDir(fsys, "proc/self/task")
+	if err != nil {
+		return 0, false
+	}
+	var total int64
+	read := 0
+	for _, e := range entries {
+		b, ok := readSmall(fsys, "proc/self/task/"+e.Name()+"/schedstat")
+		if !ok {
+			continue
+		}
+		wait, ok := parseSchedstatWait(b)
+		if !ok {
+			continue
+		}
+		total += wait
+		read++
+	}
+	return time.Duration(total), read > 0
+}
+
+// parseSchedstatWait returns the second field (run-queue wait, ns) of a
+// schedstat line "run_ns wait_ns slices".
+func parseSchedstatWait(s string) (int64, bool) {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil || v < 0 {
+		return 0, false
+	}
+	return v, true
 }

@@ -59,7 +59,8 @@ type Snapshot struct {
 	// Turbo reports whether turbo/boost is enabled, from
 	// /sys/devices/system/cpu/intel_pstate/no_turbo (0 means on) or
 	// /sys/devices/system/cpu/cpufreq/boost (1 means on). TurboSource names
-	// the file that decided it, relative to /sys/devices/system/cpu.
+	// the file that decided it, relative to /sys/devices/system/cpu, and its
+	// content, e.g. "intel_pstate/no_turbo = 0".
 	Turbo       bool
 	TurboSource string
 	TurboKnown  bool
@@ -255,7 +256,7 @@ func (s Snapshot) Warnings() []Warning {
 	}
 	if s.TurboKnown && s.Turbo {
 		fix := "echo 1 | sudo tee /sys/devices/system/cpu/intel_pstate/no_turbo"
-		if s.TurboSource == "cpufreq/boost" {
+		if strings.HasPrefix(s.TurboSource, "cpufreq/boost") {
 			fix = "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost"
 		}
 		add("turbo", "turbo boost is on (%s): the clock speed depends on temperature and on how many cores are busy; "+
