@@ -218,9 +218,9 @@ func TestFixtureRunQueueWait(t *testing.T) {
 		want time.Duration
 		ok   bool
 	}{
-		{"vm", 1442821, true},                       // this shell, quiet
+		{"vm", 1442821, true},                      // this shell, quiet
 		{"vm-hogs", 5433777589 + 5781456715, true}, // two busy loops, 12 s in
-		{"garbage", 0, false},                       // "123", "a b c", "1 -5 2"
+		{"garbage", 0, false},                      // "123", "a b c", "1 -5 2"
 		{"empty", 0, false},
 	}
 	for _, tt := range tests {
