@@ -72,6 +72,46 @@ func BenchmarkWrapperKeep(b *testing.B) {
 	}
 }
 
+// A method value or any other condition than a bare b.Loop() call loses it
+// too; only the receiver expression may vary.
+
+func BenchmarkMethodValueDiscard(b *testing.B) {
+	loop := b.Loop
+	for loop() {
+		mix(in)
+	}
+}
+
+func BenchmarkAndDiscard(b *testing.B) {
+	ok := in != 0
+	for ok && b.Loop() {
+		mix(in)
+	}
+}
+
+func BenchmarkEqualTrueDiscard(b *testing.B) {
+	for b.Loop() == true {
+		mix(in)
+	}
+}
+
+type holder struct{ B *testing.B }
+
+func BenchmarkFieldReceiverBare(b *testing.B) {
+	k := holder{b}
+	for k.B.Loop() {
+		mix(in)
+	}
+}
+
+// Code after the loop's closing brace is not protected.
+
+func BenchmarkAfterLoopDiscard(b *testing.B) {
+	for b.Loop() {
+	}
+	mix(in)
+}
+
 // A func() closure handed to a helper: the helper's loop keeps the call, but
 // the closure's own body is compiled on its own, where the result is unused.
 
