@@ -1,0 +1,389 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
+)
+
+// Schema is the value of the "schema" field of the JSON report. It changes
+// only when a field is removed or changes meaning; fields may be added
+// within a version.
+const Schema = "benchkit-report/v1"
+
+// DefaultDeltaPct is the change, in percent, that the runs-needed column
+// sizes for when [Settings.DeltaPct] is zero.
+const DefaultDeltaPct = 5.0
+
+// MinRunsForCI is the least number of runs per side the runs-needed column
+// shows: benchstat cannot compute a 95% confidence interval of the median
+// with fewer than 6 samples (it prints "± ∞").
+const MinRunsForCI = 6
+
+// Input is everything the report shows. The renderer is a pure function of
+// it: the same Input always gives the same text, JSON and samples file.
+type Input struct {
+	// Package is the import path of the package under test, or "".
+	Package string
+	// GOOS, GOARCH and CPU go into the samples file's configuration lines
+	// and the JSON report; "" leaves them out.
+	GOOS, GOARCH, CPU string
+	// Facts and Warnings describe the environment (from env.Snapshot).
+	Facts    []Fact
+	Warnings []Warning
+	// Warmup is the warm-up's result; nil when it did not run.
+	Warmup *Warmup
+	// Benches are the registry's records, in the order they were seen.
+	Benches []registry.Bench
+	// Dropped counts benchmark names the registry could not hold.
+	Dropped  int
+	Settings Settings
+}
+
+// Fact is one line of the environment header: a short lowercase name and a
+// one-line value, "unknown" where a probe could not read.
+type Fact struct{ Name, Value string }
+
+// Warning is an environment problem: a stable short key and a message with
+// the numbers and the fix.
+type Warning struct{ Key, Message string }
+
+// Warmup summarises the warm-up that ran before the benchmarks.
+type Warmup struct {
+	// Summary is the one-line description (warmup.Result.String()).
+	Summary     string
+	Duration    time.Duration
+	Batches     int
+	Converged   bool
+	FirstToLast float64
+	Warnings    []string
+}
+
+// Settings are the user's choices that change the report.
+type Settings struct {
+	// DeltaPct is the change, in percent, the runs-needed column is sized
+	// for (Lehr's rule); 0 means [DefaultDeltaPct].
+	DeltaPct float64
+	// Strict makes every raised flag a failure (see [Analysis.Failures]).
+	Strict bool
+}
+
+func (s Settings) delta() float64 {
+	if !(s.DeltaPct > 0) || math.IsInf(s.DeltaPct, 0) {
+		return DefaultDeltaPct
+	}
+	return s.DeltaPct
+}
+
+// Grade is the verdict on a coefficient of variation.
+type Grade string
+
+// The grades of [GradeCV], after seed 001's rule of thumb.
+const (
+	GradeExcellent  Grade = "excellent"    // CV < 2%
+	GradeAcceptable Grade = "acceptable"   // 2% ≤ CV < 5%
+	GradeNoisy      Grade = "noisy"        // 5% ≤ CV < 10%
+	GradeDoNotTrust Grade = "do-not-trust" // CV ≥ 10%
+	GradeUnknown    Grade = "unknown"      // fewer than 2 samples
+)
+
+// GradeCV grades a coefficient of variation given in percent: below 2
+// excellent, below 5 acceptable, below 10 noisy, else do-not-trust. A
+// negative, NaN or infinite CV is unknown.
+func GradeCV(cvPct float64) Grade {
+	switch {
+	case math.IsNaN(cvPct) || math.IsInf(cvPct, 0) || cvPct < 0:
+		return GradeUnknown
+	case cvPct < 2:
+		return GradeExcellent
+	case cvPct < 5:
+		return GradeAcceptable
+	case cvPct < 10:
+		return GradeNoisy
+	default:
+		return GradeDoNotTrust
+	}
+}
+
+// Source says where a row's samples come from.
+type Source string
+
+// The sample sources of a [Row].
+const (
+	// SourceRuns: the ns/op of each run (-count repeats), when there are
+	// at least two runs.
+	SourceRuns Source = "runs"
+	// SourceBatches: the per-iteration cost of the batches benchkit.Loop
+	// timed inside a single run.
+	SourceBatches Source = "batches"
+	// SourceNone: one run and no timeline; no spread can be computed.
+	SourceNone Source = "none"
+)
+
+// Row is the analysis of one benchmark at one GOMAXPROCS value.
+type Row struct {
+	// Name is the registry name (b.Name(), e.g. "BenchmarkSum/n=10") and
+	// Display the name as go test prints it, without "Benchmark" and with
+	// the "-procs" suffix when procs ≠ 1.
+	Name, Display string
+	Procs         int
+	// Runs are the recorded runs at this procs value; TotalRuns counts
+	// dropped ones too (registry bound).
+	Runs      []registry.Run
+	TotalRuns int
+	// Source and Samples are the values the spread, the regimes and the
+	// strip plot are computed from, in order, in ns/op.
+	Source  Source
+	Samples []float64
+	// MedianNs is the median ns/op of the runs (of the single run's ns/op
+	// when there is one), or -1.
+	MedianNs float64
+	// CVPct is the coefficient of variation of Samples in percent, or -1.
+	CVPct float64
+	Grade Grade
+	// WaitPct is the median over runs of the run-queue wait share, in
+	// percent of wall time (can exceed 100 with several threads), or -1.
+	WaitPct float64
+	// RunsNeeded is max(⌈16·(cv/Δ)²⌉, MinRunsForCI) by Lehr's rule, or 0
+	// when the CV is unknown; RunsNeededCapped is true when Lehr's rule
+	// asked for more than stats.MaxLehrRuns.
+	RunsNeeded       int
+	RunsNeededCapped bool
+	// Regimes is set when the samples split into two regimes.
+	Regimes *stats.Regimes
+	// Outliers is Tukey's classification of the samples (nil with fewer
+	// than 4 samples).
+	Outliers *stats.Outliers
+	// Flags are the problems benchkit and control raised.
+	Flags []registry.Flag
+	// Timeline is the Loop batch timeline (ns per op per batch), if any.
+	Timeline []float64
+}
+
+// Shown reports whether the row belongs in the benchmark table: a
+// benchmark that only holds control comparisons (no runs, no timeline, no
+// flags) is shown in the comparisons section alone.
+func (r Row) Shown() bool { return r.TotalRuns > 0 || len(r.Timeline) > 0 || len(r.Flags) > 0 }
+
+// Tags returns the short labels of the row's findings, for the table.
+func (r Row) Tags() []string {
+	var tags []string
+	for _, f := range r.Flags {
+		tags = append(tags, string(f.Kind))
+	}
+	if r.Regimes != nil {
+		tags = append(tags, fmt.Sprintf("two-regimes %s×%d|%s×%d",
+			fmtNs(r.Regimes.Low.Center), r.Regimes.Low.Size, fmtNs(r.Regimes.High.Center), r.Regimes.High.Size))
+	}
+	if r.Outliers != nil && r.Outliers.Count() > 0 {
+		tags = append(tags, fmt.Sprintf("outliers %d", r.Outliers.Count()))
+	}
+	return tags
+}
+
+// ComparisonRow is one control comparison, with the benchmark it ran in.
+type ComparisonRow struct {
+	Benchmark string
+	registry.Comparison
+}
+
+// Analysis is the report's content, computed from an [Input] by [Analyze].
+type Analysis struct {
+	Rows        []Row
+	Comparisons []ComparisonRow
+	// Failures are the reasons the run must fail: a comparison gate that
+	// failed, and with Settings.Strict every raised flag. Each starts
+	// with "benchkit:".
+	Failures []string
+}
+
+// Failed reports whether the run must exit non-zero.
+func (a Analysis) Failed() bool { return len(a.Failures) > 0 }
+
+// Analyze computes the rows, comparisons and failures of in.
+func Analyze(in Input) Analysis {
+	var a Analysis
+	delta := in.Settings.delta()
+	for _, b := range in.Benches {
+		rows := splitProcs(b)
+		for i := range rows {
+			analyzeRow(&rows[i], delta)
+		}
+		a.Rows = append(a.Rows, rows...)
+		for _, c := range b.Comparisons {
+			a.Comparisons = append(a.Comparisons, ComparisonRow{Benchmark: b.Name, Comparison: c})
+			if c.GateFailed {
+				a.Failures = append(a.Failures, gateFailure(b.Name, c))
+			}
+		}
+	}
+	if in.Settings.Strict {
+		for _, r := range a.Rows {
+			for _, f := range r.Flags {
+				a.Failures = append(a.Failures, fmt.Sprintf(
+					"benchkit: %s raised %s (strict mode: every flag fails the run; fix the benchmark or drop -benchkit.strict)",
+					r.Display, f.Kind))
+			}
+		}
+	}
+	return a
+}
+
+func gateFailure(name string, c registry.Comparison) string {
+	var worst []string
+	for _, e := range c.Candidates {
+		if e.Verdict == registry.Slower && e.DeltaPct > c.Gate {
+			worst = append(worst, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", e.Name, e.DeltaPct, e.LoPct, e.HiPct))
+		}
+	}
+	detail := strings.Join(worst, ", ")
+	if detail == "" {
+		detail = "a candidate"
+	}
+	return fmt.Sprintf("benchkit: %s: gate %.3g%% failed: %s slower than %s beyond the gate; fix the regression or raise the gate",
+		displayName(name, 1), c.Gate, detail, c.Baseline)
+}
+
+// splitProcs makes one row per GOMAXPROCS value of b's runs (one row when
+// b has no runs). The timeline belongs to the latest run's procs.
+func splitProcs(b registry.Bench) []Row {
+	var procs []int
+	for _, r := range b.Runs {
+		if !slices.Contains(procs, r.Procs) {
+			procs = append(procs, r.Procs)
+		}
+	}
+	if len(procs) == 0 {
+		procs = []int{0}
+	}
+	last := procs[len(procs)-1]
+	if len(b.Runs) > 0 {
+		last = b.Runs[len(b.Runs)-1].Procs
+	}
+	rows := make([]Row, 0, len(procs))
+	for _, p := range procs {
+		r := Row{Name: b.Name, Display: displayName(b.Name, p), Procs: p, Flags: b.Flags}
+		for _, run := range b.Runs {
+			if run.Procs == p {
+				r.Runs = append(r.Runs, run)
+			}
+		}
+		r.TotalRuns = len(r.Runs)
+		if len(procs) == 1 {
+			r.TotalRuns = max(b.TotalRuns, len(r.Runs))
+		}
+		if p == last {
+			r.Timeline = b.Timeline
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// displayName returns name as go test prints it: without the "Benchmark"
+// prefix, with "-procs" when procs is neither 0 (unknown) nor 1.
+func displayName(name string, procs int) string {
+	d := strings.TrimPrefix(name, "Benchmark")
+	if d == "" {
+		d = name
+	}
+	if procs > 1 {
+		d += "-" + strconv.Itoa(procs)
+	}
+	return d
+}
+
+func analyzeRow(r *Row, delta float64) {
+	r.MedianNs, r.CVPct, r.WaitPct = -1, -1, -1
+	ns := make([]float64, 0, len(r.Runs))
+	var waits []float64
+	for _, run := range r.Runs {
+		if finite(run.NsPerOp) && run.NsPerOp >= 0 {
+			ns = append(ns, run.NsPerOp)
+		}
+		if finite(run.WaitFraction) && run.WaitFraction >= 0 {
+			waits = append(waits, run.WaitFraction*100)
+		}
+	}
+	if m, ok := stats.Median(ns); ok {
+		r.MedianNs = m
+	}
+	if m, ok := stats.Median(waits); ok {
+		r.WaitPct = m
+	}
+	tl := finiteOnly(r.Timeline)
+	switch {
+	case len(ns) >= 2:
+		r.Source, r.Samples = SourceRuns, ns
+	case len(tl) >= 2:
+		r.Source, r.Samples = SourceBatches, tl
+		if r.MedianNs < 0 {
+			if m, ok := stats.Median(tl); ok {
+				r.MedianNs = m
+			}
+		}
+	default:
+		r.Source = SourceNone
+	}
+	if cv, ok := stats.CV(r.Samples); ok {
+		r.CVPct = cv
+	}
+	r.Grade = GradeCV(r.CVPct)
+	if r.CVPct == 0 {
+		r.RunsNeeded = MinRunsForCI
+	} else if n, ok := stats.LehrRuns(r.CVPct, delta); n > 0 {
+		r.RunsNeeded = max(n, MinRunsForCI)
+		r.RunsNeededCapped = !ok
+	}
+	if reg, bimodal := stats.TwoRegimes(r.Samples); bimodal {
+		r.Regimes = &reg
+	}
+	if o, ok := stats.Tukey(r.Samples); ok {
+		r.Outliers = &o
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func finiteOnly(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if finite(x) && x >= 0 {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// fmtNs formats a duration in nanoseconds with 3–4 significant digits and
+// a unit: "27.5ns", "1.234µs", "12.3ms", "2.00s".
+func fmtNs(ns float64) string {
+	if !finite(ns) || ns < 0 {
+		return "?"
+	}
+	unit, v := "ns", ns
+	switch {
+	case ns >= 1e9:
+		unit, v = "s", ns/1e9
+	case ns >= 1e6:
+		unit, v = "ms", ns/1e6
+	case ns >= 1e3:
+		unit, v = "µs", ns/1e3
+	}
+	var s string
+	switch {
+	case v >= 100:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	case v >= 10:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	default:
+		s = strconv.FormatFloat(v, 'f', 3, 64)
+	}
+	return s + unit
+}

@@ -1,0 +1,391 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
+)
+
+// The JSON report. See the package documentation for every field.
+
+type jsonReport struct {
+	Schema      string           `json:"schema"`
+	Package     string           `json:"package"`
+	GOOS        string           `json:"goos"`
+	GOARCH      string           `json:"goarch"`
+	Settings    jsonSettings     `json:"settings"`
+	Environment jsonEnvironment  `json:"environment"`
+	Warmup      *jsonWarmup      `json:"warmup"`
+	Benchmarks  []jsonBenchmark  `json:"benchmarks"`
+	Comparisons []jsonComparison `json:"comparisons"`
+	Failures    []string         `json:"failures"`
+	Failed      bool             `json:"failed"`
+	Dropped     int              `json:"dropped_benchmarks"`
+}
+
+type jsonSettings struct {
+	DeltaPct float64 `json:"delta_pct"`
+	Strict   bool    `json:"strict"`
+}
+
+type jsonEnvironment struct {
+	Facts    []jsonFact    `json:"facts"`
+	Warnings []jsonWarning `json:"warnings"`
+}
+
+type jsonFact struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+type jsonWarning struct {
+	Key     string `json:"key"`
+	Message string `json:"message"`
+}
+
+type jsonWarmup struct {
+	Summary     string   `json:"summary"`
+	DurationNs  int64    `json:"duration_ns"`
+	Batches     int      `json:"batches"`
+	Converged   bool     `json:"converged"`
+	FirstToLast *float64 `json:"first_to_last"`
+	Warnings    []string `json:"warnings"`
+}
+
+type jsonBenchmark struct {
+	Name             string       `json:"name"`
+	Display          string       `json:"display"`
+	Procs            int          `json:"procs"`
+	TotalRuns        int          `json:"total_runs"`
+	SampleSource     Source       `json:"sample_source"`
+	Samples          []float64    `json:"samples_ns_per_op"`
+	MedianNs         *float64     `json:"median_ns_per_op"`
+	CVPct            *float64     `json:"cv_pct"`
+	Grade            Grade        `json:"grade"`
+	WaitPct          *float64     `json:"wait_pct"`
+	RunsNeeded       *int         `json:"runs_needed"`
+	RunsNeededCapped bool         `json:"runs_needed_capped"`
+	Regimes          *jsonRegimes `json:"regimes"`
+	Outliers         *jsonOutlier `json:"outliers"`
+	Flags            []jsonFlag   `json:"flags"`
+	Runs             []jsonRun    `json:"runs"`
+	Timeline         []float64    `json:"timeline_ns_per_op"`
+}
+
+type jsonRegimes struct {
+	Low        jsonRegime `json:"low"`
+	High       jsonRegime `json:"high"`
+	Split      float64    `json:"split_ns_per_op"`
+	Separation float64    `json:"separation"`
+}
+
+type jsonRegime struct {
+	Center   float64  `json:"center_ns_per_op"`
+	Size     int      `json:"size"`
+	Lo       float64  `json:"lo_ns_per_op"`
+	Hi       float64  `json:"hi_ns_per_op"`
+	Segments [][2]int `json:"segments"`
+}
+
+type jsonOutlier struct {
+	Q1         float64 `json:"q1_ns_per_op"`
+	Q3         float64 `json:"q3_ns_per_op"`
+	LowMild    int     `json:"low_mild"`
+	HighMild   int     `json:"high_mild"`
+	LowSevere  int     `json:"low_severe"`
+	HighSevere int     `json:"high_severe"`
+	Indices    []int   `json:"indices"`
+}
+
+type jsonFlag struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Count   int    `json:"count"`
+}
+
+type jsonRun struct {
+	Seq                 int      `json:"seq"`
+	Procs               int      `json:"procs"`
+	N                   int      `json:"n"`
+	NsPerOp             *float64 `json:"ns_per_op"`
+	AllocsPerOp         *float64 `json:"allocs_per_op"`
+	BytesPerOp          *float64 `json:"bytes_per_op"`
+	WallNs              int64    `json:"wall_ns"`
+	TimedFraction       *float64 `json:"timed_fraction"`
+	WaitFraction        *float64 `json:"wait_fraction"`
+	InvoluntarySwitches *int64   `json:"involuntary_switches"`
+	WithinCVPct         *float64 `json:"within_cv_pct"`
+}
+
+type jsonComparison struct {
+	Benchmark       string         `json:"benchmark"`
+	Baseline        string         `json:"baseline"`
+	BaselineNsPerOp *float64       `json:"baseline_ns_per_op"`
+	Control         jsonEstimate   `json:"control"`
+	Candidates      []jsonEstimate `json:"candidates"`
+	Rounds          int            `json:"rounds"`
+	Confidence      *float64       `json:"confidence"`
+	OverheadNs      *float64       `json:"overhead_ns"`
+	GatePct         float64        `json:"gate_pct"`
+	GateFailed      bool           `json:"gate_failed"`
+	Warnings        []string       `json:"warnings"`
+}
+
+type jsonEstimate struct {
+	Name     string   `json:"name"`
+	NsPerOp  *float64 `json:"ns_per_op"`
+	DeltaPct *float64 `json:"delta_pct"`
+	LoPct    *float64 `json:"lo_pct"`
+	HiPct    *float64 `json:"hi_pct"`
+	Verdict  string   `json:"verdict"`
+	Reason   string   `json:"reason"`
+}
+
+// num returns x, or nil (JSON null) when x is NaN or ±Inf.
+func num(x float64) *float64 {
+	if !finite(x) {
+		return nil
+	}
+	return &x
+}
+
+// known returns x, or nil when x is negative (benchkit's "unknown") or
+// not finite.
+func known(x float64) *float64 {
+	if !finite(x) || x < 0 {
+		return nil
+	}
+	return &x
+}
+
+func finiteSlice(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if finite(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// JSON writes the JSON report of in to w, indented, with a final newline.
+// The schema is [Schema]; the package documentation describes every
+// field. NaN and ±Inf never appear: such values are null.
+func JSON(w io.Writer, in Input) error {
+	return JSONAnalysis(w, in, Analyze(in))
+}
+
+// JSONAnalysis is [JSON] with the analysis already computed.
+func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
+	rep := jsonReport{
+		Schema:      Schema,
+		Package:     in.Package,
+		GOOS:        in.GOOS,
+		GOARCH:      in.GOARCH,
+		Settings:    jsonSettings{DeltaPct: in.Settings.delta(), Strict: in.Settings.Strict},
+		Environment: jsonEnvironment{Facts: []jsonFact{}, Warnings: []jsonWarning{}},
+		Benchmarks:  []jsonBenchmark{},
+		Comparisons: []jsonComparison{},
+		Failures:    append([]string{}, a.Failures...),
+		Failed:      a.Failed(),
+		Dropped:     in.Dropped,
+	}
+	for _, f := range in.Facts {
+		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
+	}
+	for _, wn := range in.Warnings {
+		rep.Environment.Warnings = append(rep.Environment.Warnings, jsonWarning(wn))
+	}
+	if wu := in.Warmup; wu != nil {
+		rep.Warmup = &jsonWarmup{
+			Summary: wu.Summary, DurationNs: int64(wu.Duration), Batches: wu.Batches,
+			Converged: wu.Converged, FirstToLast: known(wu.FirstToLast), Warnings: append([]string{}, wu.Warnings...),
+		}
+	}
+	for _, r := range a.Rows {
+		rep.Benchmarks = append(rep.Benchmarks, jsonBench(r))
+	}
+	for _, c := range a.Comparisons {
+		jc := jsonComparison{
+			Benchmark: c.Benchmark, Baseline: c.Baseline, BaselineNsPerOp: known(c.BaselineNsPerOp),
+			Control: jsonEst(c.Control), Candidates: []jsonEstimate{}, Rounds: c.Rounds,
+			Confidence: num(c.Confidence), OverheadNs: known(c.OverheadNs),
+			GatePct: zeroIfBad(c.Gate), GateFailed: c.GateFailed, Warnings: append([]string{}, c.Warnings...),
+		}
+		for _, e := range c.Candidates {
+			jc.Candidates = append(jc.Candidates, jsonEst(e))
+		}
+		rep.Comparisons = append(rep.Comparisons, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		return fmt.Errorf("report: encoding the JSON report: %w", err)
+	}
+	return nil
+}
+
+func zeroIfBad(x float64) float64 {
+	if !finite(x) {
+		return 0
+	}
+	return x
+}
+
+func jsonEst(e registry.Estimate) jsonEstimate {
+	return jsonEstimate{
+		Name: e.Name, NsPerOp: known(e.NsPerOp), DeltaPct: num(e.DeltaPct), LoPct: num(e.LoPct), HiPct: num(e.HiPct),
+		Verdict: string(e.Verdict), Reason: e.Reason,
+	}
+}
+
+func jsonBench(r Row) jsonBenchmark {
+	jb := jsonBenchmark{
+		Name: r.Name, Display: r.Display, Procs: r.Procs, TotalRuns: r.TotalRuns,
+		SampleSource: r.Source, Samples: finiteSlice(r.Samples),
+		MedianNs: known(r.MedianNs), CVPct: known(r.CVPct), Grade: r.Grade, WaitPct: known(r.WaitPct),
+		RunsNeededCapped: r.RunsNeededCapped,
+		Flags:            []jsonFlag{}, Runs: []jsonRun{}, Timeline: finiteSlice(r.Timeline),
+	}
+	if r.RunsNeeded > 0 {
+		n := r.RunsNeeded
+		jb.RunsNeeded = &n
+	}
+	if g := r.Regimes; g != nil {
+		jb.Regimes = &jsonRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation)}
+	}
+	if o := r.Outliers; o != nil {
+		jb.Outliers = &jsonOutlier{Q1: zeroIfBad(o.Q1), Q3: zeroIfBad(o.Q3), LowMild: o.LowMild, HighMild: o.HighMild,
+			LowSevere: o.LowSevere, HighSevere: o.HighSevere, Indices: append([]int{}, o.Indices...)}
+	}
+	for _, f := range r.Flags {
+		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count})
+	}
+	for _, run := range r.Runs {
+		jr := jsonRun{
+			Seq: run.Seq, Procs: run.Procs, N: run.N, NsPerOp: known(run.NsPerOp),
+			AllocsPerOp: known(run.AllocsPerOp), BytesPerOp: known(run.BytesPerOp), WallNs: int64(run.Wall),
+			TimedFraction: known(run.TimedFraction), WaitFraction: known(run.WaitFraction),
+			WithinCVPct: known(run.WithinCV),
+		}
+		if run.InvoluntarySwitches >= 0 {
+			v := run.InvoluntarySwitches
+			jr.InvoluntarySwitches = &v
+		}
+		jb.Runs = append(jb.Runs, jr)
+	}
+	return jb
+}
+
+func jsonReg(g stats.Regime) jsonRegime {
+	segs := append([][2]int{}, g.Segments...)
+	return jsonRegime{Center: zeroIfBad(g.Center), Size: g.Size, Lo: zeroIfBad(g.Lo), Hi: zeroIfBad(g.Hi), Segments: segs}
+}
+
+// Samples writes every sample of in to w in the Go benchmark format, with
+// golang.org/x/perf/benchfmt.Writer, so that benchstat reads the file
+// directly. The file starts with the configuration lines goos, goarch, pkg,
+// cpu (those known) and "benchkit: benchkit-report/v1"; then
+//
+//   - under "samples: runs", one result line per recorded run:
+//     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op] [<allocs> allocs/op]
+//     (B/op and allocs/op only when both are known);
+//   - under "samples: batches", for each benchmark whose samples are its
+//     benchkit.Loop batch timeline (a single run), one line per batch with
+//     its per-iteration cost in ns/op and, as iterations, the run's N over
+//     the number of batches (approximate: batches are merged to stay
+//     bounded).
+//
+// The samples key changes between the two blocks, so benchstat puts them
+// in separate tables rather than mixing run and batch samples.
+func Samples(w io.Writer, in Input) error {
+	return SamplesAnalysis(w, in, Analyze(in))
+}
+
+// SamplesAnalysis is [Samples] with the analysis already computed.
+func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
+	bw := benchfmt.NewWriter(w)
+	var base []benchfmt.Config
+	add := func(key, value string) {
+		value = oneLine(value)
+		if value != "" {
+			base = append(base, benchfmt.Config{Key: key, Value: []byte(value), File: true})
+		}
+	}
+	add("goos", in.GOOS)
+	add("goarch", in.GOARCH)
+	add("pkg", in.Package)
+	add("cpu", in.CPU)
+	add("benchkit", Schema)
+	block := func(samples string) []benchfmt.Config {
+		cfg := append([]benchfmt.Config{}, base...)
+		return append(cfg, benchfmt.Config{Key: "samples", Value: []byte(samples), File: true})
+	}
+	runsCfg := block("runs")
+	for _, r := range a.Rows {
+		for _, run := range r.Runs {
+			if !finite(run.NsPerOp) || run.NsPerOp < 0 {
+				continue
+			}
+			res := &benchfmt.Result{Config: runsCfg, Name: benchfmt.Name(benchName(r)), Iters: max(run.N, 1)}
+			res.Values = append(res.Values, nsValue(run.NsPerOp))
+			if finite(run.BytesPerOp) && run.BytesPerOp >= 0 && finite(run.AllocsPerOp) && run.AllocsPerOp >= 0 {
+				res.Values = append(res.Values,
+					benchfmt.Value{Value: run.BytesPerOp, Unit: "B/op"},
+					benchfmt.Value{Value: run.AllocsPerOp, Unit: "allocs/op"})
+			}
+			if err := bw.Write(res); err != nil {
+				return fmt.Errorf("report: writing the samples file: %w", err)
+			}
+		}
+	}
+	batchCfg := block("batches")
+	for _, r := range a.Rows {
+		if r.Source != SourceBatches {
+			continue
+		}
+		iters := 1
+		if len(r.Runs) > 0 && len(r.Samples) > 0 {
+			iters = max(1, r.Runs[len(r.Runs)-1].N/len(r.Samples))
+		}
+		for _, v := range r.Samples {
+			res := &benchfmt.Result{Config: batchCfg, Name: benchfmt.Name(benchName(r)), Iters: iters,
+				Values: []benchfmt.Value{nsValue(v)}}
+			if err := bw.Write(res); err != nil {
+				return fmt.Errorf("report: writing the samples file: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// benchName is the result name benchfmt writes after "Benchmark": the
+// display name with spaces (which go test never prints) replaced by '_'.
+func benchName(r Row) string {
+	return strings.Map(func(c rune) rune {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return '_'
+		}
+		return c
+	}, r.Display)
+}
+
+func nsValue(ns float64) benchfmt.Value {
+	return benchfmt.Value{Value: ns * 1e-9, Unit: "sec/op", OrigValue: ns, OrigUnit: "ns/op"}
+}
+
+func oneLine(s string) string {
+	s = strings.Map(func(c rune) rune {
+		if c == '\n' || c == '\r' {
+			return ' '
+		}
+		return c
+	}, s)
+	return strings.TrimSpace(s)
+}

@@ -1,0 +1,379 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+)
+
+func render(t *testing.T, in Input) string {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, Text(&buf, in))
+	return buf.String()
+}
+
+func rowByName(t *testing.T, a Analysis, display string) Row {
+	t.Helper()
+	for _, r := range a.Rows {
+		if r.Display == display {
+			return r
+		}
+	}
+	t.Fatalf("no row %q", display)
+	return Row{}
+}
+
+// lineWith returns the one report line that contains all of subs.
+func lineWith(t *testing.T, text string, subs ...string) string {
+	t.Helper()
+	var found []string
+	for _, l := range strings.Split(text, "\n") {
+		ok := true
+		for _, s := range subs {
+			ok = ok && strings.Contains(l, s)
+		}
+		if ok {
+			found = append(found, l)
+		}
+	}
+	require.Len(t, found, 1, "lines containing %q", subs)
+	return found[0]
+}
+
+// fields splits a report table line into its columns (two or more spaces).
+func fields(line string) []string {
+	line = strings.TrimPrefix(line, Prefix)
+	var out []string
+	for _, f := range strings.Split(strings.TrimSpace(line), "  ") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestEveryLineIsPrefixed(t *testing.T) {
+	in := fixture()
+	in.Facts = append(in.Facts, Fact{"cpu", "two\nlines: with a colon"})
+	in.Benches[2].Flags = append(in.Benches[2].Flags, registry.Flag{Kind: registry.FlagMisuse, Message: "multi\nline\rmessage", Count: 1})
+	text := render(t, in)
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	require.Greater(t, len(lines), 30)
+	for i, l := range lines {
+		assert.True(t, strings.HasPrefix(l, "benchkit │"), "line %d not prefixed: %q", i+1, l)
+	}
+	assert.True(t, strings.HasSuffix(text, "\n"))
+}
+
+// TestTextParsesClean puts the report after a go test -bench output, as
+// benchkit.Main prints it, and reads the whole with benchfmt.Reader: only
+// the harness's results and configuration come out.
+func TestTextParsesClean(t *testing.T) {
+	harness := "goos: linux\ngoarch: amd64\npkg: example.com/p\ncpu: Test CPU\n" +
+		"BenchmarkClean-2   \t 1000000\t       100.1 ns/op\n" +
+		"BenchmarkMakeBuffer_Correct-2 \t 1000000\t 39.39 ns/op\t 64 B/op\t 1 allocs/op\n" +
+		"--- BENCH: BenchmarkMakeBuffer_Correct-2\n    x_test.go:9: a log line: with a colon\n" +
+		"PASS\n"
+	in := fixture()
+	in.Warnings = append(in.Warnings, Warning{"governor", "governor: powersave"})
+	all := harness + render(t, in)
+
+	r := benchfmt.NewReader(strings.NewReader(all), "out.txt")
+	var names []string
+	var keys map[string]string
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			names = append(names, rec.Name.String())
+			keys = map[string]string{}
+			for _, c := range rec.Config {
+				keys[c.Key] = string(c.Value)
+			}
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error: %v", rec)
+		case *benchfmt.UnitMetadata:
+			t.Errorf("unit metadata from the report: %v", rec)
+		}
+	}
+	require.NoError(t, r.Err())
+	assert.Equal(t, []string{"Clean-2", "MakeBuffer_Correct-2"}, names)
+	assert.Equal(t, map[string]string{"goos": "linux", "goarch": "amd64", "pkg": "example.com/p", "cpu": "Test CPU"}, keys)
+
+	// The report alone holds no record at all, and no configuration.
+	r = benchfmt.NewReader(strings.NewReader(render(t, in)+"BenchmarkLast 1 1 ns/op\n"), "report.txt")
+	n := 0
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		require.True(t, ok)
+		assert.Empty(t, res.Config, "the report set configuration keys")
+		n++
+	}
+	assert.Equal(t, 1, n)
+}
+
+func TestRowsOfFixture(t *testing.T) {
+	in := fixture()
+	a := Analyze(in)
+	text := render(t, in)
+
+	clean := rowByName(t, a, "Clean-2")
+	assert.Equal(t, SourceRuns, clean.Source)
+	assert.Equal(t, GradeExcellent, clean.Grade)
+	assert.Nil(t, clean.Regimes)
+	assert.Equal(t, MinRunsForCI, clean.RunsNeeded)
+	assert.Equal(t, []string{"Clean-2", "10 runs", "100.0ns", "0.2", "excellent", "0.1", "6", "-"},
+		fields(lineWith(t, text, "Clean-2", "excellent")))
+
+	noisy := rowByName(t, a, "Noisy-2")
+	assert.Equal(t, GradeNoisy, noisy.Grade)
+	assert.InDelta(t, 5.9, noisy.CVPct, 0.05)
+	assert.Nil(t, noisy.Regimes, "normal noise is not two regimes")
+	assert.Equal(t, 23, noisy.RunsNeeded) // ⌈16·(5.93/5)²⌉
+	assert.Contains(t, lineWith(t, text, "Noisy-2: cv"), "noisy; resolving a small change needs 23 runs per side")
+
+	mb := rowByName(t, a, "MakeBuffer_Correct-2")
+	assert.Equal(t, GradeDoNotTrust, mb.Grade)
+	require.NotNil(t, mb.Regimes)
+	assert.Equal(t, 8, mb.Regimes.Low.Size)
+	assert.Equal(t, 12, mb.Regimes.High.Size)
+	assert.InDelta(t, 41.0, mb.WaitPct, 1e-9)
+	row := fields(lineWith(t, text, "MakeBuffer_Correct-2", "do-not-trust"))
+	assert.Equal(t, []string{"MakeBuffer_Correct-2", "20 runs", "37.60ns", "18.9", "do-not-trust", "41.0", "228",
+		"two-regimes 27.12ns×8|39.25ns×12"}, row)
+	assert.Equal(t, []string{"MakeBuffer_Correct-2", "runs", "25.40ns … 43.90ns", "▆▇█▆▇▇▆▅▂▁▂▁▂▂▁▁▄▆▆▆"},
+		fields(lineWith(t, text, "MakeBuffer_Correct-2", "▆")))
+	reg := lineWith(t, text, "MakeBuffer_Correct-2: two regimes")
+	assert.Contains(t, reg, "8 around 27.12ns (runs 9-16) and 12 around 39.25ns (runs 1-8, 17-20)")
+	assert.Contains(t, reg, "Lehr's rule does not apply")
+
+	elim := rowByName(t, a, "Sum/eliminated-2")
+	assert.Equal(t, "eliminated", elim.Tags()[0])
+	msg := lineWith(t, text, "Sum/eliminated-2: eliminated:")
+	assert.Contains(t, msg, "keep the result with sink.Keep (raised by 6 runs)")
+	assert.NotContains(t, msg, "eliminated: benchkit:", "the message prefix is not repeated")
+
+	loop := rowByName(t, a, "Loop-2")
+	assert.Equal(t, SourceBatches, loop.Source)
+	assert.Len(t, loop.Samples, 60)
+	assert.Equal(t, 60.0, loop.MedianNs, "the median of one run is its ns/op, not the batches'")
+	require.NotNil(t, loop.Regimes)
+	assert.Equal(t, [][2]int{{20, 40}}, loop.Regimes.High.Segments)
+	assert.Equal(t, "1 run, 60 batches", fields(lineWith(t, text, "Loop-2", "do-not-trust"))[1])
+	assert.Equal(t, strings.Repeat("▁", 20)+strings.Repeat("█", 20)+strings.Repeat("▁", 20),
+		fields(lineWith(t, text, "Loop-2", "▁▁▁"))[3])
+
+	assert.NotContains(t, text, "  Compare  ", "a comparison-only benchmark has no table row")
+}
+
+func TestComparisonsAndGate(t *testing.T) {
+	in := fixture()
+	a := Analyze(in)
+	require.Len(t, a.Comparisons, 1)
+	require.Len(t, a.Failures, 1)
+	assert.True(t, a.Failed())
+	assert.True(t, strings.HasPrefix(a.Failures[0], "benchkit: Compare: gate 5% failed: plus10 +10.0%"))
+	text := render(t, in)
+	assert.Equal(t, []string{"control (old again)", "246.9ns/op", "+0.30%", "[-0.80%, +1.20%]", "noise floor, same"},
+		fields(lineWith(t, text, "control (old again)")))
+	assert.Equal(t, []string{"new", "233.9ns/op", "-5.10%", "[-6.00%, -4.20%]", "faster"}, fields(lineWith(t, text, " new ")))
+	assert.Contains(t, text, "gate 5%: FAILED")
+	assert.Contains(t, lineWith(t, text, "✗"), "fix the regression or raise the gate")
+
+	in.Benches[5].Comparisons[0].GateFailed = false
+	assert.False(t, Analyze(in).Failed())
+	assert.Contains(t, render(t, in), "gate 5%: passed")
+}
+
+func TestStrictFailsOnFlags(t *testing.T) {
+	in := fixture()
+	in.Benches[5].Comparisons[0].GateFailed = false
+	in.Settings.Strict = true
+	a := Analyze(in)
+	require.Len(t, a.Failures, 1)
+	assert.Contains(t, a.Failures[0], "Sum/eliminated-2 raised eliminated")
+	assert.Contains(t, a.Failures[0], "drop -benchkit.strict")
+}
+
+func TestGradeCV(t *testing.T) {
+	for cv, g := range map[float64]Grade{
+		0: GradeExcellent, 1.99: GradeExcellent, 2: GradeAcceptable, 4.99: GradeAcceptable, 5: GradeNoisy,
+		9.99: GradeNoisy, 10: GradeDoNotTrust, 250: GradeDoNotTrust, -1: GradeUnknown, math.NaN(): GradeUnknown,
+		math.Inf(1): GradeUnknown,
+	} {
+		assert.Equal(t, g, GradeCV(cv), "cv %v", cv)
+	}
+}
+
+func TestStrip(t *testing.T) {
+	p, lo, hi := Strip([]float64{1, 2, 3, 4, 5, 6, 7, 8}, 64)
+	assert.Equal(t, "▁▂▃▄▅▆▇█", p)
+	assert.Equal(t, 1.0, lo)
+	assert.Equal(t, 8.0, hi)
+	p, _, _ = Strip([]float64{5, 5, 5}, 64)
+	assert.Equal(t, "▁▁▁", p, "flat")
+	p, _, _ = Strip([]float64{1, math.NaN(), 8, math.Inf(1)}, 64)
+	assert.Equal(t, "▁█", p, "non-finite values are skipped")
+	xs := make([]float64, 1000)
+	for i := range xs {
+		xs[i] = float64(i / 500)
+	}
+	p, _, _ = Strip(xs, 10)
+	assert.Equal(t, "▁▁▁▁▁█████", p, "buckets of 100")
+	p, _, _ = Strip(nil, 10)
+	assert.Empty(t, p)
+}
+
+func TestProcsSplitAndOddInput(t *testing.T) {
+	rs := append(runs(1, -1, 10, 11, 12), runs(4, -1, 5, 6, 7)...)
+	rs[1].NsPerOp = math.NaN()
+	in := Input{Benches: []registry.Bench{
+		{Name: "BenchmarkX", Runs: rs, TotalRuns: 6, Timeline: []float64{1, 2, math.Inf(1)}},
+		{Name: "BenchmarkOne", Runs: runs(2, -1, 3), TotalRuns: 1},
+	}}
+	a := Analyze(in)
+	require.Len(t, a.Rows, 3)
+	x1, x4 := rowByName(t, a, "X"), rowByName(t, a, "X-4")
+	assert.Equal(t, []float64{10, 12}, x1.Samples, "NaN is dropped")
+	assert.Equal(t, -1.0, x1.WaitPct)
+	assert.Nil(t, x1.Timeline, "the timeline belongs to the last run's procs")
+	assert.Equal(t, []float64{1, 2, math.Inf(1)}, x4.Timeline)
+	one := rowByName(t, a, "One-2")
+	assert.Equal(t, SourceNone, one.Source)
+	assert.Equal(t, GradeUnknown, one.Grade)
+	assert.Zero(t, one.RunsNeeded)
+	text := render(t, in)
+	assert.Equal(t, []string{"One-2", "1 run", "3.000ns", "?", "unknown", "?", "?", "-"}, fields(lineWith(t, text, "One-2", "unknown")))
+	assert.Contains(t, text, "One-2: one run and no batch timeline: no spread is known")
+	assert.Contains(t, lineWith(t, text, "off: the first benchmark"), "-benchkit.warmup")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in), "NaN and Inf never reach the encoder")
+}
+
+func TestEmptyInput(t *testing.T) {
+	text := render(t, Input{})
+	assert.Contains(t, text, "hygiene report · 0 benchmarks · 0 runs")
+	assert.Contains(t, text, "none recorded: call benchkit.Track(b) or benchkit.Loop(b, f)")
+	assert.Contains(t, text, "unknown: no environment probe ran")
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, Input{}))
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &m))
+	assert.Equal(t, []any{}, m["benchmarks"])
+	assert.Nil(t, m["warmup"])
+}
+
+func TestJSON(t *testing.T) {
+	in := fixture()
+	in.Benches[0].Runs[0].WaitFraction = -1
+	in.Benches[0].Runs[0].AllocsPerOp = math.NaN()
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Schema   string `json:"schema"`
+		Package  string `json:"package"`
+		Settings struct {
+			DeltaPct float64 `json:"delta_pct"`
+		}
+		Warmup     *struct{ Batches int }
+		Benchmarks []struct {
+			Display      string
+			SampleSource string   `json:"sample_source"`
+			CVPct        *float64 `json:"cv_pct"`
+			Grade        string
+			RunsNeeded   *int `json:"runs_needed"`
+			Regimes      *struct {
+				Low struct {
+					Size     int
+					Segments [][2]int
+				}
+			}
+			Runs []struct {
+				NsPerOp      *float64 `json:"ns_per_op"`
+				AllocsPerOp  *float64 `json:"allocs_per_op"`
+				WaitFraction *float64 `json:"wait_fraction"`
+			}
+			Timeline []float64 `json:"timeline_ns_per_op"`
+		}
+		Comparisons []struct {
+			Candidates []struct{ Verdict string }
+			GateFailed bool `json:"gate_failed"`
+		}
+		Failed bool
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	assert.Equal(t, Schema, rep.Schema)
+	assert.Equal(t, "example.com/p", rep.Package)
+	assert.Equal(t, DefaultDeltaPct, rep.Settings.DeltaPct)
+	require.NotNil(t, rep.Warmup)
+	assert.Equal(t, 52, rep.Warmup.Batches)
+	require.Len(t, rep.Benchmarks, 6)
+	b0 := rep.Benchmarks[0]
+	assert.Equal(t, "Clean-2", b0.Display)
+	assert.Nil(t, b0.Runs[0].WaitFraction, "unknown (-1) is null")
+	assert.Nil(t, b0.Runs[0].AllocsPerOp, "NaN is null")
+	require.NotNil(t, b0.Runs[0].NsPerOp)
+	assert.Equal(t, 100.1, *b0.Runs[0].NsPerOp)
+	mb := rep.Benchmarks[2]
+	require.NotNil(t, mb.Regimes)
+	assert.Equal(t, 8, mb.Regimes.Low.Size)
+	assert.Equal(t, [][2]int{{8, 16}}, mb.Regimes.Low.Segments)
+	assert.Equal(t, "do-not-trust", mb.Grade)
+	assert.Equal(t, "batches", rep.Benchmarks[4].SampleSource)
+	assert.Len(t, rep.Benchmarks[4].Timeline, 60)
+	cmp := rep.Benchmarks[5]
+	assert.Nil(t, cmp.CVPct)
+	assert.Nil(t, cmp.RunsNeeded)
+	require.Len(t, rep.Comparisons, 1)
+	assert.Equal(t, "slower", rep.Comparisons[0].Candidates[1].Verdict)
+	assert.True(t, rep.Comparisons[0].GateFailed)
+	assert.True(t, rep.Failed)
+}
+
+func TestSamplesRoundTrip(t *testing.T) {
+	in := fixture()
+	var buf bytes.Buffer
+	require.NoError(t, Samples(&buf, in))
+	r := benchfmt.NewReader(&buf, "samples.txt")
+	type key struct{ name, samples string }
+	got := map[key][]float64{}
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		require.True(t, ok, "unexpected record %#v", r.Result())
+		assert.Equal(t, "linux", res.GetConfig("goos"))
+		assert.Equal(t, "amd64", res.GetConfig("goarch"))
+		assert.Equal(t, "example.com/p", res.GetConfig("pkg"))
+		assert.Equal(t, "Test CPU @ 2.0GHz", res.GetConfig("cpu"))
+		assert.Equal(t, Schema, res.GetConfig("benchkit"))
+		v, ok := res.Value("sec/op")
+		require.True(t, ok)
+		k := key{res.Name.String(), res.GetConfig("samples")}
+		got[k] = append(got[k], v*1e9)
+		if k.name == "Clean-2" {
+			b, ok := res.Value("B/op")
+			assert.True(t, ok)
+			assert.Equal(t, 64.0, b)
+			assert.Equal(t, 1000000, res.Iters)
+		}
+		if k.samples == "batches" {
+			assert.Equal(t, 1000000/60, res.Iters)
+		}
+	}
+	require.NoError(t, r.Err())
+	assert.Len(t, got, 6)
+	assert.InDeltaSlice(t, seed001, got[key{"MakeBuffer_Correct-2", "runs"}], 1e-9)
+	assert.Len(t, got[key{"Loop-2", "runs"}], 1)
+	assert.Len(t, got[key{"Loop-2", "batches"}], 60)
+	assert.InDelta(t, 80.0, got[key{"Loop-2", "batches"}][20], 1e-9)
+	assert.Len(t, got[key{"Sum/eliminated-2", "runs"}], 6)
+	assert.Len(t, got[key{"Noisy-2", "runs"}], 12)
+}

@@ -1,0 +1,406 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
+)
+
+// Prefix starts every line of the text report. benchfmt.Reader reads a
+// line starting with "Benchmark" as a result, "Unit " as unit metadata and
+// "key: value" (a lowercase key without spaces) as configuration; a line
+// that starts with "benchkit" followed by a space is none of these,
+// whatever follows, so the report never adds a result or a configuration
+// key to `go test -bench` output. It also makes the report easy to grep.
+const Prefix = "benchkit │ "
+
+// PlotWidth is the most characters a strip plot takes; longer sample
+// sequences are shown as the means of consecutive buckets.
+const PlotWidth = 64
+
+// blocks are the strip plot's levels, lowest first.
+var blocks = []rune("▁▂▃▄▅▆▇█")
+
+// Text writes the human-readable report of in to w: a title, the
+// environment with its warnings, the warm-up, one table row per benchmark,
+// a strip plot per benchmark, the findings with their fixes, the control
+// comparisons, and the failures. Every line starts with [Prefix].
+func Text(w io.Writer, in Input) error {
+	return TextAnalysis(w, in, Analyze(in))
+}
+
+// TextAnalysis is [Text] with the analysis already computed.
+func TextAnalysis(w io.Writer, in Input, a Analysis) error {
+	p := &printer{w: bufio.NewWriter(w)}
+	delta := in.Settings.delta()
+	runs := 0
+	for _, r := range a.Rows {
+		runs += r.TotalRuns
+	}
+	title := fmt.Sprintf("hygiene report · %s · %s", plural(len(a.Rows), "benchmark"), plural(runs, "run"))
+	if in.Package != "" {
+		title += " · " + in.Package
+	}
+	p.line(title)
+
+	p.section("environment")
+	nameW := 0
+	for _, f := range in.Facts {
+		nameW = max(nameW, width(f.Name))
+	}
+	for _, f := range in.Facts {
+		p.line("  " + pad(f.Name, nameW) + "  " + f.Value)
+	}
+	if len(in.Facts) == 0 {
+		p.line("  unknown: no environment probe ran")
+	}
+	for _, wn := range in.Warnings {
+		p.line("  ⚠ " + wn.Key + ": " + wn.Message)
+	}
+
+	p.section("warm-up")
+	if in.Warmup == nil {
+		p.line("  off: the first benchmark paid for cold caches and clock ramp-up (enable with -benchkit.warmup=2s)")
+	} else {
+		p.line("  " + in.Warmup.Summary)
+		for _, wn := range in.Warmup.Warnings {
+			p.line("  ⚠ " + wn)
+		}
+	}
+
+	p.section(fmt.Sprintf("benchmarks · cv grades: <2%% excellent, 2-5%% acceptable, 5-10%% noisy, >10%% do-not-trust · runs@%s%%: runs per side to resolve a %s%% change (Lehr: 16·(cv/Δ)², at least %d)",
+		fmtNum(delta), fmtNum(delta), MinRunsForCI))
+	if len(a.Rows) == 0 {
+		p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
+	} else {
+		table := [][]string{{"benchmark", "samples", "median/op", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
+		for _, r := range a.Rows {
+			if !r.Shown() {
+				continue
+			}
+			table = append(table, []string{
+				r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CVPct), string(r.Grade),
+				pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
+			})
+		}
+		p.table(table)
+	}
+
+	if plots := plotRows(a.Rows); len(plots) > 0 {
+		p.section("samples in order (▁ lowest … █ highest, per row)")
+		p.table(plots)
+	}
+
+	var findings [][2]string
+	for _, r := range a.Rows {
+		for _, f := range findingsOf(r) {
+			findings = append(findings, [2]string{r.Display, f})
+		}
+	}
+	if len(findings) > 0 {
+		p.section("findings")
+		for _, f := range findings {
+			p.line("  " + f[0] + ": " + f[1])
+		}
+	}
+
+	if len(a.Comparisons) > 0 {
+		p.section("comparisons · Δ = median of (impl/baseline − 1) over rounds, with its CI; the control's CI is the noise floor")
+		for _, c := range a.Comparisons {
+			comparisonLines(p, c)
+		}
+	}
+
+	if in.Dropped > 0 {
+		p.line(fmt.Sprintf("⚠ %d benchmark names were not recorded: the registry holds at most %d", in.Dropped, registry.MaxBenchmarks))
+	}
+	if len(a.Failures) > 0 {
+		p.section("failures")
+		for _, f := range a.Failures {
+			p.line("  ✗ " + f)
+		}
+	}
+	return p.flush()
+}
+
+type printer struct {
+	w   *bufio.Writer
+	err error
+}
+
+// line writes one report line; s must not contain a newline (any is
+// replaced by a space, so that every physical line carries the prefix).
+func (p *printer) line(s string) {
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.TrimRight(Prefix+s, " ")
+	if _, err := p.w.WriteString(s + "\n"); err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+func (p *printer) section(title string) {
+	p.line("")
+	p.line(title)
+}
+
+// table writes rows as left-aligned columns, two spaces apart, indented.
+func (p *printer) table(rows [][]string) {
+	var ws []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(ws) {
+				ws = append(ws, 0)
+			}
+			ws[i] = max(ws[i], width(c))
+		}
+	}
+	for _, r := range rows {
+		var sb strings.Builder
+		sb.WriteString("  ")
+		for i, c := range r {
+			if i == len(r)-1 {
+				sb.WriteString(c)
+				break
+			}
+			sb.WriteString(pad(c, ws[i]))
+			sb.WriteString("  ")
+		}
+		p.line(sb.String())
+	}
+}
+
+func (p *printer) flush() error {
+	if err := p.w.Flush(); err != nil && p.err == nil {
+		p.err = err
+	}
+	return p.err
+}
+
+func width(s string) int { return utf8.RuneCountInString(s) }
+
+func pad(s string, w int) string {
+	if n := width(s); n < w {
+		return s + strings.Repeat(" ", w-n)
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	if strings.HasSuffix(word, "ch") {
+		return strconv.Itoa(n) + " " + word + "es"
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+func pctCell(x float64) string {
+	if !finite(x) || x < 0 {
+		return "?"
+	}
+	if x >= 100 {
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
+func samplesCell(r Row) string {
+	switch r.Source {
+	case SourceRuns:
+		return plural(len(r.Samples), "run")
+	case SourceBatches:
+		return plural(r.TotalRuns, "run") + ", " + plural(len(r.Samples), "batch")
+	}
+	return plural(r.TotalRuns, "run")
+}
+
+func runsNeededCell(r Row) string {
+	switch {
+	case r.RunsNeeded == 0:
+		return "?"
+	case r.RunsNeededCapped:
+		return ">" + strconv.Itoa(r.RunsNeeded)
+	}
+	return strconv.Itoa(r.RunsNeeded)
+}
+
+// plotRows returns one table row per benchmark with at least 2 samples:
+// name, source, strip plot, range.
+func plotRows(rows []Row) [][]string {
+	var out [][]string
+	for _, r := range rows {
+		if len(r.Samples) < 2 {
+			continue
+		}
+		plot, lo, hi := Strip(r.Samples, PlotWidth)
+		out = append(out, []string{r.Display, string(r.Source), fmtNs(lo) + " … " + fmtNs(hi), plot})
+	}
+	return out
+}
+
+// Strip returns a one-line strip plot of xs in order, one block character
+// per value (▁ for the smallest, █ for the largest, linear in between),
+// and the range it spans. When xs has more than width values, each
+// character is the mean of a bucket of consecutive values
+// (registry.Compress). Non-finite values are skipped; an empty or
+// all-equal xs gives a flat line.
+func Strip(xs []float64, width int) (plot string, lo, hi float64) {
+	vs := registry.Compress(finiteOnlySigned(xs), max(width, 1))
+	if len(vs) == 0 {
+		return "", 0, 0
+	}
+	lo, hi = slices.Min(vs), slices.Max(vs)
+	var sb strings.Builder
+	for _, v := range vs {
+		i := 0
+		if hi > lo {
+			i = int(math.Round((v - lo) / (hi - lo) * float64(len(blocks)-1)))
+		}
+		sb.WriteRune(blocks[max(0, min(i, len(blocks)-1))])
+	}
+	return sb.String(), lo, hi
+}
+
+func finiteOnlySigned(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if finite(x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// findingsOf returns the long-form findings of r: its flags' messages,
+// then the regimes, outliers and grade explained with their fixes.
+func findingsOf(r Row) []string {
+	var out []string
+	for _, f := range r.Flags {
+		msg := strings.TrimPrefix(f.Message, "benchkit: ")
+		if f.Count > 1 {
+			msg += fmt.Sprintf(" (raised by %d runs)", f.Count)
+		}
+		out = append(out, string(f.Kind)+": "+msg)
+	}
+	unit := "runs"
+	if r.Source == SourceBatches {
+		unit = "batches"
+	}
+	if g := r.Regimes; g != nil {
+		mean, _ := stats.Mean(r.Samples)
+		out = append(out, fmt.Sprintf(
+			"two regimes in the %s: %d around %s (%s %s) and %d around %s (%s %s), separation %.1f; "+
+				"the mean %s sits between them, and no run count removes that bias (Lehr's rule does not apply); "+
+				"find what changed between them (other load, CPU frequency, core placement) and measure again on a quiet machine",
+			unit, g.Low.Size, fmtNs(g.Low.Center), unit, segments(g.Low.Segments),
+			g.High.Size, fmtNs(g.High.Center), unit, segments(g.High.Segments), g.Separation, fmtNs(mean)))
+	}
+	if o := r.Outliers; o != nil && o.Count() > 0 && r.Regimes == nil {
+		out = append(out, fmt.Sprintf(
+			"%s beyond Tukey's fences (%d high, %d low; %d severe), IQR %s; "+
+				"outliers are kept in the median and CV: look for interference at those points of the plot",
+			plural(o.Count(), "outlier "+strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s")), o.HighMild+o.HighSevere, o.LowMild+o.LowSevere, o.HighSevere+o.LowSevere, fmtNs(o.IQR)))
+	}
+	switch r.Grade {
+	case GradeDoNotTrust:
+		out = append(out, fmt.Sprintf("cv %.1f%% over %s: do not trust comparisons made here; quiet the machine (see the environment warnings) rather than adding runs",
+			r.CVPct, unit))
+	case GradeNoisy:
+		out = append(out, fmt.Sprintf("cv %.1f%% over %s: noisy; resolving a small change needs %s runs per side",
+			r.CVPct, unit, runsNeededCell(r)))
+	}
+	if r.Source == SourceNone && r.TotalRuns > 0 {
+		out = append(out, "one run and no batch timeline: no spread is known; run with -count=10 or use benchkit.Loop")
+	}
+	return out
+}
+
+// segments formats [start, end) index ranges 1-based and inclusive:
+// "1-8, 17-20".
+func segments(ss [][2]int) string {
+	parts := make([]string, 0, len(ss))
+	for _, s := range ss {
+		if s[1]-s[0] == 1 {
+			parts = append(parts, strconv.Itoa(s[0]+1))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", s[0]+1, s[1]))
+		}
+	}
+	if len(parts) > 6 {
+		parts = append(parts[:6], fmt.Sprintf("… %d stretches", len(ss)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func comparisonLines(p *printer, c ComparisonRow) {
+	head := fmt.Sprintf("  %s: baseline %s at %s/op, %s", displayName(c.Benchmark, 1), c.Baseline,
+		fmtNs(c.BaselineNsPerOp), plural(c.Rounds, "round"))
+	if c.Confidence > 0 && c.Confidence < 1 {
+		head += fmt.Sprintf(", %s%% intervals", fmtNum(c.Confidence*100))
+	}
+	if finite(c.OverheadNs) && c.OverheadNs > 0 {
+		head += ", call overhead " + fmtNs(c.OverheadNs) + "/op"
+	}
+	p.line(head)
+	rows := [][]string{estimateRow("control ("+c.Baseline+" again)", c.Control, "noise floor")}
+	for _, e := range c.Candidates {
+		rows = append(rows, estimateRow(e.Name, e, ""))
+	}
+	for i := range rows {
+		rows[i][0] = "  " + rows[i][0]
+	}
+	p.table(rows)
+	switch {
+	case c.Gate > 0 && c.GateFailed:
+		p.line(fmt.Sprintf("      gate %s%%: FAILED", fmtNum(c.Gate)))
+	case c.Gate > 0:
+		p.line(fmt.Sprintf("      gate %s%%: passed", fmtNum(c.Gate)))
+	}
+	for _, wn := range c.Warnings {
+		p.line("      ⚠ " + wn)
+	}
+}
+
+func estimateRow(name string, e registry.Estimate, note string) []string {
+	verdict := string(e.Verdict)
+	if note != "" {
+		verdict = note
+		if e.Verdict != "" {
+			verdict += ", " + string(e.Verdict)
+		}
+	}
+	if e.Reason != "" {
+		verdict += ": " + e.Reason
+	}
+	return []string{name, fmtNs(e.NsPerOp) + "/op", signedPct(e.DeltaPct), "[" + signedPct(e.LoPct) + ", " + signedPct(e.HiPct) + "]", dash(verdict)}
+}
+
+func signedPct(x float64) string {
+	if !finite(x) {
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", x)
+}
