@@ -61,6 +61,7 @@ func TestFixtures(t *testing.T) {
 			// with no cpufreq and no DMI, loaded by other users.
 			root: "vm", rt: fixedRuntime(2, "amd64"),
 			want: func(s *Snapshot) {
+				s.OnlineCPUs, s.OnlineCPUsKnown = 2, true
 				s.CPUModel, s.CPUModelKnown = "Intel(R) Xeon(R) Processor", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 3.86, 2.01, 0.93, true
 				s.Virtualised, s.Hypervisor, s.VirtualisedKnown = true, "cpuinfo hypervisor flag", true
@@ -82,6 +83,7 @@ func TestFixtures(t *testing.T) {
 		{
 			root: "baremetal-powersave", rt: fixedRuntime(4, "amd64"),
 			want: func(s *Snapshot) {
+				s.OnlineCPUs, s.OnlineCPUsKnown = 4, true
 				s.CPUModel, s.CPUModelKnown = "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 0.12, 0.30, 0.25, true
 				s.Governors, s.GovernorCPUs, s.NotPerformanceCPUs, s.GovernorKnown = []string{"powersave"}, 4, 4, true
@@ -94,6 +96,7 @@ func TestFixtures(t *testing.T) {
 		{
 			root: "amd-boost", rt: fixedRuntime(4, "amd64"),
 			want: func(s *Snapshot) {
+				s.OnlineCPUs, s.OnlineCPUsKnown = 4, true
 				s.CPUModel, s.CPUModelKnown = "AMD EPYC 7763 64-Core Processor", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 6.5, 5, 4, true
 				s.Governors, s.GovernorCPUs, s.NotPerformanceCPUs, s.GovernorKnown = []string{"performance", "schedutil"}, 4, 2, true
@@ -106,6 +109,7 @@ func TestFixtures(t *testing.T) {
 		{
 			root: "arm64", rt: fixedRuntime(2, "arm64"),
 			want: func(s *Snapshot) {
+				s.OnlineCPUs, s.OnlineCPUsKnown = 2, true
 				s.CPUModel, s.CPUModelKnown = "ARM Neoverse-N1", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 0, 0.01, 0.05, true
 				s.Governors, s.GovernorCPUs, s.GovernorKnown = []string{"performance"}, 2, true

@@ -167,6 +167,37 @@ func armName(impl, part string) (string, bool) {
 
 const cpuDir = "sys/devices/system/cpu"
 
+// maxCPUs bounds parseCPUList against absurd ranges in a garbled file.
+const maxCPUs = 1 << 16
+
+// parseCPUList counts the CPUs in a kernel CPU list such as "0-63" or
+// "0,2-5,8" (/sys/devices/system/cpu/online).
+func parseCPUList(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	n := 0
+	for part := range strings.SplitSeq(s, ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.ParseUint(lo, 10, 32)
+		if err != nil {
+			return 0, false
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 32); err != nil || b < a {
+				return 0, false
+			}
+		}
+		n += int(b - a + 1)
+		if n > maxCPUs {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
 // readGovernors reads cpuN/cpufreq/scaling_governor for every cpuN
 // directory. It returns the distinct valid governor names (sorted), how many
 // CPUs had one, how many of those were not "performance", and whether any

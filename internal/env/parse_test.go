@@ -336,3 +336,44 @@ func TestContentionSub(t *testing.T) {
 		InvoluntarySwitches: 7, SwitchesKnown: true,
 	}, mixed.Sub(before))
 }
+
+func TestParseCPUList(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"0-1\n", 2, true},
+		{"0", 1, true},
+		{"0,2-5,8\n", 6, true},
+		{"0-63", 64, true},
+		{"", 0, false},
+		{"0-x", 0, false},
+		{"5-2", 0, false},
+		{"0,,1", 0, false},
+		{"0-4294967295", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := parseCPUList(tt.in)
+		assert.Equal(t, tt.ok, ok, "%q", tt.in)
+		assert.Equal(t, tt.want, got, "%q", tt.in)
+	}
+}
+
+// TestLoadComparedWithOnlineCPUs: a process pinned to 2 of 64 CPUs compares
+// the machine-wide load with the 64 online CPUs, and says both counts.
+func TestLoadComparedWithOnlineCPUs(t *testing.T) {
+	rt := fixedRuntime(2, "amd64")
+	fsys := fstest.MapFS{
+		cpuDir + "/online": {Data: []byte("0-63\n")},
+		"proc/loadavg":     {Data: []byte("30.00 30.00 30.00 31/900 1\n")},
+	}
+	s := probeFS(fsys, rt)
+	assert.Equal(t, []any{64, true}, []any{s.OnlineCPUs, s.OnlineCPUsKnown})
+	assert.Empty(t, s.Warnings(), "load 30 on 64 CPUs is not overload")
+	assert.Equal(t, Fact{"cpus", "2 usable of 64 online"}, s.Facts()[2])
+
+	fsys["proc/loadavg"] = &fstest.MapFile{Data: []byte("70.00 30.00 30.00 31/900 1\n")}
+	assert.Equal(t, []string{"load"}, warningKeys(probeFS(fsys, rt).Warnings()))
+	assert.Contains(t, probeFS(fsys, rt).Warnings()[0].Message, "70.00 over the last minute is above the 64 CPUs")
+}

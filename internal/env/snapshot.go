@@ -28,6 +28,12 @@ type Snapshot struct {
 	// NumCPU is runtime.NumCPU(): the logical CPUs usable by the process
 	// (its CPU affinity mask on Linux). Always known, at least 1.
 	NumCPU int
+	// OnlineCPUs is the number of CPUs online in the whole machine, from
+	// /sys/devices/system/cpu/online (e.g. "0-63"). It exceeds NumCPU when
+	// the process is pinned to a subset of the CPUs. The load average is
+	// machine-wide, so it is compared with OnlineCPUs when known.
+	OnlineCPUs      int
+	OnlineCPUsKnown bool
 	// GOMAXPROCS is runtime.GOMAXPROCS(0) at probe time. Always known.
 	GOMAXPROCS int
 	// GOMAXPROCSEnv is the GOMAXPROCS environment variable, "" when unset.
@@ -168,6 +174,9 @@ func probeFS(fsys fs.FS, rt runtimeInfo) Snapshot {
 		GOMAXPROCS:    max(rt.GOMAXPROCS, 1),
 		GOMAXPROCSEnv: rt.GOMAXPROCSEnv,
 	}
+	if b, ok := readSmall(fsys, cpuDir+"/online"); ok {
+		s.OnlineCPUs, s.OnlineCPUsKnown = parseCPUList(b)
+	}
 	cpuinfo, cpuinfoOK := readSmall(fsys, "proc/cpuinfo")
 	if cpuinfoOK {
 		s.CPUModel, s.CPUModelKnown = parseCPUModel(cpuinfo)
@@ -196,7 +205,7 @@ func (s Snapshot) Facts() []Fact {
 	f := []Fact{
 		{"go", fmt.Sprintf("%s %s/%s", s.GoVersion, s.GOOS, s.GOARCH)},
 		{"cpu", known(s.CPUModelKnown, s.CPUModel)},
-		{"cpus", strconv.Itoa(s.NumCPU)},
+		{"cpus", s.cpusValue()},
 		{"gomaxprocs", strconv.Itoa(s.GOMAXPROCS)},
 		{"load", known(s.LoadKnown, fmt.Sprintf("%.2f %.2f %.2f (1, 5, 15 min)", s.Load1, s.Load5, s.Load15))},
 		{"governor", known(s.GovernorKnown, s.governorValue())},
@@ -235,9 +244,9 @@ func (s Snapshot) Warnings() []Warning {
 		add("optimisations", "built with optimisations or inlining off (-gcflags=%s): the timings are not those of a "+
 			"normal build; remove -N and -l from -gcflags", s.GCFlags)
 	}
-	if s.LoadKnown && s.Load1 > float64(s.NumCPU) {
+	if cpus := s.machineCPUs(); s.LoadKnown && s.Load1 > float64(cpus) {
 		add("load", "load average %.2f over the last minute is above the %d CPUs: other processes are competing for "+
-			"them; stop other work or benchmark on a quiet machine", s.Load1, s.NumCPU)
+			"them; stop other work or benchmark on a quiet machine", s.Load1, cpus)
 	}
 	switch {
 	case s.GOMAXPROCS < s.NumCPU:
@@ -297,6 +306,22 @@ func nonPerformance(govs []string) []string {
 		}
 	}
 	return out
+}
+
+// machineCPUs is the CPU count the machine-wide load average is compared
+// with: OnlineCPUs when known, else NumCPU.
+func (s Snapshot) machineCPUs() int {
+	if s.OnlineCPUsKnown && s.OnlineCPUs > 0 {
+		return s.OnlineCPUs
+	}
+	return s.NumCPU
+}
+
+func (s Snapshot) cpusValue() string {
+	if s.OnlineCPUsKnown && s.OnlineCPUs != s.NumCPU {
+		return fmt.Sprintf("%d usable of %d online", s.NumCPU, s.OnlineCPUs)
+	}
+	return strconv.Itoa(s.NumCPU)
 }
 
 func (s Snapshot) governorValue() string {

@@ -32,7 +32,8 @@ rm -rf "$q"
 copy "$q" /proc/loadavg /proc/stat /proc/cpuinfo \
 	/sys/hypervisor/type /sys/class/dmi/id/sys_vendor /sys/class/dmi/id/product_name \
 	/sys/devices/system/cpu/intel_pstate/no_turbo /sys/devices/system/cpu/cpufreq/boost \
-	/sys/devices/system/cpu/smt/control /sys/devices/system/cpu/cpuidle/current_driver
+	/sys/devices/system/cpu/smt/control /sys/devices/system/cpu/cpuidle/current_driver \
+	/sys/devices/system/cpu/online
 for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	# The cpuN directories have no cpufreq/ here; core_id keeps each
 	# directory in git so readGovernors walks real (empty-handed) CPUs.
