@@ -23,7 +23,7 @@ const (
 	// as a fraction: 0.05 is 5% (see [Stable]).
 	DefaultTolerance = 0.05
 	// DefaultLimit is the wall-time budget of one Run (see [Limit]).
-	DefaultLimit = 2 * time.Second
+	DefaultLimit = time.Second
 	// DefaultBatchTime is the target duration of one batch (see [BatchTime]).
 	DefaultBatchTime = 2 * time.Millisecond
 )
@@ -36,7 +36,8 @@ type Result struct {
 	// batch runs the same number of workload units.
 	Batches int
 	// Converged reports whether the last k batches agreed within the
-	// tolerance (see [Stable]) before the limit passed.
+	// tolerance (see [Stable]) before the limit passed (and, with
+	// [MinTime], after the minimum passed).
 	Converged bool
 	// FirstToLast is the first batch's time over the last batch's time: a
 	// speed ratio, >1 when the machine sped up during the warm-up, <1 when
@@ -74,14 +75,21 @@ func (r Result) String() string {
 		fmt.Fprintf(&sb, "%d batches", r.Batches)
 	}
 	tol := percent(r.Tolerance)
-	if r.Converged {
+	switch {
+	case r.Converged:
 		fmt.Fprintf(&sb, ", stable (%d within %s)", r.Streak, tol)
-	} else {
-		fmt.Fprintf(&sb, ", not stable (last %d spread %s, want ≤ %s)", min(r.Batches, r.Streak), percent(r.Spread), tol)
+	case r.Batches == 0:
+		sb.WriteString(", not stable (the limit passed while calibrating)")
+	case r.Batches < r.Streak:
+		fmt.Fprintf(&sb, ", not stable (only %d of the %d batches needed)", r.Batches, r.Streak)
+	default:
+		fmt.Fprintf(&sb, ", not stable (last %d spread %s, want ≤ %s)", r.Streak, percent(r.Spread), tol)
 	}
 	if r.Batches >= 2 {
 		switch {
-		case r.FirstToLast >= 1:
+		case math.Abs(r.FirstToLast-1) < 0.005:
+			sb.WriteString(", first batch as fast as last")
+		case r.FirstToLast > 1:
 			fmt.Fprintf(&sb, ", first batch %.2f× slower than last", r.FirstToLast)
 		default:
 			fmt.Fprintf(&sb, ", first batch %.2f× faster than last", 1/r.FirstToLast)
@@ -109,8 +117,8 @@ func roundDuration(d time.Duration) time.Duration {
 	return d
 }
 
-// Option configures [Run]. Options are made by [Stable], [Limit] and
-// [BatchTime]; the interface is sealed.
+// Option configures [Run]. Options are made by [Stable], [Limit],
+// [MinTime] and [BatchTime]; the interface is sealed.
 type Option interface{ apply(*config) }
 
 type optionFunc func(*config)
@@ -121,6 +129,7 @@ type config struct {
 	streak    int
 	tolerance float64
 	limit     time.Duration
+	minTime   time.Duration
 	batch     time.Duration
 	src       source // nil: the real machine
 }
@@ -157,6 +166,22 @@ func Limit(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.limit = d })
 }
 
+// MinTime sets a floor on the warm-up: Run does not stop before d has
+// passed, even when the batch times settled earlier; it stops at the first
+// batch after d whose streak is stable (or at the limit). This is Google
+// Benchmark's MinWarmUpTime combined with the stability rule: use it where
+// a slow ramp (a laptop's clock, a thermal governor) takes longer than the
+// stability rule notices, for example MinTime(time.Second). If d exceeds
+// the limit, the limit is raised to d. The default is 0: no floor.
+//
+// MinTime panics if d < 0: that is a programming error.
+func MinTime(d time.Duration) Option {
+	if d < 0 {
+		panic(fmt.Sprintf("warmup: MinTime(%v): the minimum must not be negative; use MinTime(0) for no minimum", d))
+	}
+	return optionFunc(func(c *config) { c.minTime = d })
+}
+
 // BatchTime sets the target duration of one batch. Run calibrates once how
 // many units of its workload take about d and then times batches of that
 // many units. Shorter batches converge sooner but are more sensitive to
@@ -184,6 +209,7 @@ func newConfig(opts []Option) config {
 		}
 		o.apply(&c)
 	}
+	c.limit = max(c.limit, c.minTime)
 	return c
 }
 
@@ -236,7 +262,7 @@ func (c config) run(src source) Result {
 			last = last[:c.streak-1]
 		}
 		last = append(last, d)
-		if len(last) == c.streak && spread(last) <= c.tolerance {
+		if len(last) == c.streak && spread(last) <= c.tolerance && src.elapsed() >= c.minTime {
 			r.Converged = true
 			break
 		}
@@ -300,11 +326,18 @@ func (m *machine) batch(units int) time.Duration {
 	return d
 }
 
+// calibrate doubles the unit count from 1 until a batch takes at least
+// half the target, times that count once more and keeps the faster of the
+// two (a preempted timing would make batches too short), and scales the
+// count to the target.
 func (m *machine) calibrate(target, limit time.Duration) int {
 	n := 1
 	for {
 		d := m.batch(n)
 		if d >= target/2 || m.elapsed() >= limit || n >= 1<<30 {
+			if m.elapsed() < limit {
+				d = min(d, m.batch(n))
+			}
 			if d <= 0 {
 				return n
 			}

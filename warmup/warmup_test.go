@@ -73,7 +73,7 @@ func TestRunLimitDuringCalibration(t *testing.T) {
 	assert.Equal(t, 0.0, r.Spread)
 	require.Len(t, r.Warnings, 1)
 	assert.Contains(t, r.Warnings[0].Error(), "warmup: the limit of 5ms passed while calibrating")
-	assert.Equal(t, "warm-up 6ms, no batches, not stable (last 0 spread 0%, want ≤ 5%)", r.String())
+	assert.Equal(t, "warm-up 6ms, no batches, not stable (the limit passed while calibrating)", r.String())
 }
 
 func TestRunFewerBatchesThanStreak(t *testing.T) {
@@ -82,6 +82,7 @@ func TestRunFewerBatchesThanStreak(t *testing.T) {
 	assert.Equal(t, 3, r.Batches)
 	require.Len(t, r.Warnings, 1)
 	assert.Contains(t, r.Warnings[0].Error(), "warmup: only 3 batches of the 5 needed")
+	assert.Equal(t, "warm-up 30ms, 3 batches, not stable (only 3 of the 5 batches needed), first batch as fast as last", r.String())
 }
 
 func TestRunStreakOfOneConvergesAtOnce(t *testing.T) {
@@ -116,6 +117,7 @@ func TestOptionValidationPanics(t *testing.T) {
 		{"limit zero", func() { warmup.Limit(0) }, "warmup: Limit(0s): the limit must be positive"},
 		{"limit negative", func() { warmup.Limit(-time.Second) }, "warmup: Limit(-1s): the limit must be positive"},
 		{"batch zero", func() { warmup.BatchTime(0) }, "warmup: BatchTime(0s): the batch time must be positive"},
+		{"min negative", func() { warmup.MinTime(-ms) }, "warmup: MinTime(-1ms): the minimum must not be negative"},
 		{"nil option", func() { warmup.Run(nil) }, "warmup: nil Option passed to Run"},
 	}
 	for _, tt := range tests {
@@ -170,4 +172,24 @@ func alternate(n int, a, b time.Duration) []time.Duration {
 		}
 	}
 	return out
+}
+
+func TestRunMinTimeKeepsGoingAfterStable(t *testing.T) {
+	// Constant batches are stable after 3, but MinTime(100ms) holds Run
+	// until the clock reads 100ms: 10 batches of 10ms.
+	r := warmup.Run(warmup.Stable(3, 0.05), warmup.MinTime(100*ms), warmup.FakeBatches(0, 10*ms))
+	assert.True(t, r.Converged)
+	assert.Equal(t, 10, r.Batches)
+	assert.Equal(t, 100*ms, r.Duration)
+}
+
+func TestRunMinTimeAboveLimitRaisesLimit(t *testing.T) {
+	// Unstable for ever: the limit of 50ms is raised to the minimum of 80ms.
+	r := warmup.Run(warmup.Stable(2, 0.01), warmup.Limit(50*ms), warmup.MinTime(80*ms),
+		warmup.FakeBatches(0, alternate(100, 10*ms, 20*ms)...))
+	assert.False(t, r.Converged)
+	assert.Equal(t, 90*ms, r.Duration, "10+20+10+20+10 = 70 < 80, one more batch of 20")
+	assert.Equal(t, 6, r.Batches)
+	require.Len(t, r.Warnings, 1)
+	assert.Contains(t, r.Warnings[0].Error(), "did not settle within 80ms")
 }
