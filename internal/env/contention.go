@@ -25,8 +25,10 @@ type Contention struct {
 }
 
 // ReadContention samples the contention counters now. Counters that cannot
-// be read on this system are left unknown. It costs about 6 µs per thread
-// of the process on Linux, plus one read of /proc/stat.
+// be read on this system are left unknown. On Linux it costs about 6 µs per
+// thread of the process on a quiet machine, plus one read of /proc/stat
+// (about 40 µs on 2 CPUs; the kernel formats every CPU's line, so it grows
+// with the CPU count). Sample it around a benchmark run, not inside the loop.
 func ReadContention() Contention {
 	var c Contention
 	c.RunQueueWait, c.WaitKnown = readRunQueueWait()
