@@ -287,14 +287,16 @@ func splitProcs(b registry.Bench) []Row {
 }
 
 // displayName returns name as go test prints it: without the "Benchmark"
-// prefix, with "-procs" when procs is neither 0 (unknown) nor 1.
+// prefix, with "-procs" when procs is neither 0 (unknown) nor 1 and name
+// does not already end with it (benchkit.Track keys its records by b.Name()
+// plus the suffix testing prints).
 func displayName(name string, procs int) string {
 	d := strings.TrimPrefix(name, "Benchmark")
 	if d == "" {
 		d = name
 	}
-	if procs > 1 {
-		d += "-" + strconv.Itoa(procs)
+	if suffix := "-" + strconv.Itoa(procs); procs > 1 && !strings.HasSuffix(d, suffix) {
+		d += suffix
 	}
 	return d
 }

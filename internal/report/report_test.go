@@ -238,9 +238,11 @@ func TestProcsSplitAndOddInput(t *testing.T) {
 	in := Input{Benches: []registry.Bench{
 		{Name: "BenchmarkX", Runs: rs, TotalRuns: 6, Timeline: []float64{1, 2, math.Inf(1)}},
 		{Name: "BenchmarkOne", Runs: runs(2, -1, 3), TotalRuns: 1},
+		{Name: "BenchmarkKeyed-2", Runs: runs(2, -1, 3), TotalRuns: 1},
 	}}
 	a := Analyze(in)
-	require.Len(t, a.Rows, 3)
+	require.Len(t, a.Rows, 4)
+	assert.Equal(t, "Keyed-2", a.Rows[3].Display, "a key that carries the suffix keeps one")
 	x1, x4 := rowByName(t, a, "X"), rowByName(t, a, "X-4")
 	assert.Equal(t, []float64{10, 12}, x1.Samples, "NaN is dropped")
 	assert.Equal(t, -1.0, x1.WaitPct)
