@@ -12,7 +12,7 @@ import (
 // print what happened. Timing-dependent, so it has no checked output.
 func ExampleRun() {
 	r := warmup.Run(warmup.Stable(5, 0.05), warmup.Limit(time.Second))
-	fmt.Println(r) // e.g. warm-up 180ms, 52 batches, stable (5 within 5%), first batch 1.12× slower than last
+	fmt.Println(r) // e.g. warm-up 21ms, 8 batches, stable (5 within 5%), first batch 1.07× slower than last
 	for _, w := range r.Warnings {
 		fmt.Println(w)
 	}

@@ -9,12 +9,18 @@ import (
 	"time"
 )
 
-// Defaults used by [Run] when the corresponding option is not given. They
-// were chosen from 20 runs of Run per candidate on a shared, noisy 2-vCPU
-// KVM guest (the table is in the package's README section): with these
-// values Run converged in every run there, typically within a few tenths of
-// a second, while a tighter tolerance or a longer streak often ran into the
-// limit without converging.
+// Defaults used by [Run] when the corresponding option is not given.
+//
+// They were chosen by measurement on a shared 2-vCPU KVM guest, running Run
+// in 30 fresh processes per candidate, candidates interleaved (the tables
+// are in the README). With a load average below about 2, Stable(5, 0.05)
+// with 2ms batches converged in every run, in a median of 15–20ms; with
+// the load average at 6–13 on 2 CPUs it converged in 23–27 of 30, the rest
+// ran into the 1s limit and said so. Longer batches (5ms) converged less
+// often under load, because a longer batch is more likely to be preempted;
+// a tighter tolerance (2%) or a longer streak (10) converged less often and
+// later; a shorter streak (3) converged most often but is weaker evidence
+// of a steady state. One second bounds what a busy machine can cost.
 const (
 	// DefaultStreak is the number of consecutive batches whose times must
 	// agree (see [Stable]).
@@ -214,15 +220,22 @@ func newConfig(opts []Option) config {
 }
 
 // Run warms the machine up: it runs a fixed, deterministic, CPU-bound
-// workload (a dependent multiply–xor chain over an 8 KiB slice, kept alive,
-// allocation-free after one slice per Run) in batches of equal work, each
-// about [BatchTime] long, until the times of the last k batches agree
-// within the tolerance of [Stable], or until [Limit] passes.
+// workload (a dependent multiply–xor chain over an 8 KiB slice, its result
+// kept alive) in batches of equal work, each about [BatchTime] long, until
+// the times of the last k batches agree within the tolerance of [Stable],
+// or until [Limit] passes. Before the first timed batch it calibrates the
+// number of workload units per batch (about 2× the batch time).
 //
-// Run blocks for at most the limit plus one batch. It is safe to call from
-// several goroutines, although warming up concurrently defeats the purpose.
-// Not converging is not an error: it is reported in [Result.Converged] and
-// [Result.Warnings].
+// The workload allocates one 8 KiB slice per Run and nothing per batch: a
+// garbage collection would land in a random batch and make the stability
+// test measure the collector instead of the CPU.
+//
+// Run blocks for about the limit at most: it starts no batch after the
+// limit, but a batch it started before can overrun it (a preempted 2ms
+// batch can take tens of milliseconds on a busy machine). It is safe to
+// call from several goroutines, although warming up concurrently defeats
+// the purpose. Not converging is not an error: it is reported in
+// [Result.Converged] and [Result.Warnings].
 func Run(opts ...Option) Result {
 	c := newConfig(opts)
 	src := c.src

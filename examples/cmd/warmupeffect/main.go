@@ -21,8 +21,10 @@
 //
 // The two benchmarks are identical, so the true delta is 0%. The program
 // prints one markdown table, a row per kind: min, median and max delta, the
-// spread (max − min, in percentage points), and how many runs called the
-// second copy faster (delta < 0), plus a line describing the machine.
+// spread (max − min, in percentage points), the middle half of the deltas
+// (25th to 75th percentile, which one preempted process cannot move), and
+// how many runs called the second copy faster (delta < 0), plus a line
+// describing the machine.
 package main
 
 import (
@@ -105,8 +107,8 @@ func run(w io.Writer, n int, benchtime, pkg string, verbose bool) error {
 	elapsed := time.Since(start)
 
 	fmt.Fprintf(w, "Identical pair, Benchmark2Second vs Benchmark1First (truth 0%%), %d processes per row, -benchtime=%s, -count=1\n\n", n, benchtime)
-	fmt.Fprintln(w, "| | min | median | max | spread | runs calling the second copy faster |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| | min | median | max | spread (max − min) | middle half (p25 … p75) | runs calling the second copy faster |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		s := slices.Sorted(slices.Values(r.deltas))
 		faster := 0
@@ -115,8 +117,8 @@ func run(w io.Writer, n int, benchtime, pkg string, verbose bool) error {
 				faster++
 			}
 		}
-		fmt.Fprintf(w, "| %s | %+.2f%% | %+.2f%% | %+.2f%% | %.2f pts | %d/%d |\n",
-			r.name, s[0], median(s), s[len(s)-1], s[len(s)-1]-s[0], faster, len(s))
+		fmt.Fprintf(w, "| %s | %+.2f%% | %+.2f%% | %+.2f%% | %.2f pts | %+.2f%% … %+.2f%% | %d/%d |\n",
+			r.name, s[0], quantile(s, 0.5), s[len(s)-1], s[len(s)-1]-s[0], quantile(s, 0.25), quantile(s, 0.75), faster, len(s))
 	}
 	fmt.Fprintf(w, "\n%s; took %s\n", machine, elapsed.Round(time.Second))
 	return nil
@@ -163,12 +165,15 @@ func delta(r io.Reader) (float64, error) {
 	return (second/first - 1) * 100, nil
 }
 
-func median(sorted []float64) float64 {
-	m := len(sorted) / 2
-	if len(sorted)%2 == 1 {
-		return sorted[m]
+// quantile is the type-7 (linear interpolation) quantile of sorted, the
+// one R and internal/stats use; q=0.5 is the median.
+func quantile(sorted []float64, q float64) float64 {
+	h := q * float64(len(sorted)-1)
+	i := int(h)
+	if i+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
 	}
-	return (sorted[m-1] + sorted[m]) / 2
+	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
 }
 
 // describeMachine returns one line: Go version, GOOS/GOARCH, CPU model,
