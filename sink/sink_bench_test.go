@@ -7,6 +7,7 @@ import (
 )
 
 // mix is splitmix64's finaliser: inlinable, pure, two multiplications.
+// asm_test.go relies on it being the same function as testdata/asm's mix.
 func mix(x uint64) uint64 {
 	x ^= x >> 33
 	x *= 0xff51afd7ed558ccd
