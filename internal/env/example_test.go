@@ -94,3 +94,17 @@ func ExampleContention_Sub() {
 	// 217 true
 	// 0s false
 }
+
+// Only stable facts belong in benchfmt configuration lines; load and steal
+// change from run to run and would split benchstat's tables.
+func ExampleFact_Stable() {
+	s := env.Snapshot{GoVersion: "go1.26.8", GOOS: "linux", GOARCH: "amd64", NumCPU: 2, GOMAXPROCS: 2, Load1: 0.5, LoadKnown: true}
+	for _, f := range s.Facts() {
+		if !f.Stable() {
+			fmt.Printf("%s varies: %s\n", f.Name, f.Value)
+		}
+	}
+	// Output:
+	// load varies: 0.50 0.00 0.00 (1, 5, 15 min)
+	// steal varies: unknown
+}

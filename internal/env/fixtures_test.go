@@ -134,6 +134,12 @@ func TestFixtures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.root, func(t *testing.T) {
 			got := probeFixture(t, tt.root, tt.rt)
+			for _, f := range got.Facts() {
+				t.Logf("%-15s %s", f.Name, f.Value)
+			}
+			for _, w := range got.Warnings() {
+				t.Logf("warning: %s", w.Message)
+			}
 			want := base(tt.rt.NumCPU, tt.rt.GOARCH)
 			tt.want(&want)
 			assert.Equal(t, want, got)

@@ -377,3 +377,13 @@ func TestLoadComparedWithOnlineCPUs(t *testing.T) {
 	assert.Equal(t, []string{"load"}, warningKeys(probeFS(fsys, rt).Warnings()))
 	assert.Contains(t, probeFS(fsys, rt).Warnings()[0].Message, "70.00 over the last minute is above the 64 CPUs")
 }
+
+func TestFactStable(t *testing.T) {
+	var varying []string
+	for _, f := range base(2, "amd64").Facts() {
+		if !f.Stable() {
+			varying = append(varying, f.Name)
+		}
+	}
+	assert.Equal(t, []string{"load", "steal"}, varying)
+}

@@ -109,6 +109,15 @@ type Snapshot struct {
 // probe could not read.
 type Fact struct{ Name, Value string }
 
+// Stable reports whether the fact's value stays the same between runs of
+// the same build on the same machine: every fact but "load" and "steal".
+// Only stable facts may be printed as benchfmt configuration lines
+// ("name: value"): benchstat groups results by configuration, so a value
+// that changes between runs would split its tables.
+func (f Fact) Stable() bool {
+	return f.Name != "load" && f.Name != "steal"
+}
+
 // Warning is one environment problem that can distort benchmark results.
 // Key is a stable short lowercase identifier (e.g. "governor"). Message says
 // what is wrong, the numbers and the fix, with no prefix: the report adds
