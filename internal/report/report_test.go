@@ -172,6 +172,7 @@ func TestRowsOfFixture(t *testing.T) {
 		fields(lineWith(t, text, "Loop-2", "▁▁▁"))[3])
 
 	assert.NotContains(t, text, "  Compare  ", "a comparison-only benchmark has no table row")
+	assert.Contains(t, strings.SplitN(text, "\n", 2)[0], "hygiene report · 5 benchmarks · 49 runs · example.com/p")
 }
 
 func TestComparisonsAndGate(t *testing.T) {

@@ -41,11 +41,14 @@ func Text(w io.Writer, in Input) error {
 func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 	p := &printer{w: bufio.NewWriter(w)}
 	delta := in.Settings.delta()
-	runs := 0
+	runs, shown := 0, 0
 	for _, r := range a.Rows {
 		runs += r.TotalRuns
+		if r.Shown() {
+			shown++
+		}
 	}
-	title := fmt.Sprintf("hygiene report · %s · %s", plural(len(a.Rows), "benchmark"), plural(runs, "run"))
+	title := fmt.Sprintf("hygiene report · %s · %s", plural(shown, "benchmark"), plural(runs, "run"))
 	if in.Package != "" {
 		title += " · " + in.Package
 	}
