@@ -5,17 +5,15 @@ import (
 	"slices"
 )
 
-// The thresholds of the two-regime test in [TwoRegimes].
+//go:generate sh -c "go run mktables.go > regimetables.go"
+
+// The fixed thresholds of the two-regime test in [TwoRegimes]. The
+// critical values of the separation depend on the sample size and are
+// simulated (see mktables.go and [RegimeCriticalD]).
 const (
-	// RegimeMinSeparation is the least Ashman's D, computed on the hard
-	// split, for two regimes. The classical D > 2 is meant for a fitted
-	// two-Gaussian mixture; splitting one sample at its best threshold
-	// inflates D (a single normal sample split at its mean gives D ≈ 2.65,
-	// a uniform one ≈ 3.46), so the bar here is higher.
-	RegimeMinSeparation = 4.0
 	// RegimeMinShare is the least share of the runs in each regime (with at
 	// least RegimeMinSize runs), so that one or two outliers never form a
-	// regime.
+	// regime: outliers are Tukey's business (see [Tukey]).
 	RegimeMinShare = 0.15
 	// RegimeMinSize is the least number of runs in each regime.
 	RegimeMinSize = 3
@@ -24,6 +22,9 @@ const (
 	// two clusters closer than this (timer quantisation, two allocation
 	// counts a percent apart) are not two regimes of the machine.
 	RegimeMinGap = 0.05
+	// RegimeMaxOrderP is the largest p-value of the runs test on run order
+	// (see [Regimes.OrderP]) for which the regimes count as persistent.
+	RegimeMaxOrderP = 0.05
 	// RegimeMaxSeparation caps the reported Separation, reached when both
 	// regimes have no spread of their own.
 	RegimeMaxSeparation = 1000.0
@@ -52,48 +53,115 @@ type Regimes struct {
 	// Separation is Ashman's D of the split,
 	// D = √2·|μ_high − μ_low| / √(σ²_low + σ²_high), with μ and σ² each
 	// group's mean and population variance, capped at
-	// [RegimeMaxSeparation]. It is scale-free: D ≥ 2 is the classical
-	// sign of a mixture with clearly separated components.
+	// [RegimeMaxSeparation]. It is scale-free. (D > 2 is the classical bar
+	// for a fitted two-Gaussian mixture; on a hard split of one sample it
+	// is inflated, see [RegimeCriticalD].)
 	Separation float64
+	// OrderP is the one-sided p-value of the Wald–Wolfowitz runs test on
+	// the sequence of regime labels in run order: the probability that a
+	// random order of the same labels has at most
+	// len(Low.Segments)+len(High.Segments) segments. Small values mean the
+	// regimes persist over stretches of consecutive runs (the machine
+	// changed state), which independent noise does not do. It is 1 when
+	// there is no split.
+	OrderP float64
 }
 
 // TwoRegimes looks for two regimes in xs, a sample of run results in run
-// order (seed 001's "run that lied": runs alternating between a 39 ns and
-// a 27 ns state of the machine). It returns bimodal=true only when xs
-// splits into two groups by value that are each large, far apart relative
-// to their own spread and relative to their level.
+// order (seed 001's "run that lied": runs 1–8 near 40 ns/op, runs 9–16
+// near 27, then back to 34–39). It returns bimodal=true only when xs
+// splits by value into two groups that are each large, far apart relative
+// to their own spread and to their level, by the test below.
 //
-// The test:
 //  1. Sort the values and take the split that maximises the between-group
-//     variance w_low·w_high·(μ_low − μ_high)² (Otsu's method, which is the
-//     exact 1-D 2-means optimum), among splits that leave each group at
-//     least max([RegimeMinSize], ⌈[RegimeMinShare]·n⌉) runs and never
-//     separate equal values.
-//  2. Call it two regimes when Ashman's D of that split (see
-//     [Regimes.Separation]) is at least [RegimeMinSeparation] and the
-//     centres differ by at least [RegimeMinGap] relative to the larger
-//     centre magnitude.
+//     variance w_low·w_high·(μ_low − μ_high)² (Otsu's method, the exact
+//     1-D 2-means optimum) among splits that leave each group at least
+//     max([RegimeMinSize], ⌈[RegimeMinShare]·n⌉) runs and never separate
+//     equal values. O(n log n).
+//  2. Require the centres (medians) to differ by at least [RegimeMinGap]
+//     relative to the larger centre magnitude.
+//  3. Require Ashman's D of the split ([Regimes.Separation]) to reach a
+//     critical value for the sample size: [RegimeCriticalD](n, true) when
+//     the groups persist in run order ([Regimes.OrderP] ≤
+//     [RegimeMaxOrderP]), else the higher [RegimeCriticalD](n, false).
 //
-// Step 1 is O(n log n). The result r describes the best split even when
-// bimodal is false (for display), and is the zero Regimes when no split is
-// possible: fewer than 2·RegimeMinSize runs, NaN or ±Inf in xs, or fewer
-// than two distinct values. The test uses values only; run order is used
-// only to report [Regime.Segments]. A slow drift spreads values evenly and
-// is not two regimes; a step change is.
+// The critical values are simulated so that independent unimodal noise
+// (uniform, normal, exponential, lognormal, t₃) and a slow linear drift
+// are called bimodal well under 1% of the time; see [RegimeCriticalD].
+// The price is power at small n: with fewer than about 15 runs only a very
+// clear split passes.
+//
+// r describes the best split even when bimodal is false (for display). It
+// is the zero Regimes, with OrderP 1, when no split is possible: fewer than
+// 2·RegimeMinSize runs, NaN or ±Inf in xs, or fewer than two distinct
+// values among the allowed split points. xs is not modified.
 func TwoRegimes(xs []float64) (r Regimes, bimodal bool) {
+	r, gap, ok := splitRegimes(xs)
+	if !ok {
+		return r, false
+	}
+	crit := RegimeCriticalD(len(xs), r.OrderP <= RegimeMaxOrderP)
+	return r, gap >= RegimeMinGap && r.Separation >= crit
+}
+
+// RegimeCriticalD returns the least Ashman's D for which [TwoRegimes]
+// calls a split of n runs two regimes. persistent says whether the
+// regimes persist in run order (runs test p ≤ [RegimeMaxOrderP]).
+//
+// The values come from simulation (go run mktables.go, tables in
+// regimetables.go, interpolated linearly in 1/n between simulated sizes):
+//   - persistent: the larger of the 95th percentile of D under iid uniform
+//     samples (the least favourable unimodal shape, as in Hartigan's dip
+//     test) and the 99.9th under a slow linear drift plus normal noise. For
+//     iid noise the runs test is independent of D and passes 5% of the
+//     time, so iid noise passes both at most 0.25% of the time; a drift
+//     always persists in run order, so D alone must exclude it.
+//   - not persistent: the largest 99.9th percentile of D over iid uniform,
+//     normal, exponential, lognormal (σ 0.5 and 1) and Student's t₃
+//     samples, so that heavy tails alone do not make two regimes.
+//
+// For n = 20 they are 5.19 and 10.50; they fall towards 3.6–3.7 at
+// n = 1000 (the value for a uniform sample split in half is √12 ≈ 3.46).
+// n below 6 gives math.MaxFloat64 (no split is possible).
+func RegimeCriticalD(n int, persistent bool) float64 {
+	table := regimeUnorderedD
+	if persistent {
+		table = regimeOrderedD
+	}
+	if n < regimeSizes[0] {
+		return math.MaxFloat64
+	}
+	last := len(regimeSizes) - 1
+	if n >= regimeSizes[last] {
+		return table[last]
+	}
+	k, found := slices.BinarySearch(regimeSizes, n)
+	if found {
+		return table[k]
+	}
+	// regimeSizes[k-1] < n < regimeSizes[k]: interpolate in 1/n.
+	n0, n1 := float64(regimeSizes[k-1]), float64(regimeSizes[k])
+	t := (1/n0 - 1/float64(n)) / (1/n0 - 1/n1)
+	return table[k-1] + t*(table[k]-table[k-1])
+}
+
+// splitRegimes is steps 1 and 2 of TwoRegimes without the decision: the
+// best split, its description, and the relative gap between the centres.
+func splitRegimes(xs []float64) (r Regimes, gap float64, ok bool) {
+	none := Regimes{OrderP: 1}
 	n := len(xs)
 	minSize := max(RegimeMinSize, int(math.Ceil(RegimeMinShare*float64(n))))
 	if n < 2*minSize || !finite(xs) {
-		return Regimes{}, false
+		return none, 0, false
 	}
 	// Scale by an exact power of two so that |z| ≤ 1: sums and squares
-	// cannot overflow and D and the relative gap are unchanged.
+	// cannot overflow, and D and the relative gap are unchanged.
 	maxAbs := 0.0
 	for _, x := range xs {
 		maxAbs = max(maxAbs, math.Abs(x))
 	}
 	if maxAbs == 0 {
-		return Regimes{}, false
+		return none, 0, false
 	}
 	_, e := math.Frexp(maxAbs)
 	order := make([]int, n)
@@ -130,10 +198,9 @@ func TwoRegimes(xs []float64) (r Regimes, bimodal bool) {
 		}
 	}
 	if bestK < 0 {
-		return Regimes{}, false
+		return none, 0, false
 	}
 	lowZ, highZ := z[:bestK], z[bestK:]
-	d := ashmanD(lowZ, highZ)
 
 	r.Low = regime(xs, order[:bestK])
 	r.High = regime(xs, order[bestK:])
@@ -142,11 +209,12 @@ func TwoRegimes(xs []float64) (r Regimes, bimodal bool) {
 		r.Split = r.Low.Hi/2 + r.High.Lo/2
 	}
 	r.Split = clamp(r.Split, r.Low.Hi, r.High.Lo)
-	r.Separation = d
+	r.Separation = ashmanD(lowZ, highZ)
+	r.OrderP = runsTestP(bestK, n-bestK, len(r.Low.Segments)+len(r.High.Segments))
 
 	cl, ch := quantileSorted(lowZ, 0.5), quantileSorted(highZ, 0.5)
-	gap := (ch - cl) / max(math.Abs(cl), math.Abs(ch))
-	return r, d >= RegimeMinSeparation && gap >= RegimeMinGap
+	gap = (ch - cl) / max(math.Abs(cl), math.Abs(ch))
+	return r, gap, true
 }
 
 // ashmanD returns Ashman's D of two groups of scaled values (|v| ≤ 1),
@@ -175,6 +243,38 @@ func meanVar(vs []float64) (mean, variance float64) {
 		variance += (v - mean) * (v - mean)
 	}
 	return mean, variance / float64(len(vs))
+}
+
+// runsTestP returns P(R ≤ runs) for the number of runs R (maximal blocks
+// of equal labels) in a uniformly random arrangement of n1 labels of one
+// kind and n2 of the other, n1, n2 ≥ 1 (Wald and Wolfowitz 1940):
+//
+//	P(R = 2k)   = 2·C(n1−1, k−1)·C(n2−1, k−1) / C(n1+n2, n1)
+//	P(R = 2k+1) = (C(n1−1, k)·C(n2−1, k−1) + C(n1−1, k−1)·C(n2−1, k)) / C(n1+n2, n1)
+//
+// computed in logarithms so that large n do not overflow.
+func runsTestP(n1, n2, runs int) float64 {
+	lchoose := func(n, k int) float64 {
+		if k < 0 || k > n {
+			return math.Inf(-1)
+		}
+		a, _ := math.Lgamma(float64(n + 1))
+		b, _ := math.Lgamma(float64(k + 1))
+		c, _ := math.Lgamma(float64(n - k + 1))
+		return a - b - c
+	}
+	total := lchoose(n1+n2, n1)
+	p := 0.0
+	for r := 2; r <= runs; r++ {
+		k := r / 2
+		if r%2 == 0 {
+			p += 2 * math.Exp(lchoose(n1-1, k-1)+lchoose(n2-1, k-1)-total)
+		} else {
+			p += math.Exp(lchoose(n1-1, k)+lchoose(n2-1, k-1)-total) +
+				math.Exp(lchoose(n1-1, k-1)+lchoose(n2-1, k)-total)
+		}
+	}
+	return clamp(p, 0, 1)
 }
 
 // regime describes the runs at indices idx (sorted by value) of xs.

@@ -48,10 +48,18 @@ func TestTwoRegimesRunThatLied(t *testing.T) {
 	if r.Split <= 28.95 || r.Split >= 34 {
 		t.Errorf("Split = %v; want between 28.95 and 34", r.Split)
 	}
+	// The regimes persist in run order: 3 segments of 8 low and 12 high
+	// runs, P(R ≤ 3) = 20/C(20,8). D must pass the persistent bar for n=20.
+	if want := 20.0 / 125970; r.OrderP < want*(1-1e-9) || r.OrderP > want*(1+1e-9) {
+		t.Errorf("OrderP = %v; want %v", r.OrderP, want)
+	}
+	if crit := RegimeCriticalD(20, true); r.Separation < crit || r.Separation < 6 || r.Separation > 6.5 {
+		t.Errorf("Separation = %v; want about 6.2, above the critical %v", r.Separation, crit)
+	}
 	for i := range xs {
 		if xs[i] != runThatLied[i] {
 			t.Fatalf("TwoRegimes modified its input at %d", i)
 		}
 	}
-	t.Logf("run that lied: low %+v high %+v split %.3f D %.3f", r.Low, r.High, r.Split, r.Separation)
+	t.Logf("run that lied: low %+v high %+v split %.3f D %.3f (critical %.2f) OrderP %.3g", r.Low, r.High, r.Split, r.Separation, RegimeCriticalD(20, true), r.OrderP)
 }
