@@ -156,8 +156,7 @@ func Median(xs []float64) (median float64, ok bool) {
 // The result always lies between the two order statistics it
 // interpolates, is non-decreasing in p, and is finite for every finite
 // sample, including ones spanning ±math.MaxFloat64 (where the difference
-// s[⌊h⌋+1] − s[⌊h⌋] overflows and the interpolation is computed as a
-// weighted sum instead).
+// s[⌊h⌋+1] − s[⌊h⌋] overflows and is halved instead).
 func Quantile(xs []float64, p float64) (q float64, ok bool) {
 	if len(xs) == 0 || !finite(xs) || !(p >= 0 && p <= 1) {
 		return 0, false
@@ -184,8 +183,10 @@ func quantileSorted(s []float64, p float64) float64 {
 	if d := b - a; !math.IsInf(d, 0) {
 		q = a + frac*d
 	} else {
-		// a < 0 < b here, so the two terms have opposite signs.
-		q = a*(1-frac) + b*frac
+		// a < 0 < b: interpolate over half the difference, twice, so
+		// that no intermediate leaves [a, b].
+		hd := b/2 - a/2
+		q = (a + frac*hd) + frac*hd
 	}
 	return clamp(q, a, b)
 }

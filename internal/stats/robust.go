@@ -15,9 +15,11 @@ const MADNormal = 1.482602218505602
 // by [MADNormal] (≈1.4826) for an estimate of σ under normal noise. Medians
 // are type-7 (see [Quantile]), so for even n they are midpoints.
 //
-// ok is false when xs is empty or holds NaN or ±Inf, or when the MAD
-// itself exceeds math.MaxFloat64 (xs spans more than the float64 range
-// around its median). One element, or all-equal values, give 0.
+// ok is false when xs is empty or holds NaN or ±Inf. One element, or
+// all-equal values, give 0. The MAD of a finite sample is finite even when
+// it spans ±math.MaxFloat64: single deviations may overflow, but never the
+// middle ones (the two middle order statistics are at most 2·MaxFloat64
+// apart, so at most half the deviations exceed MaxFloat64).
 func MAD(xs []float64) (mad float64, ok bool) {
 	if len(xs) == 0 || !finite(xs) {
 		return 0, false
@@ -29,7 +31,8 @@ func MAD(xs []float64) (mad float64, ok bool) {
 		s[i] = math.Abs(x - m) // may be +Inf for spans beyond MaxFloat64
 	}
 	slices.Sort(s)
-	// The middle deviations decide: a +Inf there means the MAD overflows.
+	// The middle deviations decide. They cannot be +Inf (see above); the
+	// check keeps the function total should rounding ever disagree.
 	n := len(s)
 	a, b := s[(n-1)/2], s[n/2]
 	if math.IsInf(a, 0) || math.IsInf(b, 0) {
