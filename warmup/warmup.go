@@ -12,13 +12,13 @@ import (
 // Defaults used by [Run] when the corresponding option is not given.
 //
 // They were chosen by measurement on a shared 2-vCPU KVM guest, running Run
-// in 30 fresh processes per candidate, candidates interleaved (the tables
-// are in the README). With a load average below about 2, Stable(5, 0.05)
-// with 2ms batches converged in every run, in a median of 15–20ms; with
-// the load average at 6–13 on 2 CPUs it converged in 23–27 of 30, the rest
-// ran into the 1s limit and said so. Longer batches (5ms) converged less
-// often under load, because a longer batch is more likely to be preempted;
-// a tighter tolerance (2%) or a longer streak (10) converged less often and
+// in 20–30 fresh processes per candidate and sweep, candidates interleaved
+// (the tables are in the README). Stable(5, 0.05) with 2ms batches
+// converged in 60 of 60 runs at load averages of 1–4.5 (median 15–21ms),
+// and in 73 of 90 at load averages of 6–13 on 2 CPUs, where the rest ran
+// into the 1s limit and said so. Longer batches (5ms) converged less often
+// under load, because a longer batch is more likely to be preempted; a
+// tighter tolerance (2%) or a longer streak (10) converged less often and
 // later; a shorter streak (3) converged most often but is weaker evidence
 // of a steady state. One second bounds what a busy machine can cost.
 const (
