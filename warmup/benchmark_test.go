@@ -41,3 +41,7 @@ func TestBenchmarkAllocatesOnlyItsInput(t *testing.T) {
 	assert.Zero(t, r.AllocsPerOp())
 	assert.LessOrEqual(t, r.MemAllocs, uint64(2))
 }
+
+// BenchmarkWarmup is the usage the docs recommend; the CI smoke run
+// executes it under -benchtime=1x.
+func BenchmarkWarmup(b *testing.B) { warmup.Benchmark(b) }
