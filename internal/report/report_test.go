@@ -215,22 +215,26 @@ func TestGradeCV(t *testing.T) {
 }
 
 func TestStrip(t *testing.T) {
-	p, lo, hi := Strip([]float64{1, 2, 3, 4, 5, 6, 7, 8}, 64)
-	assert.Equal(t, "▁▂▃▄▅▆▇█", p)
-	assert.Equal(t, 1.0, lo)
-	assert.Equal(t, 8.0, hi)
-	p, _, _ = Strip([]float64{5, 5, 5}, 64)
-	assert.Equal(t, "▁▁▁", p, "flat")
-	p, _, _ = Strip([]float64{1, math.NaN(), 8, math.Inf(1)}, 64)
-	assert.Equal(t, "▁█", p, "non-finite values are skipped")
+	s := Strip([]float64{1, 2, 3, 4, 5, 6, 7, 8}, 64)
+	assert.Equal(t, StripPlot{Plot: "▁▂▃▄▅▆▇█", Lo: 1, Hi: 8, Max: 8}, s)
+	assert.Equal(t, "▁▁▁", Strip([]float64{5, 5, 5}, 64).Plot, "flat")
+	assert.Equal(t, "▁█", Strip([]float64{1, math.NaN(), 8, math.Inf(1)}, 64).Plot, "non-finite values are skipped")
 	xs := make([]float64, 1000)
 	for i := range xs {
 		xs[i] = float64(i / 500)
 	}
-	p, _, _ = Strip(xs, 10)
-	assert.Equal(t, "▁▁▁▁▁█████", p, "buckets of 100")
-	p, _, _ = Strip(nil, 10)
-	assert.Empty(t, p)
+	assert.Equal(t, "▁▁▁▁▁█████", Strip(xs, 10).Plot, "buckets of 100, two regimes unclipped")
+	assert.Empty(t, Strip(nil, 10).Plot)
+
+	// One spike: Q1 11, Q3 12.25 (type 7), so the scale stops at
+	// Q3 + 3·IQR = 12.25 + 3·1.25 = 16.
+	spike := []float64{10, 11, 12, 13, 11, 12, 1000, 12, 11, 10, 13, 12}
+	s = Strip(spike, 64)
+	assert.True(t, s.Clipped)
+	assert.InDelta(t, 16, s.Hi, 1e-9)
+	assert.Equal(t, 1000.0, s.Max)
+	assert.Equal(t, "▁▂▃▅▂▃█▃▂▁▅▃", s.Plot)
+	assert.False(t, Strip(spike[:7], 64).Clipped, "too few points to clip")
 }
 
 func TestProcsSplitAndOddInput(t *testing.T) {
