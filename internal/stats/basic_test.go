@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-const maxF = math.MaxFloat64
+const fMax = math.MaxFloat64
 
 var (
-	nan  = math.NaN()
-	inf  = math.Inf(1)
-	ninf = math.Inf(-1)
+	fNaN    = math.NaN()
+	fInf    = math.Inf(1)
+	fNegInf = math.Inf(-1)
 )
 
 // badInputs are samples every function must refuse (ok=false).
@@ -21,9 +21,9 @@ var badInputs = []struct {
 }{
 	{"nil", nil},
 	{"empty", []float64{}},
-	{"NaN", []float64{1, nan, 3, 4, 5, 6}},
-	{"+Inf", []float64{1, 2, inf, 4, 5, 6}},
-	{"-Inf", []float64{ninf, 2, 3, 4, 5, 6}},
+	{"NaN", []float64{1, fNaN, 3, 4, 5, 6}},
+	{"+Inf", []float64{1, 2, fInf, 4, 5, 6}},
+	{"-Inf", []float64{fNegInf, 2, 3, 4, 5, 6}},
 }
 
 func TestRefuseBadInputs(t *testing.T) {
@@ -74,10 +74,10 @@ func TestMean(t *testing.T) {
 		{[]float64{1, 2, 3, 4}, 2.5, "plain"},
 		{[]float64{-3, 3}, 0, "zero mean"},
 		{[]float64{-1, -2, -3}, -2, "negative"},
-		{[]float64{maxF, maxF, maxF}, maxF, "the sum overflows; the mean does not"},
-		{[]float64{maxF, -maxF}, 0, "opposite extremes"},
-		{[]float64{maxF, maxF, -maxF}, maxF / 3, "overflowing partial sum"},
-		{[]float64{-maxF, -maxF}, -maxF, "negative extreme"},
+		{[]float64{fMax, fMax, fMax}, fMax, "the sum overflows; the mean does not"},
+		{[]float64{fMax, -fMax}, 0, "opposite extremes"},
+		{[]float64{fMax, fMax, -fMax}, fMax / 3, "overflowing partial sum"},
+		{[]float64{-fMax, -fMax}, -fMax, "negative extreme"},
 		{[]float64{5e-324, 5e-324}, 5e-324, "smallest subnormal"},
 		{[]float64{1e16, 1, -1e16}, 1.0 / 3, "cancellation: compensated sum keeps the 1"},
 		{[]float64{0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1}, 0.1, "ten 0.1s"},
@@ -100,9 +100,9 @@ func TestStdDevCV(t *testing.T) {
 		{[]float64{1, 1, 1}, 0, true, "all equal"},
 		{[]float64{3}, 0, false, "one element"},
 		{[]float64{-1, 1}, math.Sqrt2, true, "zero mean"},
-		{[]float64{maxF, maxF}, 0, true, "equal extremes"},
-		{[]float64{maxF / 2, -maxF / 2}, maxF / math.Sqrt2, true, "deviation of MaxFloat64/2: squares would overflow"},
-		{[]float64{maxF, -maxF}, 0, false, "sd = √2·MaxFloat64 overflows"},
+		{[]float64{fMax, fMax}, 0, true, "equal extremes"},
+		{[]float64{fMax / 2, -fMax / 2}, fMax / math.Sqrt2, true, "deviation of MaxFloat64/2: squares would overflow"},
+		{[]float64{fMax, -fMax}, 0, false, "sd = √2·MaxFloat64 overflows"},
 		{[]float64{1e-320, 3e-320}, math.Sqrt2 * 1e-320, true, "subnormal spread"},
 		{[]float64{1e9 + 1, 1e9 + 2, 1e9 + 3}, 1, true, "large offset: two-pass is exact here"},
 	} {
@@ -122,7 +122,7 @@ func TestStdDevCV(t *testing.T) {
 		{[]float64{-1, 1}, 0, false, "zero mean"},
 		{[]float64{-5, -6}, 0, false, "negative mean"},
 		{[]float64{1}, 0, false, "one element"},
-		{[]float64{-maxF / 2, maxF / 2, 5e-324}, 0, false, "ratio overflows"},
+		{[]float64{-fMax / 2, fMax / 2, 5e-324}, 0, false, "ratio overflows"},
 	} {
 		got, ok := CV(c.xs)
 		if ok != c.ok || math.Abs(got-c.cv) > 1e-12*c.cv {
@@ -168,15 +168,15 @@ func TestQuantile(t *testing.T) {
 	test(xs, math.Nextafter(1, 0), 40) // h just below 3: s[2]+~1·10
 	test(xs, 5e-324, 10)
 	test([]float64{3}, 0.7, 3)
-	test([]float64{-maxF, maxF}, 0.5, 0)                                         // s[1]−s[0] overflows
-	test([]float64{-maxF, maxF}, 1, maxF)                                        // p=1 exact
-	test([]float64{-maxF, -maxF, maxF, maxF}, 0.5, 0)                            // median of extremes
-	test([]float64{maxF, math.Nextafter(maxF, 0)}, 0.5, math.Nextafter(maxF, 0)) // rounds within [a, b]
+	test([]float64{-fMax, fMax}, 0.5, 0)                                         // s[1]−s[0] overflows
+	test([]float64{-fMax, fMax}, 1, fMax)                                        // p=1 exact
+	test([]float64{-fMax, -fMax, fMax, fMax}, 0.5, 0)                            // median of extremes
+	test([]float64{fMax, math.Nextafter(fMax, 0)}, 0.5, math.Nextafter(fMax, 0)) // rounds within [a, b]
 	// Overflowing difference, interpolated over halves: within an ulp or two.
-	if q, ok := Quantile([]float64{-maxF, maxF}, 0.25); !ok || math.Abs(q+maxF/2) > 1e-15*maxF {
+	if q, ok := Quantile([]float64{-fMax, fMax}, 0.25); !ok || math.Abs(q+fMax/2) > 1e-15*fMax {
 		t.Errorf("Quantile(±MaxFloat64, 0.25) = %v, %v; want ≈ −MaxFloat64/2", q, ok)
 	}
-	for _, p := range []float64{-0.1, math.Nextafter(0, -1), math.Nextafter(1, 2), 1.5, nan, inf, ninf} {
+	for _, p := range []float64{-0.1, math.Nextafter(0, -1), math.Nextafter(1, 2), 1.5, fNaN, fInf, fNegInf} {
 		if v, ok := Quantile(xs, p); ok || v != 0 {
 			t.Errorf("Quantile(xs, %v) = %v, %v; want 0, false", p, v, ok)
 		}
@@ -185,7 +185,7 @@ func TestQuantile(t *testing.T) {
 	if m, ok := Median([]float64{1, 2, 2, 9}); !ok || m != 2 {
 		t.Errorf("Median = %v, %v; want 2", m, ok)
 	}
-	if m, ok := Median([]float64{-maxF, maxF, maxF}); !ok || m != maxF {
+	if m, ok := Median([]float64{-fMax, fMax, fMax}); !ok || m != fMax {
 		t.Errorf("Median = %v, %v; want MaxFloat64", m, ok)
 	}
 }
@@ -195,9 +195,9 @@ func TestQuantile(t *testing.T) {
 // ±MaxFloat64 where the interpolation switches form.
 func TestQuantileMonotone(t *testing.T) {
 	for _, xs := range [][]float64{
-		{-maxF, -1, 0, 1e-300, 3, maxF},
+		{-fMax, -1, 0, 1e-300, 3, fMax},
 		{1, 1 + 1e-15, 1 + 2e-15, 7},
-		{-maxF, maxF},
+		{-fMax, fMax},
 		{0.1, 0.2, 0.3},
 	} {
 		s := slices.Clone(xs)
@@ -226,13 +226,13 @@ func TestMAD(t *testing.T) {
 		{[]float64{1, 2, 3, 4}, 1, true, "even n: median 2.5, deviations 1.5 .5 .5 1.5"},
 		{[]float64{-2, -1, 0, 1, 2}, 1, true, "zero-mean, negatives"},
 		{[]float64{1, 2, 3, 4, 1000}, 1, true, "an outlier does not move it"},
-		{[]float64{-maxF, 0, maxF}, maxF, true, "deviations up to MaxFloat64"},
-		{[]float64{-maxF, maxF, maxF}, 0, true, "one infinite deviation is not the median"},
-		{[]float64{-maxF, -maxF, maxF, maxF}, maxF, true, "median 0: deviations MaxFloat64"},
-		{[]float64{-maxF, -maxF, maxF, maxF, maxF}, 0, true, "median MaxFloat64: three zero deviations"},
-		{[]float64{-maxF, -maxF, -maxF, maxF, maxF}, 0, true, "median −MaxFloat64"},
-		{[]float64{-maxF, -maxF, 0, maxF, maxF}, maxF, true, "median 0"},
-		{[]float64{-maxF, -maxF, maxF / 2, maxF}, 0.75 * maxF, true, "median −MaxFloat64/4: the largest deviation overflows, the middle ones do not"},
+		{[]float64{-fMax, 0, fMax}, fMax, true, "deviations up to MaxFloat64"},
+		{[]float64{-fMax, fMax, fMax}, 0, true, "one infinite deviation is not the median"},
+		{[]float64{-fMax, -fMax, fMax, fMax}, fMax, true, "median 0: deviations MaxFloat64"},
+		{[]float64{-fMax, -fMax, fMax, fMax, fMax}, 0, true, "median MaxFloat64: three zero deviations"},
+		{[]float64{-fMax, -fMax, -fMax, fMax, fMax}, 0, true, "median −MaxFloat64"},
+		{[]float64{-fMax, -fMax, 0, fMax, fMax}, fMax, true, "median 0"},
+		{[]float64{-fMax, -fMax, fMax / 2, fMax}, 0.75 * fMax, true, "median −MaxFloat64/4: the largest deviation overflows, the middle ones do not"},
 	} {
 		got, ok := MAD(c.xs)
 		if ok != c.ok || (ok && got != c.want) || !isFinite(got) {

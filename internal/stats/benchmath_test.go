@@ -11,7 +11,7 @@ import (
 
 // aeq reports whether a and b agree to 1e-12, relative to the larger
 // magnitude (absolute near zero).
-func aeq(a, b float64) bool {
+func aeq12(a, b float64) bool {
 	return a == b || math.Abs(a-b) <= 1e-12*max(1, math.Abs(a), math.Abs(b))
 }
 
@@ -45,11 +45,11 @@ func TestMedianCIAgreesWithBenchmath(t *testing.T) {
 					}
 					continue
 				}
-				if !ok || !aeq(c, want.Center) || !aeq(lo, want.Lo) || !aeq(hi, want.Hi) {
+				if !ok || !aeq12(c, want.Center) || !aeq12(lo, want.Lo) || !aeq12(hi, want.Hi) {
 					t.Errorf("n=%d conf=%v ties=%v: MedianCI = %v [%v, %v] %v; benchmath %v [%v, %v]",
 						n, conf, ties, c, lo, hi, ok, want.Center, want.Lo, want.Hi)
 				}
-				if m, ok := Median(xs); !ok || !aeq(m, want.Center) {
+				if m, ok := Median(xs); !ok || !aeq12(m, want.Center) {
 					t.Errorf("n=%d: Median = %v; benchmath Center %v", n, m, want.Center)
 				}
 				if !slices.Equal(xs, orig) {
@@ -94,7 +94,7 @@ func TestMannWhitneyPAgreesWithBenchmath(t *testing.T) {
 				benchmath.NewSample(slices.Clone(a), &benchmath.DefaultThresholds),
 				benchmath.NewSample(slices.Clone(b), &benchmath.DefaultThresholds))
 			p, ok := MannWhitneyP(a, b)
-			if !ok || !aeq(p, want.P) || p < 0 || p > 1 {
+			if !ok || !aeq12(p, want.P) || p < 0 || p > 1 {
 				t.Errorf("n=%d+%d ties=%v: MannWhitneyP = %v, %v; benchmath P %v", c.n1, c.n2, ties, p, ok, want.P)
 			}
 			if !slices.Equal(a, a0) || !slices.Equal(b, b0) {

@@ -45,8 +45,8 @@ func TestTukeyFences(t *testing.T) {
 	test(math.Nextafter(-4, -5), 1, 0, 0, 0)
 	test(-10, 1, 0, 0, 0)
 	test(math.Nextafter(-10, -11), 0, 1, 0, 0)
-	test(-maxF, 0, 1, 0, 0)
-	test(maxF, 0, 0, 0, 1)
+	test(-fMax, 0, 1, 0, 0)
+	test(fMax, 0, 0, 0, 1)
 }
 
 func TestTukeyEdges(t *testing.T) {
@@ -64,11 +64,11 @@ func TestTukeyEdges(t *testing.T) {
 		t.Errorf("Tukey(negatives) = %+v, %v; want −40 severe", o, ok)
 	}
 	// IQR overflows: refused.
-	if o, ok := Tukey([]float64{-maxF, -maxF, maxF, maxF}); ok {
+	if o, ok := Tukey([]float64{-fMax, -fMax, fMax, fMax}); ok {
 		t.Errorf("Tukey(±MaxFloat64 halves) = %+v, true; want false (IQR overflows)", o)
 	}
 	// Huge but finite IQR: fences overflow to ±Inf, nothing is beyond them.
-	if o, ok := Tukey([]float64{-maxF / 2, -maxF / 4, 0, maxF / 4, maxF / 2}); !ok || o.Count() != 0 || !isFinite(o.IQR) {
+	if o, ok := Tukey([]float64{-fMax / 2, -fMax / 4, 0, fMax / 4, fMax / 2}); !ok || o.Count() != 0 || !isFinite(o.IQR) {
 		t.Errorf("Tukey(wide) = %+v, %v; want no outliers", o, ok)
 	}
 	// Exactly four values is enough.
@@ -98,13 +98,13 @@ func TestLehrRunsBoundaries(t *testing.T) {
 	test(1.1, 1, 20, true)      // 19.36
 	test(1, 4, 1, true)         // exactly 1
 	test(1, 5, 1, true)         // 0.64: at least one run
-	test(5e-324, maxF, 1, true) // ratio underflows to 0: still one run
+	test(5e-324, fMax, 1, true) // ratio underflows to 0: still one run
 	// The cap: 16·6250 = 100000 = MaxLehrRuns.
 	test(math.Sqrt(6250), 1, MaxLehrRuns, true)
 	test(math.Sqrt(6250)*(1+1e-8), 1, MaxLehrRuns, false)
-	test(maxF, 5e-324, MaxLehrRuns, false) // ratio overflows
-	test(maxF, 1, MaxLehrRuns, false)
-	for _, c := range [][2]float64{{0, 5}, {5, 0}, {-1, 5}, {5, -1}, {nan, 5}, {5, nan}, {inf, 5}, {5, inf}, {ninf, 5}, {math.Nextafter(0, -1), 5}} {
+	test(fMax, 5e-324, MaxLehrRuns, false) // ratio overflows
+	test(fMax, 1, MaxLehrRuns, false)
+	for _, c := range [][2]float64{{0, 5}, {5, 0}, {-1, 5}, {5, -1}, {fNaN, 5}, {5, fNaN}, {fInf, 5}, {5, fInf}, {fNegInf, 5}, {math.Nextafter(0, -1), 5}} {
 		test(c[0], c[1], 0, false)
 	}
 	// Smallest positive inputs are valid.

@@ -32,11 +32,11 @@ var unimodalShapes = []struct {
 	{"slow linear drift 100→120", func(r *rand.Rand, i, n int) float64 {
 		return 100 + 20*float64(i)/float64(n-1) + r.NormFloat64()
 	}},
-	{"stationary AR(1) 0.7", nil}, // filled by sample()
+	{"stationary AR(1) 0.7", nil}, // filled by unimodalSample()
 }
 
 // sample draws n values of shape k from a source seeded by seed.
-func sample(k, n int, seed uint64) []float64 {
+func unimodalSample(k, n int, seed uint64) []float64 {
 	r := rand.New(rand.NewPCG(seed, uint64(k)))
 	xs := make([]float64, n)
 	if unimodalShapes[k].draw == nil { // AR(1) noise: autocorrelated, stationary
@@ -58,7 +58,7 @@ func sample(k, n int, seed uint64) []float64 {
 func TestTwoRegimesUnimodal(t *testing.T) {
 	for k, s := range unimodalShapes {
 		for _, n := range []int{10, 20, 50, 200} {
-			xs := sample(k, n, 1)
+			xs := unimodalSample(k, n, 1)
 			if r, bimodal := TwoRegimes(xs); bimodal {
 				t.Errorf("%s, n=%d: bimodal, want not: D=%.2f (critical %.2f/%.2f) OrderP=%.3g low %+v high %+v",
 					s.name, n, r.Separation, RegimeCriticalD(n, true), RegimeCriticalD(n, false), r.OrderP, r.Low, r.High)
@@ -84,7 +84,7 @@ func TestTwoRegimesFalsePositiveRate(t *testing.T) {
 		for _, n := range []int{12, 20, 40} {
 			hits := 0
 			for seed := range uint64(reps) {
-				if _, bimodal := TwoRegimes(sample(k, n, 1000+seed)); bimodal {
+				if _, bimodal := TwoRegimes(unimodalSample(k, n, 1000+seed)); bimodal {
 					hits++
 				}
 			}
@@ -97,7 +97,7 @@ func TestTwoRegimesFalsePositiveRate(t *testing.T) {
 
 // mixture returns n runs in blocks: the first third and the last third
 // near hi, the middle third near lo, each with normal noise of CV cv.
-func blocks(r *rand.Rand, n int, lo, hi, cv float64) []float64 {
+func regimeBlocks(r *rand.Rand, n int, lo, hi, cv float64) []float64 {
 	xs := make([]float64, n)
 	for i := range xs {
 		c := hi
@@ -117,7 +117,7 @@ func TestTwoRegimesPower(t *testing.T) {
 	for _, n := range []int{12, 20, 50} {
 		found := 0
 		for range 200 {
-			if _, bimodal := TwoRegimes(blocks(r, n, 27, 40, 0.04)); bimodal {
+			if _, bimodal := TwoRegimes(regimeBlocks(r, n, 27, 40, 0.04)); bimodal {
 				found++
 			}
 		}
