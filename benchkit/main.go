@@ -336,6 +336,10 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 		for _, w := range r.Warnings {
 			wu.Warnings = append(wu.Warnings, w.Error())
 		}
+		if !r.Converged {
+			wu.Warnings = append(wu.Warnings, fmt.Sprintf(
+				"benchkit: under benchkit.Main the warm-up limit (now %v) is set with -benchkit.warmup, BENCHKIT_WARMUP or MainWarmup", cfg.warmup))
+		}
 	}
 
 	code := m.Run()

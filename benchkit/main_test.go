@@ -237,6 +237,14 @@ func TestMainWarmupOffAndLimit(t *testing.T) {
 	h = newMainHarness("-test.bench=.")
 	h.run(mainFakeM{run: h.record}, MainWarmup(500*time.Millisecond))
 	assert.Equal(t, []string{"probe", "warmup 500ms", "run"}, h.events)
+	assert.NotContains(t, h.stdout.String(), "the warm-up limit (now")
+
+	h = newMainHarness("-test.bench=.")
+	h.deps.warm = func(limit time.Duration) warmup.Result {
+		return warmup.Result{Duration: limit, Batches: 3, Streak: 5, Tolerance: 0.05}
+	}
+	h.run(mainFakeM{run: h.record}, MainWarmup(500*time.Millisecond))
+	assert.Contains(t, h.stdout.String(), "⚠ benchkit: under benchkit.Main the warm-up limit (now 500ms) is set with -benchkit.warmup")
 }
 
 func TestMainFiles(t *testing.T) {
