@@ -259,7 +259,7 @@ func TestProcsSplitAndOddInput(t *testing.T) {
 	assert.Zero(t, one.RunsNeeded)
 	text := render(t, in)
 	assert.Equal(t, []string{"One-2", "1 run", "3.000ns", "?", "unknown", "?", "?", "-"}, fields(lineWith(t, text, "One-2", "unknown")))
-	assert.Contains(t, text, "One-2: one run and no batch timeline: no spread is known")
+	assert.Contains(t, text, "One-2: one run and fewer than 2 timed batches: no spread is known; run with -count=10")
 	assert.Contains(t, lineWith(t, text, "off: the first benchmark"), "-benchkit.warmup")
 
 	var buf bytes.Buffer

@@ -363,7 +363,8 @@ func findingsOf(r Row) []string {
 			r.CVPct, unit, runsNeededCell(r)))
 	}
 	if r.Source == SourceNone && r.TotalRuns > 0 {
-		out = append(out, "one run and no batch timeline: no spread is known; run with -count=10 or use benchkit.Loop")
+		out = append(out, "one run and fewer than 2 timed batches: no spread is known; run with -count=10, "+
+			"or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)")
 	}
 	return out
 }
