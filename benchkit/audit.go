@@ -1,0 +1,216 @@
+package benchkit
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// step is what Track saw of one call of the benchmark function: one runN
+// of testing, so one ramp step of a b.N-style benchmark, or the whole
+// measurement of a b.Loop-style one.
+type step struct {
+	N     int
+	Timed time.Duration // b.Elapsed() at the end of the step
+	Wall  time.Duration // wall time from Track's call to the step's end
+	Wait  time.Duration // run-queue wait of the process's threads, 0 if unknown
+	// Toggles counts the stop-the-world pauses other than GC during the
+	// step: each StopTimer, StartTimer and ResetTimer with the timer on
+	// reads runtime.MemStats, which stops the world once. -1 if unknown.
+	Toggles int64
+}
+
+// idle is the part of the step's wall time that was neither timed nor
+// spent waiting for a CPU: time the benchmark ran with its timer stopped.
+func (s step) idle() time.Duration { return max(0, s.Wall-s.Timed-s.Wait) }
+
+// untimed is the part of the step's wall time that was not timed.
+func (s step) untimed() time.Duration { return max(0, s.Wall-s.Timed) }
+
+// Thresholds of the timer audit; see stoppedTimer and heavyToggling.
+const (
+	// stoppedMinGrowth is the least b.N growth between ramp steps at which
+	// a timed time that does not follow b.N is meaningful.
+	stoppedMinGrowth = 10
+	// stoppedPerOpDrop: timed ns/op must fall by more than this factor
+	// between the steps (it stays about constant in any benchmark whose
+	// timer runs around the work).
+	stoppedPerOpDrop = 30
+	// stoppedMinIdle and stoppedIdleRatio: the untimed wall time must be at
+	// least this long and this many times the timed time, so the ramp's
+	// own bookkeeping (a ReadMemStats of a few µs) never qualifies.
+	stoppedMinIdle   = 50 * time.Microsecond
+	stoppedIdleRatio = 10
+	// togglingMinIdle and togglingIdleRatio: heavy toggling is reported
+	// when the timer was off at least this long and for more than 90% of
+	// the non-waiting wall time, with at least togglingMinToggles toggles.
+	togglingMinIdle    = 10 * time.Millisecond
+	togglingIdleRatio  = 9
+	togglingMinToggles = 16
+	// setupMinOverhead: the Setup warning needs the stop/start pairs to
+	// cost at least this much wall time in total.
+	setupMinOverhead = 10 * time.Millisecond
+)
+
+// stoppedTimer reports whether cur, the ramp step that followed prev in the
+// same b.N-style benchmark, shows a timer that was stopped and never
+// started again: b.N grew at least 10×, the timed time did not grow with it
+// (timed ns/op fell more than 30×), the wall time did (the untimed time is
+// ≥ 50 µs and ≥ 10× the timed time), and the timer was not toggled once per
+// iteration (fewer stop-the-world pauses than N/2), which is what sets the
+// stopped timer apart from legitimate per-iteration StopTimer/StartTimer,
+// whose timed time grows with b.N.
+func stoppedTimer(prev, cur step) bool {
+	if prev.N <= 0 || cur.N < stoppedMinGrowth*prev.N {
+		return false
+	}
+	growth := float64(cur.N) / float64(prev.N)
+	if float64(cur.Timed)*stoppedPerOpDrop > float64(prev.Timed)*growth {
+		return false
+	}
+	idle := cur.idle()
+	if idle < stoppedMinIdle || idle < stoppedIdleRatio*cur.Timed {
+		return false
+	}
+	if cur.Toggles >= 0 && cur.Toggles >= int64(cur.N)/2 {
+		return false
+	}
+	return true
+}
+
+func stoppedMessage(name string, prev, cur step) string {
+	return fmt.Sprintf("benchkit: %s: the timer is stopped and never started again: "+
+		"b.N grew from %d to %d but the timed time did not (%v, then %v) while the wall time did (%v untimed of %v); "+
+		"testing would keep ramping b.N to 1e9 and report about 0 ns/op. "+
+		"Fix: call b.StartTimer() after the untimed part (or use benchkit.Setup for per-iteration setup)",
+		name, prev.N, cur.N, prev.Timed, cur.Timed, cur.idle(), cur.Wall)
+}
+
+// heavyToggling reports whether a final step spent most of its wall time
+// with the timer stopped because the timer was toggled many times: the
+// untimed time is ≥ 10 ms and more than 9× the timed time (timed fraction
+// of the wall time below 10%), with ≥ 16 stop-the-world pauses.
+func heavyToggling(s step) bool {
+	idle := s.untimed()
+	return s.Toggles >= togglingMinToggles && idle >= togglingMinIdle && idle > togglingIdleRatio*s.Timed
+}
+
+func togglingMessage(name string, s step) string {
+	return fmt.Sprintf("benchkit: %s: the timer was stopped for %v of the run's %v wall time (timed %v, %.1f%%), "+
+		"with %d stop-the-world pauses: each StopTimer/StartTimer pair costs about 10 µs (two runtime.ReadMemStats), "+
+		"and testing grows b.N until the timed time reaches -benchtime, so the wall time balloons. "+
+		"Fix: prepare inputs in bulk before the loop, or use benchkit.Setup, which reports the pairs' cost, and a fixed -benchtime=Nx",
+		name, s.untimed().Round(time.Microsecond), s.Wall.Round(time.Microsecond), s.Timed.Round(time.Microsecond),
+		100*float64(s.Timed)/float64(max(s.Wall, 1)), s.Toggles)
+}
+
+// floorFactor: a run at most this many times the calibrated cost of an
+// empty loop iteration is flagged as probably eliminated. An empty
+// `for b.Loop() {}` costs about 1.6× an empty counted loop, a kept
+// one-multiply body about 4× (go-ground §6.2–6.3).
+const floorFactor = 2.5
+
+// eliminated reports whether nsPerOp is at or near the empty-loop floor.
+func eliminated(nsPerOp, floor float64) bool {
+	return floor > 0 && nsPerOp <= floorFactor*floor
+}
+
+// eliminatedMessage: nsPerOp is testing's, onCPU the same without the
+// thread's run-queue wait.
+func eliminatedMessage(name string, nsPerOp, onCPU, floor float64) string {
+	at := fmt.Sprintf("%.3g ns/op", nsPerOp)
+	if onCPU < nsPerOp*0.99 {
+		at += fmt.Sprintf(" (%.3g ns/op on CPU, without the time the thread waited for one)", onCPU)
+	}
+	return fmt.Sprintf("benchkit: %s: %s is within %.1f× of an empty loop iteration on this machine (%.3g ns): "+
+		"the work was probably eliminated by the compiler (dead code or constant folding), or it is a few instructions "+
+		"that timing cannot tell from an empty loop (the assembly can: go test -gcflags=-S). "+
+		"Fix: keep the result with sink.Keep(result) or write the loop as `for b.Loop() { ... }`; "+
+		"pass constant inputs through sink.Opaque; check with go test -gcflags=-m",
+		name, at, floorFactor, floor)
+}
+
+// allocsShort reports whether allocsPerOp rounds to fewer than expect.
+func allocsShort(allocsPerOp float64, expect int) bool {
+	return expect > 0 && allocsPerOp+0.5 < float64(expect)
+}
+
+func allocsMessage(name string, allocsPerOp float64, n, expect int) string {
+	total := int64(math.Round(allocsPerOp * float64(n)))
+	return fmt.Sprintf("benchkit: %s: %.2f allocs/op (%d allocations in %d iterations), but ExpectAllocs(%d) declared at least %d: "+
+		"the allocating work probably did not run (its result was discarded and the call removed) "+
+		"or no longer escapes to the heap. "+
+		"Fix: keep the result with sink.Keep(result) or use `for b.Loop() { ... }`; check with go test -gcflags=-m",
+		name, allocsPerOp, total, n, expect, expect)
+}
+
+// setupCostly reports whether Setup's stop/start pairs cost more wall
+// time than the measured work, and at least 10 ms in total.
+func setupCostly(pairs time.Duration, work time.Duration) bool {
+	return pairs >= setupMinOverhead && pairs > work
+}
+
+func setupMessage(name string, iters int, pairs, setup, work time.Duration) string {
+	per := time.Duration(0)
+	if iters > 0 {
+		per = pairs / time.Duration(iters)
+	}
+	return fmt.Sprintf("benchkit: %s: %d StopTimer/StartTimer pairs cost %v of wall time (%v each, two stop-the-world ReadMemStats) "+
+		"against %v of measured work (plus %v of setup): the run took %.1f× the wall time of its work. "+
+		"Fix: if the setup is cheap, prepare a pool of inputs before the loop and cycle through it; "+
+		"otherwise bound the run with -benchtime=Nx",
+		name, iters, pairs.Round(time.Microsecond), per, work.Round(time.Microsecond), setup.Round(time.Microsecond),
+		float64(pairs+setup+work)/float64(max(work, 1)))
+}
+
+// benchtime is the parsed -test.benchtime flag: a duration d, or a fixed
+// iteration count n (the "Nx" form).
+type benchtime struct {
+	d time.Duration
+	n int
+}
+
+// parseBenchtime parses the flag's String() form, "1s" or "100x".
+func parseBenchtime(s string) (benchtime, bool) {
+	if c, ok := strings.CutSuffix(s, "x"); ok {
+		n, err := strconv.Atoi(c)
+		if err != nil || n <= 0 {
+			return benchtime{}, false
+		}
+		return benchtime{n: n}, true
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return benchtime{}, false
+	}
+	return benchtime{d: d}, true
+}
+
+// currentBenchtime reads -test.benchtime; it defaults to testing's 1s.
+func currentBenchtime() benchtime {
+	if f := flag.Lookup("test.benchtime"); f != nil {
+		if bt, ok := parseBenchtime(f.Value.String()); ok {
+			return bt
+		}
+	}
+	return benchtime{d: time.Second}
+}
+
+// maxN is testing's cap on b.N (maxBenchPredictIters).
+const maxN = 1_000_000_000
+
+// final reports whether a step with b.N = n and timed time timed is the
+// measured run that testing prints, rather than a ramp step it discards.
+// It mirrors testing's launch loop: with -benchtime=Nx the run with N = n
+// (or the first run when n is 1); with a duration d, a run whose timed
+// time reached d or whose N reached the 1e9 cap. A b.Loop-style benchmark
+// runs once and always meets one of these conditions.
+func final(bt benchtime, n int, timed time.Duration) bool {
+	if bt.n > 0 {
+		return n == bt.n || bt.n == 1
+	}
+	return timed >= bt.d || n >= maxN
+}

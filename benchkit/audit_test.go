@@ -1,0 +1,199 @@
+package benchkit
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+const us = time.Microsecond
+
+func TestStoppedTimer(t *testing.T) {
+	tests := []struct {
+		label     string
+		prev, cur step
+		want      bool
+		reason    string
+	}{{
+		label:  "stopped, 5µs body, N 1→100",
+		prev:   step{N: 1, Timed: 50 * us, Wall: 20 * us, Toggles: 2},
+		cur:    step{N: 100, Timed: 8 * us, Wall: 550 * us, Wait: 10 * us, Toggles: 2},
+		want:   true,
+		reason: "timed did not grow with N while 500µs ran untimed",
+	}, {
+		label:  "stopped, later step",
+		prev:   step{N: 100, Timed: 8 * us, Wall: 550 * us, Toggles: 2},
+		cur:    step{N: 10000, Timed: 9 * us, Wall: 50 * time.Millisecond, Toggles: 2},
+		want:   true,
+		reason: "the same signature one step later",
+	}, {
+		label:  "clean trivial body, cold first step",
+		prev:   step{N: 1, Timed: 40 * us, Wall: 45 * us, Toggles: 2},
+		cur:    step{N: 100, Timed: 300 * time.Nanosecond, Wall: 6 * us, Toggles: 2},
+		want:   false,
+		reason: "a few µs of ramp bookkeeping is below the 50µs floor",
+	}, {
+		label:  "clean body preempted outside the timed window",
+		prev:   step{N: 1, Timed: 40 * us, Wall: 45 * us, Toggles: 2},
+		cur:    step{N: 100, Timed: 300 * time.Nanosecond, Wall: 3 * time.Millisecond, Wait: 2990 * us, Toggles: 2},
+		want:   false,
+		reason: "the thread's run-queue wait explains the untimed time",
+	}, {
+		label:  "per-iteration stop/start",
+		prev:   step{N: 1, Timed: 2 * us, Wall: 20 * us, Toggles: 4},
+		cur:    step{N: 100, Timed: 3 * us, Wall: 1500 * us, Toggles: 202},
+		want:   false,
+		reason: "two stop-the-world pauses per iteration: the timer was toggled, not left stopped",
+	}, {
+		label:  "per-iteration stop/start, toggles unknown",
+		prev:   step{N: 1, Timed: 2 * us, Wall: 20 * us, Toggles: -1},
+		cur:    step{N: 100, Timed: 100 * us, Wall: 1500 * us, Toggles: -1},
+		want:   false,
+		reason: "timed grew with N",
+	}, {
+		label:  "slow growth",
+		prev:   step{N: 100, Timed: 8 * us, Wall: 550 * us, Toggles: 2},
+		cur:    step{N: 500, Timed: 8 * us, Wall: 2500 * us, Toggles: 2},
+		want:   false,
+		reason: "N grew less than 10×: no conclusion",
+	}, {
+		label:  "zero previous N",
+		prev:   step{},
+		cur:    step{N: 100, Timed: 8 * us, Wall: 550 * us},
+		want:   false,
+		reason: "no previous step",
+	}}
+	for _, tt := range tests {
+		if tt.reason == "" {
+			panic("reason must be provided")
+		}
+		t.Run(tt.label, func(t *testing.T) {
+			if got := stoppedTimer(tt.prev, tt.cur); got != tt.want {
+				t.Errorf("stoppedTimer(%+v, %+v) = %v, want %v: %s", tt.prev, tt.cur, got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestStoppedMessage(t *testing.T) {
+	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us})
+	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100", "b.StartTimer()"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+}
+
+func TestHeavyToggling(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		label  string
+		s      step
+		want   bool
+		reason string
+	}{
+		{"per-iteration pairs", step{N: 1e5, Timed: 200 * ms, Wall: 3000 * ms, Toggles: 2e5}, true, "93% untimed across 2e5 pauses"},
+		{"b.Loop with long setup", step{N: 1, Timed: 1 * us, Wall: 500 * ms, Toggles: 3}, false, "one untimed setup is not toggling"},
+		{"short run", step{N: 100, Timed: 10 * us, Wall: 2 * ms, Toggles: 200}, false, "under 10 ms untimed"},
+		{"half timed", step{N: 1e5, Timed: 1000 * ms, Wall: 2000 * ms, Toggles: 2e5}, false, "timed fraction 50%"},
+		{"toggles unknown", step{N: 1e5, Timed: 200 * ms, Wall: 3000 * ms, Toggles: -1}, false, "no evidence of toggling"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.label, func(t *testing.T) {
+			if got := heavyToggling(tt.s); got != tt.want {
+				t.Errorf("heavyToggling(%+v) = %v, want %v: %s", tt.s, got, tt.want, tt.reason)
+			}
+		})
+	}
+	msg := togglingMessage("BenchmarkT", step{N: 1e5, Timed: 200 * ms, Wall: 3000 * ms, Toggles: 2e5})
+	for _, want := range []string{"benchkit: BenchmarkT:", "6.7%", "200000 stop-the-world", "Fix:"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+}
+
+func TestEliminatedAndAllocs(t *testing.T) {
+	if !eliminated(0.4, 0.35) || !eliminated(0.875, 0.35) || eliminated(0.876, 0.35) || eliminated(40, 0.35) {
+		t.Error("eliminated: want true at and within 2.5× the floor, false above")
+	}
+	if eliminated(0.1, 0) {
+		t.Error("eliminated: an unknown floor (0) must never flag")
+	}
+	if !allocsShort(0, 1) || !allocsShort(0.49, 1) || allocsShort(0.5, 1) || allocsShort(1, 1) || !allocsShort(1.2, 2) {
+		t.Error("allocsShort: want true when allocs/op rounds below the declared count")
+	}
+	if allocsShort(0, 0) {
+		t.Error("allocsShort: nothing declared must never flag")
+	}
+	if msg := allocsMessage("BenchmarkA", 4e-8, 100000000, 1); !strings.Contains(msg, "0.00 allocs/op (4 allocations in 100000000 iterations)") {
+		t.Errorf("allocsMessage = %q", msg)
+	}
+	if msg := eliminatedMessage("BenchmarkE", 2.2, 0.5, 0.35); !strings.Contains(msg, "2.2 ns/op (0.5 ns/op on CPU") || !strings.Contains(msg, "sink.Keep") || !strings.Contains(msg, "-gcflags=-m") {
+		t.Errorf("eliminatedMessage = %q", msg)
+	}
+}
+
+func TestSetupCostly(t *testing.T) {
+	ms := time.Millisecond
+	if !setupCostly(100*ms, 50*ms) || setupCostly(5*ms, 1*ms) || setupCostly(100*ms, 200*ms) {
+		t.Error("setupCostly: want true only when pairs ≥ 10 ms and > work")
+	}
+	msg := setupMessage("BenchmarkS", 1000, 20*ms, 5*ms, 2*ms)
+	for _, want := range []string{"1000 StopTimer/StartTimer pairs", "20µs each", "13.5×", "-benchtime=Nx"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+}
+
+func TestBenchtimeAndFinal(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want benchtime
+		ok   bool
+	}{
+		{"1s", benchtime{d: time.Second}, true},
+		{"100ms", benchtime{d: 100 * time.Millisecond}, true},
+		{"50x", benchtime{n: 50}, true},
+		{"1x", benchtime{n: 1}, true},
+		{"0x", benchtime{}, false},
+		{"x", benchtime{}, false},
+		{"-1s", benchtime{}, false},
+		{"bogus", benchtime{}, false},
+	} {
+		got, ok := parseBenchtime(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parseBenchtime(%q) = %+v, %v; want %+v, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+	d := benchtime{d: time.Second}
+	if final(d, 1, time.Millisecond) || !final(d, 100, time.Second) || !final(d, maxN, 0) || final(d, 1e6, 999*time.Millisecond) {
+		t.Error("final (duration): want final when timed ≥ d or N at the 1e9 cap, as testing's launch loop")
+	}
+	n := benchtime{n: 50}
+	if final(n, 1, 0) || !final(n, 50, 0) {
+		t.Error("final (Nx): want final only at N = 50")
+	}
+	if !final(benchtime{n: 1}, 1, 0) {
+		t.Error("final (1x): the first run is the only one")
+	}
+}
+
+func TestThreadDelta(t *testing.T) {
+	a := threadSample{tid: 7, cpu: 10 * us, wait: 5 * us, ok: true}
+	b := threadSample{tid: 7, cpu: 60 * us, wait: 55 * us, ok: true}
+	d := b.sub(a)
+	if !d.ok || d.cpu != 50*us || d.wait != 50*us {
+		t.Fatalf("sub = %+v", d)
+	}
+	if got := d.onCPU(100 * us); got != 0.5 {
+		t.Errorf("onCPU busy = %v, want 0.5", got)
+	}
+	if got := d.onCPU(1000 * us); got != 1 {
+		t.Errorf("onCPU of a thread busy 10%% of the wall = %v, want 1 (blocked, e.g. RunParallel)", got)
+	}
+	if (threadSample{tid: 8, ok: true}).sub(a).ok {
+		t.Error("sub across threads must be unknown")
+	}
+}

@@ -1,0 +1,101 @@
+package benchkit
+
+import (
+	"reflect"
+	"sync"
+	"testing"
+)
+
+// bview reads a few unexported fields of testing.B through reflection
+// (read-only, no unsafe): whether the timer runs, the allocation counters
+// testing prints as allocs/op and B/op, and whether the benchmark has
+// sub-benchmarks. Go 1.26 and 1.27 have the same fields. If a field is
+// missing or has another type in some Go release, that field is reported
+// as unavailable and Track falls back (see the ok results), so a change in
+// testing degrades benchkit's output and never breaks a benchmark.
+type bview struct {
+	timerOn   []int // bool
+	netAllocs []int // uint64
+	netBytes  []int // uint64
+	hasSub    []int // atomic.Bool's uint32 v
+}
+
+var (
+	viewOnce sync.Once
+	view     bview
+)
+
+func theView() *bview {
+	viewOnce.Do(func() { view = newView(reflect.TypeFor[testing.B]()) })
+	return &view
+}
+
+// newView finds the fields in t, leaving a field's index nil when it is
+// absent or of an unexpected kind.
+func newView(t reflect.Type) bview {
+	field := func(kind reflect.Kind, path ...string) []int {
+		var idx []int
+		cur := t
+		for _, name := range path {
+			if cur.Kind() != reflect.Struct {
+				return nil
+			}
+			f, ok := cur.FieldByName(name)
+			if !ok {
+				return nil
+			}
+			idx = append(idx, f.Index...)
+			cur = f.Type
+		}
+		if cur.Kind() != kind {
+			return nil
+		}
+		return idx
+	}
+	return bview{
+		timerOn:   field(reflect.Bool, "timerOn"),
+		netAllocs: field(reflect.Uint64, "netAllocs"),
+		netBytes:  field(reflect.Uint64, "netBytes"),
+		hasSub:    field(reflect.Uint32, "hasSub", "v"),
+	}
+}
+
+func (v *bview) value(b *testing.B, idx []int) (reflect.Value, bool) {
+	if idx == nil {
+		return reflect.Value{}, false
+	}
+	f, err := reflect.ValueOf(b).Elem().FieldByIndexErr(idx)
+	if err != nil {
+		return reflect.Value{}, false
+	}
+	return f, true
+}
+
+// TimerOn reports whether b's timer is running; ok is false when unknown.
+func (v *bview) TimerOn(b *testing.B) (on, ok bool) {
+	f, ok := v.value(b, v.timerOn)
+	if !ok {
+		return false, false
+	}
+	return f.Bool(), true
+}
+
+// Allocs returns the heap allocations and bytes testing counted while the
+// timer ran, the numerators of allocs/op and B/op.
+func (v *bview) Allocs(b *testing.B) (allocs, bytes uint64, ok bool) {
+	a, ok1 := v.value(b, v.netAllocs)
+	by, ok2 := v.value(b, v.netBytes)
+	if !ok1 || !ok2 {
+		return 0, 0, false
+	}
+	return a.Uint(), by.Uint(), true
+}
+
+// HasSub reports whether b called b.Run (it is then not measured itself).
+func (v *bview) HasSub(b *testing.B) (has, ok bool) {
+	f, ok := v.value(b, v.hasSub)
+	if !ok {
+		return false, false
+	}
+	return f.Uint() != 0, true
+}

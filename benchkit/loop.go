@@ -1,0 +1,194 @@
+package benchkit
+
+import (
+	"testing"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/stats"
+)
+
+// Batch timing of Loop: a batch is k iterations, timed with one
+// time.Since (about 37 ns); k doubles until a batch lasts at least
+// batchTarget. Batches go into batchSlots fixed slots; when they are full,
+// neighbouring slots are merged pairwise and k doubles, so every slot holds
+// the same number of iterations and memory does not depend on b.N.
+const (
+	batchTarget = 10 * time.Microsecond
+	batchSlots  = 256
+)
+
+// batcher accumulates batch durations in fixed slots. Its zero value is
+// ready: the first tick starts the clock.
+type batcher struct {
+	k       int // iterations per batch, 0 before the first tick
+	left    int // iterations left in the current batch
+	base    time.Time
+	last    time.Duration
+	warm    bool // a batch of k iterations has lasted batchTarget
+	used    int
+	slots   [batchSlots]float64 // durations in ns of batches of k iterations
+	batches int64               // batches recorded, merged or not
+}
+
+// tick counts one iteration; it is inlined into the measured loop and
+// calls lap once per batch.
+func (t *batcher) tick() {
+	t.left--
+	if t.left <= 0 {
+		t.lap()
+	}
+}
+
+// lap ends a batch (or, on the first call, starts the clock).
+//
+//go:noinline
+func (t *batcher) lap() {
+	if t.k == 0 {
+		t.base, t.k = time.Now(), 1
+		t.left = 1
+		return
+	}
+	now := time.Since(t.base)
+	t.add(now - t.last)
+	t.last = now
+	t.left = t.k
+}
+
+// add records a batch of t.k iterations that took d: while warming, it
+// only doubles k; when the slots are full, it merges them pairwise and
+// doubles k.
+func (t *batcher) add(d time.Duration) {
+	if !t.warm {
+		if d < batchTarget {
+			t.k *= 2
+			return
+		}
+		t.warm = true
+	}
+	t.slots[t.used] = float64(d)
+	t.used++
+	t.batches++
+	if t.used == batchSlots {
+		for i := range batchSlots / 2 {
+			t.slots[i] = t.slots[2*i] + t.slots[2*i+1]
+		}
+		t.used = batchSlots / 2
+		t.k *= 2
+	}
+}
+
+// perIter returns the slots as ns per iteration, oldest first.
+func (t *batcher) perIter() []float64 {
+	out := make([]float64, t.used)
+	for i := range out {
+		out[i] = t.slots[i] / float64(t.k)
+	}
+	return out
+}
+
+// Loop runs `for b.Loop() { f() }` for the benchmark b, so the compiler
+// keeps f's result alive (the keep-alive applies to a loop whose condition
+// is literally b.Loop(), so benchkit offers no `for k.Loop()` wrapper: with
+// one, the compiler deletes the work), and times batches of iterations to
+// measure the run's stability from one run alone (-count=1):
+//
+//	func BenchmarkSum(b *testing.B) {
+//		benchkit.Loop(b, func() uint64 { return Sum(xs) })
+//	}
+//
+// Loop calls [Track] (joining it if Track was already called), so it
+// records and checks everything Track does, and adds:
+//   - batchcv%, reported on the benchmark's line: the coefficient of
+//     variation, in percent, of the per-iteration times of the run's
+//     batches (Run.WithinCV in the report), when there are at least 2;
+//   - the batch timeline for the report's strip plot: per-iteration time of
+//     each batch, in ns, oldest first.
+//
+// A batch is k iterations timed with one clock read, k doubling until a
+// batch lasts at least 10 µs; the up to 256 batch slots are merged pairwise
+// (and k doubled) when full, so memory is fixed whatever b.N is. The
+// iterations of an unfinished last batch are measured by testing but not
+// batched. What Loop adds per iteration is an indirect call of f and a
+// counter decrement; the README lists it against a plain `for b.Loop()`.
+//
+// f's own body is not kept alive beyond its result: a func() T closure
+// that returns the work's result is measured in full, while a closure that
+// computes something and returns an unrelated constant may be optimised
+// down to that constant.
+//
+// Loop panics if b is nil and fails the benchmark if f is nil. Call it once
+// per benchmark function; a second loop fails in testing ("B.Loop called
+// with timer stopped"). It must not run inside a RunParallel body.
+func Loop[T any](b *testing.B, f func() T, opts ...Option) {
+	if b == nil {
+		panic("benchkit: Loop called with a nil *testing.B; pass the benchmark's own b: benchkit.Loop(b, func() T { ... })")
+	}
+	b.Helper()
+	if f == nil {
+		b.Fatal("benchkit: Loop called with a nil f; pass the function to measure, returning its result: benchkit.Loop(b, func() T { return work() })")
+	}
+	st := track(b, opts, "Loop")
+	var t batcher
+	for b.Loop() {
+		f()
+		t.tick()
+	}
+	st.timeline = t.perIter()
+	if cv, ok := stats.CV(st.timeline); ok {
+		st.within = cv
+	}
+}
+
+// Setup runs `for b.Loop()` with a per-iteration setup that is not timed:
+// each iteration stops the timer, calls setup, starts the timer and calls
+// f with setup's result, in the only order that measures f alone, and
+// keeps f's result alive:
+//
+//	func BenchmarkProcess(b *testing.B) {
+//		benchkit.Setup(b,
+//			func() string { return buildFixture(1024) }, // not timed
+//			func(s string) string { return process(s) }, // timed
+//		)
+//	}
+//
+// Seed 004's TimerOrder bug, a StartTimer placed after the work, cannot be
+// written with it. Setup calls [Track] (joining it if already called) and
+// checks everything Track does.
+//
+// Each StopTimer/StartTimer pair costs about 10 µs of wall time (two
+// stop-the-world runtime.ReadMemStats), and testing grows b.N until the
+// timed time, f's alone, reaches -benchtime: a 1 µs f runs for about 11×
+// -benchtime of wall time. When the pairs cost more wall time than the
+// measured work, and at least 10 ms in all, Setup raises a setup-cost flag
+// with the numbers and the fix (a pool of inputs prepared before the loop,
+// or -benchtime=Nx).
+//
+// Setup panics if b is nil and fails the benchmark if setup or f is nil.
+func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...Option) {
+	if b == nil {
+		panic("benchkit: Setup called with a nil *testing.B; pass the benchmark's own b: benchkit.Setup(b, setup, f)")
+	}
+	b.Helper()
+	if setup == nil || f == nil {
+		b.Fatal("benchkit: Setup called with a nil setup or f; pass both: benchkit.Setup(b, func() In { return input() }, func(in In) Out { return work(in) })")
+	}
+	st := track(b, opts, "Setup")
+	su := &setupStats{}
+	var start time.Time
+	for b.Loop() {
+		if su.iters == 0 {
+			start = time.Now()
+		}
+		b.StopTimer()
+		t0 := time.Now()
+		in := setup()
+		su.setup += time.Since(t0)
+		b.StartTimer()
+		f(in)
+		su.iters++
+	}
+	if su.iters > 0 {
+		su.wall = time.Since(start)
+	}
+	st.setup = su
+}

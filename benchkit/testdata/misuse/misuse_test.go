@@ -1,0 +1,93 @@
+// Package misuse holds benchmarks that misuse benchkit or end early, for
+// benchkit's end-to-end tests: each must behave as its comment says.
+package misuse
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/benchkit/go-benchkit/benchkit"
+	"github.com/benchkit/go-benchkit/sink"
+)
+
+var xs = []uint64{1, 2, 3, 4, 5, 6, 7, 8}
+
+func sum(xs []uint64) uint64 {
+	var s uint64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// BenchmarkTrackTwice calls Track twice: a misuse flag, not a failure.
+func BenchmarkTrackTwice(b *testing.B) {
+	benchkit.Track(b)
+	benchkit.Track(b)
+	for b.Loop() {
+		sink.Keep(sum(xs))
+	}
+}
+
+// BenchmarkNilLoopFunc passes a nil f to Loop: the benchmark fails with a
+// benchkit message.
+func BenchmarkNilLoopFunc(b *testing.B) {
+	var f func() int
+	benchkit.Loop(b, f)
+}
+
+// BenchmarkNilSetupFunc passes a nil setup to Setup.
+func BenchmarkNilSetupFunc(b *testing.B) {
+	benchkit.Setup[int, int](b, nil, func(int) int { return 0 })
+}
+
+// BenchmarkSkips skips after Track: nothing is recorded or reported.
+func BenchmarkSkips(b *testing.B) {
+	benchkit.Track(b)
+	b.Skip("skipped on purpose")
+}
+
+// BenchmarkFails fails after its loop: no metric, no flag.
+func BenchmarkFails(b *testing.B) {
+	benchkit.Track(b)
+	for b.Loop() {
+		sink.Keep(sum(xs))
+	}
+	b.Error("failed on purpose")
+}
+
+// BenchmarkParent calls b.Run: only the sub-benchmarks are measured and
+// recorded.
+func BenchmarkParent(b *testing.B) {
+	benchkit.Track(b)
+	for _, n := range []int{2, 8} {
+		b.Run("len="+string(rune('0'+n)), func(b *testing.B) {
+			benchkit.Track(b)
+			for b.Loop() {
+				sink.Keep(sum(xs[:n]))
+			}
+		})
+	}
+}
+
+// BenchmarkParallel tracks a RunParallel benchmark from its top.
+func BenchmarkParallel(b *testing.B) {
+	benchkit.Track(b)
+	var total atomic.Uint64
+	b.RunParallel(func(pb *testing.PB) {
+		var s uint64
+		for pb.Next() {
+			s += sum(xs)
+		}
+		total.Add(s)
+	})
+}
+
+// BenchmarkStrictDCE fails because its work is eliminated and it asked for
+// flags to fail.
+func BenchmarkStrictDCE(b *testing.B) {
+	benchkit.Track(b, benchkit.ExpectAllocs(1), benchkit.FailOnFlags())
+	for range b.N {
+		_ = make([]byte, 8)
+	}
+}

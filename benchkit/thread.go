@@ -1,0 +1,44 @@
+package benchkit
+
+import "time"
+
+// threadSample is a snapshot of the OS thread running the benchmark
+// goroutine (Linux only; ok is false elsewhere).
+type threadSample struct {
+	tid  int
+	cpu  time.Duration // thread CPU time
+	wait time.Duration // thread run-queue wait
+	ok   bool
+}
+
+// threadDelta is what the benchmark's thread did between two samples:
+// known only if both are known and the goroutine is on the same thread.
+type threadDelta struct {
+	cpu, wait time.Duration
+	ok        bool
+}
+
+func (s threadSample) sub(before threadSample) threadDelta {
+	if !s.ok || !before.ok || s.tid != before.tid {
+		return threadDelta{}
+	}
+	return threadDelta{cpu: max(0, s.cpu-before.cpu), wait: max(0, s.wait-before.wait), ok: true}
+}
+
+// busy reports whether the thread was running or waiting to run for at
+// least 80% of wall: the benchmark kept its thread busy (it did not block,
+// as the goroutine of a RunParallel benchmark does), so the thread's
+// counters describe the benchmark.
+func (d threadDelta) busy(wall time.Duration) bool {
+	return d.ok && wall > 0 && float64(d.cpu+d.wait) >= 0.8*float64(wall)
+}
+
+// onCPU is the share of the thread's busy time it spent on a CPU, in
+// (0, 1], or 1 when unknown: ns/op × onCPU is the cost the work would have
+// had without waiting for a CPU.
+func (d threadDelta) onCPU(wall time.Duration) float64 {
+	if !d.busy(wall) || d.cpu <= 0 {
+		return 1
+	}
+	return float64(d.cpu) / float64(d.cpu+d.wait)
+}

@@ -1,0 +1,363 @@
+package benchkit
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/env"
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
+)
+
+// Units of the metrics Track and Loop report on the benchmark's line.
+// benchstat keeps them as they are (no "ns" or "MB" token to rescale) and
+// prints values below 1 with a milli prefix: 530.0m cv% is 0.53%.
+const (
+	unitCV      = "cv%"      // CV of ns/op across this benchmark's repeats so far
+	unitWait    = "wait%"    // run-queue wait over wall time
+	unitBatchCV = "batchcv%" // CV of Loop's batch times within one run
+)
+
+// calibrateBelow: the empty-loop floor is measured only for runs faster
+// than this, so a process whose benchmarks are all slower never pays for it.
+const calibrateBelow = 10.0 // ns/op
+
+// state is what Track keeps about one *testing.B between Track's call and
+// the last ramp step, in states. A new -count repeat or -cpu value gets a
+// new *testing.B, hence a new state.
+type state struct {
+	b   *testing.B
+	key string // registry key: b.Name(), plus "-P" when GOMAXPROCS P != 1
+
+	mu      sync.Mutex
+	cfg     config
+	active  bool // between the step's first Track/Loop/Setup and its cleanup
+	tracked bool // Track itself was called in this step
+
+	// start of the current step
+	wall0 time.Time
+	cont0 env.Contention
+	stw0  int64  // stop-the-world pauses so far, -1 unknown
+	mem0  uint64 // runtime.MemStats.Mallocs, only when view lacks netAllocs
+	memB0 uint64
+	th0   threadSample
+
+	// previous step of the same b (b.N-style ramp)
+	prev     step
+	havePrev bool
+
+	// set by Loop and Setup during the current step
+	within   float64 // batch CV in percent, -1 none
+	timeline []float64
+	setup    *setupStats
+}
+
+// setupStats is what Setup measured of its stop/start pairs.
+type setupStats struct {
+	iters int
+	wall  time.Duration // wall time of the whole loop
+	setup time.Duration // time spent in the setup function
+}
+
+var states sync.Map // *testing.B → *state
+
+// Track audits and records the benchmark b. Call it once, at the top of the
+// benchmark function, before any b.StopTimer; it works with `for b.Loop()`
+// and with `for range b.N` bodies, in sub-benchmarks, and with -count, -cpu
+// lists and -benchtime=Nx:
+//
+//	func BenchmarkSum(b *testing.B) {
+//		benchkit.Track(b)
+//		for b.Loop() {
+//			sink.Keep(Sum(xs))
+//		}
+//	}
+//
+// Track registers a b.Cleanup that runs after each call of the benchmark
+// function (once per ramp step in b.N style, once per repeat with b.Loop).
+// Only the run testing prints is recorded: ns/op, allocs/op and B/op (the
+// same counts testing prints), the timed fraction (b.Elapsed() over the
+// wall time since Track), the process's run-queue wait and involuntary
+// context switches, in benchkit's registry under b.Name() (with the "-P"
+// GOMAXPROCS suffix testing prints when P != 1), which benchkit.Main's
+// report reads. Memory is bounded: the registry keeps a fixed number of runs
+// per name.
+//
+// Track reports, with b.ReportMetric on the benchmark's own line:
+//   - cv%: the coefficient of variation, 100·stddev/mean, of ns/op across
+//     this benchmark's repeats so far in the process (-count), from the
+//     second repeat on;
+//   - wait%: the time the process's threads spent runnable but waiting for
+//     a CPU, over the run's wall time, in percent (can exceed 100 with
+//     several threads waiting; Linux only, absent elsewhere);
+//   - batchcv%: the CV of batch times within the run, when [Loop] ran it.
+//
+// No metric is ever NaN or Inf, nothing is written to stdout, and the
+// benchmark's own ns/op does not change: Track pauses the timer while it
+// reads its counters and starts it again only if it was running.
+//
+// Track checks the run and raises flags, logged with b.Log (or failing the
+// benchmark with [FailOnFlags]) and recorded for the report:
+//   - a timer stopped and never started again: b.N grows ×100 per ramp step
+//     while the timed time stays put. Testing would ramp to b.N = 1e9 and
+//     print about 0 ns/op, minutes later for a 1 µs body; Track fails the
+//     benchmark at the second ramp step (b.N = 100) with a message naming
+//     the missing b.StartTimer(). This one always fails.
+//   - heavy timer toggling: the timer was off for more than 90% of at least
+//     10 ms of wall time, across many StopTimer/StartTimer calls.
+//   - probably eliminated work: ns/op within 2.5× of an empty loop
+//     iteration, calibrated once per process.
+//   - fewer allocations than declared with [ExpectAllocs].
+//
+// Bad input: Track panics if b is nil. It takes a *testing.B, so calling it
+// from a Test does not compile. A second call in the same run of the
+// benchmark function (or a call after [Loop] or [Setup], which call it) is
+// ignored and flagged as misuse. A benchmark that skips or fails records
+// nothing; one that calls b.Run records nothing for itself (call Track in
+// the sub-benchmarks). In a RunParallel benchmark call Track at the top of
+// the benchmark function, never inside the body given to RunParallel: its
+// ns/op is testing's wall time over b.N across goroutines, which can sit
+// below the empty-loop floor on several cores.
+func Track(b *testing.B, opts ...Option) {
+	if b == nil {
+		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")
+	}
+	b.Helper()
+	track(b, opts, "Track")
+}
+
+// track starts the step's audit for b, or joins the one already started
+// in this step. by names the caller for the misuse message.
+func track(b *testing.B, opts []Option, by string) *state {
+	// Pause the timer first, so that b.N-style benchmarks, whose timer runs
+	// at this point, are charged for none of Track's work; start it again
+	// at the end only if it was running.
+	on, known := theView().TimerOn(b)
+	restart := on || !known
+	if restart {
+		b.StopTimer()
+	}
+	st := join(b, opts, by)
+	if st != nil {
+		b.Cleanup(st.end)
+		st.cont0 = env.ReadContention()
+		st.stw0 = readSTW()
+		if _, _, ok := theView().Allocs(b); !ok {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			st.mem0, st.memB0 = ms.Mallocs, ms.TotalAlloc
+		}
+		st.th0 = readThread()
+	}
+	if restart {
+		b.StartTimer()
+	}
+	if st == nil {
+		v, _ := states.Load(b)
+		return v.(*state)
+	}
+	st.wall0 = time.Now()
+	return st
+}
+
+// join returns b's state with a new step started, or nil when a step is
+// already running (Track was called before in this run of the benchmark
+// function, or Loop or Setup after Track): Loop and Setup then add their
+// options to it, and a second Track is flagged as misuse.
+func join(b *testing.B, opts []Option, by string) *state {
+	v, _ := states.LoadOrStore(b, &state{b: b, key: registryKey(b)})
+	st := v.(*state)
+	st.mu.Lock()
+	if st.active {
+		dup := by == "Track"
+		if !dup {
+			st.cfg.add(opts)
+		}
+		st.mu.Unlock()
+		if dup {
+			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
+				"benchkit: %s: Track called twice in one run of the benchmark function (Loop and Setup call it too); "+
+					"the extra call and its options are ignored. Fix: call Track once, at the top, or only Loop or Setup", b.Name())})
+		}
+		return nil
+	}
+	st.active = true
+	st.tracked = by == "Track"
+	st.cfg = newConfig(opts)
+	st.within, st.timeline, st.setup = -1, nil, nil
+	st.mu.Unlock()
+	return st
+}
+
+// registryKey is the name testing prints for b: b.Name() plus "-P" when
+// GOMAXPROCS P is not 1, so that the runs of a -cpu list do not mix.
+func registryKey(b *testing.B) string {
+	name := b.Name()
+	if p := runtime.GOMAXPROCS(0); p != 1 {
+		name += "-" + strconv.Itoa(p)
+	}
+	return name
+}
+
+// readSTW returns the number of non-GC stop-the-world pauses so far in the
+// process (each runtime.ReadMemStats is one), or -1 if unavailable.
+func readSTW() int64 {
+	s := []metrics.Sample{{Name: "/sched/pauses/total/other:seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
+		return -1
+	}
+	var n uint64
+	for _, c := range s[0].Value.Float64Histogram().Counts {
+		n += c
+	}
+	return int64(n)
+}
+
+// end runs as b.Cleanup after each call of the benchmark function.
+func (st *state) end() {
+	b := st.b
+	wall := time.Since(st.wall0)
+	timed := b.Elapsed()
+	cont := env.ReadContention().Sub(st.cont0)
+	toggles := int64(-1)
+	if stw := readSTW(); stw >= 0 && st.stw0 >= 0 {
+		toggles = stw - st.stw0
+	}
+	th := readThread().sub(st.th0)
+	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles}
+	if th.ok {
+		cur.Wait = th.wait
+	}
+
+	st.mu.Lock()
+	st.active = false
+	st.mu.Unlock()
+
+	forget := func() { states.Delete(b) }
+	if b.Skipped() {
+		forget()
+		return
+	}
+	if has, ok := theView().HasSub(b); ok && has {
+		forget()
+		return
+	}
+	if st.havePrev && stoppedTimer(st.prev, cur) {
+		msg := stoppedMessage(b.Name(), st.prev, cur)
+		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg})
+		b.Error(msg)
+		forget()
+		return
+	}
+	st.prev, st.havePrev = cur, true
+	if b.Failed() || b.N <= 0 {
+		forget()
+		return
+	}
+	if !final(currentBenchtime(), b.N, timed) {
+		return
+	}
+	forget()
+	st.record(cur, cont, th)
+}
+
+// record adds the final step to the registry, reports the metrics and
+// raises the flags.
+func (st *state) record(s step, cont env.Contention, th threadDelta) {
+	b := st.b
+	n := float64(s.N)
+	run := registry.Run{
+		Procs:               runtime.GOMAXPROCS(0),
+		N:                   s.N,
+		NsPerOp:             float64(s.Timed) / n,
+		AllocsPerOp:         -1,
+		BytesPerOp:          -1,
+		Wall:                s.Wall,
+		TimedFraction:       -1,
+		WaitFraction:        -1,
+		InvoluntarySwitches: -1,
+		WithinCV:            st.within,
+	}
+	if allocs, bytes, ok := theView().Allocs(b); ok {
+		run.AllocsPerOp, run.BytesPerOp = float64(allocs)/n, float64(bytes)/n
+	} else if st.mem0 > 0 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		run.AllocsPerOp = float64(ms.Mallocs-st.mem0) / n
+		run.BytesPerOp = float64(ms.TotalAlloc-st.memB0) / n
+	}
+	if s.Wall > 0 {
+		run.TimedFraction = min(1, float64(s.Timed)/float64(s.Wall))
+		if cont.WaitKnown {
+			run.WaitFraction = float64(cont.RunQueueWait) / float64(s.Wall)
+		}
+	}
+	if cont.SwitchesKnown {
+		run.InvoluntarySwitches = cont.InvoluntarySwitches
+	}
+
+	reg := registry.Default()
+	reg.AddRun(st.key, run)
+	if len(st.timeline) > 0 {
+		reg.SetTimeline(st.key, st.timeline)
+	}
+	if cv, ok := stats.CV(reg.NsPerOp(st.key)); ok {
+		reportMetric(b, cv, unitCV)
+	}
+	if run.WaitFraction >= 0 {
+		reportMetric(b, 100*run.WaitFraction, unitWait)
+	}
+	if st.within >= 0 {
+		reportMetric(b, st.within, unitBatchCV)
+	}
+
+	name := b.Name()
+	// Compare the floor with the time the work would have taken without
+	// waiting for a CPU: on a loaded machine an empty loop's ns/op is
+	// inflated by the time its thread sat in the run queue.
+	if ns := run.NsPerOp * th.onCPU(s.Wall); ns < calibrateBelow {
+		if floor := emptyLoopFloor(); eliminated(ns, floor) {
+			st.raise(registry.Flag{Kind: registry.FlagEliminated, Message: eliminatedMessage(name, run.NsPerOp, ns, floor)})
+		}
+	}
+	if run.AllocsPerOp >= 0 && allocsShort(run.AllocsPerOp, st.cfg.expectAllocs) {
+		st.raise(registry.Flag{Kind: registry.FlagAllocs, Message: allocsMessage(name, run.AllocsPerOp, s.N, st.cfg.expectAllocs)})
+	}
+	if su := st.setup; su != nil {
+		pairs := max(0, su.wall-su.setup-s.Timed)
+		if setupCostly(pairs, s.Timed) {
+			st.raise(registry.Flag{Kind: registry.FlagSetupCost, Message: setupMessage(name, su.iters, pairs, su.setup, s.Timed)})
+		}
+	} else if heavyToggling(s) {
+		st.raise(registry.Flag{Kind: registry.FlagTimerToggling, Message: togglingMessage(name, s)})
+	}
+}
+
+// raise records f for the report and logs it, or fails the benchmark with
+// it under FailOnFlags.
+func (st *state) raise(f registry.Flag) {
+	registry.Default().AddFlag(st.key, f)
+	st.mu.Lock()
+	fail := st.cfg.failOnFlags
+	st.mu.Unlock()
+	if fail {
+		st.b.Error(f.Message)
+	} else {
+		st.b.Log(f.Message)
+	}
+}
+
+// reportMetric reports v unless it is NaN or ±Inf.
+func reportMetric(b *testing.B, v float64, unit string) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return
+	}
+	b.ReportMetric(v, unit)
+}
