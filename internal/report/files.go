@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/json"
+	"math"
 	"fmt"
 	"io"
 	"strings"
@@ -294,8 +295,9 @@ func jsonReg(g stats.Regime) jsonRegime {
 // cpu (those known) and "benchkit: benchkit-report/v1"; then
 //
 //   - under "samples: runs", one result line per recorded run:
-//     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op] [<allocs> allocs/op]
-//     (B/op and allocs/op only when both are known);
+//     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
+//     (B/op and allocs/op only when both are known, truncated to integers
+//     as go test -benchmem prints them; ns/op at full precision);
 //   - under "samples: batches", for each benchmark whose samples are its
 //     benchkit.Loop batch timeline (a single run), one line per batch with
 //     its per-iteration cost in ns/op and, as iterations, the run's N over
@@ -337,8 +339,8 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 			res.Values = append(res.Values, nsValue(run.NsPerOp))
 			if finite(run.BytesPerOp) && run.BytesPerOp >= 0 && finite(run.AllocsPerOp) && run.AllocsPerOp >= 0 {
 				res.Values = append(res.Values,
-					benchfmt.Value{Value: run.BytesPerOp, Unit: "B/op"},
-					benchfmt.Value{Value: run.AllocsPerOp, Unit: "allocs/op"})
+					benchfmt.Value{Value: math.Trunc(run.BytesPerOp), Unit: "B/op"},
+					benchfmt.Value{Value: math.Trunc(run.AllocsPerOp), Unit: "allocs/op"})
 			}
 			if err := bw.Write(res); err != nil {
 				return fmt.Errorf("report: writing the samples file: %w", err)

@@ -348,6 +348,7 @@ func TestJSON(t *testing.T) {
 
 func TestSamplesRoundTrip(t *testing.T) {
 	in := fixture()
+	in.Benches[0].Runs[0].AllocsPerOp = 1.9999 // truncated as go test prints it
 	var buf bytes.Buffer
 	require.NoError(t, Samples(&buf, in))
 	r := benchfmt.NewReader(&buf, "samples.txt")
@@ -369,6 +370,9 @@ func TestSamplesRoundTrip(t *testing.T) {
 			b, ok := res.Value("B/op")
 			assert.True(t, ok)
 			assert.Equal(t, 64.0, b)
+			a, ok := res.Value("allocs/op")
+			assert.True(t, ok)
+			assert.Equal(t, 1.0, a)
 			assert.Equal(t, 1000000, res.Iters)
 		}
 		if k.samples == "batches" {
