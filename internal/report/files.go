@@ -2,9 +2,9 @@ package report
 
 import (
 	"encoding/json"
-	"math"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
