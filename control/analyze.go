@@ -1,0 +1,243 @@
+package control
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/benchkit/go-benchkit/internal/stats"
+)
+
+// Verdict is the outcome of one candidate in a comparison.
+type Verdict string
+
+// The verdicts. Faster and Slower are decided differences; Same is a
+// decided absence of a difference that matters; Undecided means the
+// measurement cannot tell, and the Estimate's Reason says why.
+const (
+	Faster    Verdict = "faster"
+	Slower    Verdict = "slower"
+	Same      Verdict = "same"
+	Undecided Verdict = "undecided"
+)
+
+// Sample is the measured per-operation time of one implementation in each
+// round, in nanoseconds: NsPerOp[r] is its batch time in round r divided by
+// the batch's iteration count.
+type Sample struct {
+	Name    string
+	NsPerOp []float64
+}
+
+// Estimate is one implementation's difference from the baseline.
+type Estimate struct {
+	Name string
+	// NsPerOp is the median over rounds of the implementation's time per
+	// operation, in nanoseconds.
+	NsPerOp float64
+	// DeltaPct is (median over rounds of t_impl/t_base − 1)·100, and
+	// [LoPct, HiPct] its confidence interval at Result.Confidence.
+	DeltaPct, LoPct, HiPct float64
+	Verdict                Verdict
+	// Reason says, with the numbers, why the verdict was reached.
+	Reason string
+}
+
+// Result is the outcome of one comparison.
+type Result struct {
+	// Baseline is the baseline's name, BaselineNsPerOp its median time per
+	// operation in nanoseconds.
+	Baseline        string
+	BaselineNsPerOp float64
+	// Control is the second copy of the baseline measured as a candidate:
+	// its interval is the harness's own error bar in this run.
+	Control    Estimate
+	Candidates []Estimate
+	// Rounds is the number of measured rounds (the warm-up round is not
+	// counted). Confidence is the level of each interval after the
+	// Bonferroni correction.
+	Rounds     int
+	Confidence float64
+	// Negligible and Gate are the thresholds used, in percent (Gate 0: no
+	// gate). GateFailed is true when a candidate is Slower by more than
+	// Gate.
+	Negligible float64
+	Gate       float64
+	GateFailed bool
+	// Measurement details, filled by Compare (zero from Analyze):
+	// iterations per batch, calibrated closure-call overhead per
+	// operation in ns, the order seed, and the budget in ns.
+	BatchIters      int
+	OverheadNsPerOp float64
+	Seed            uint64
+	BudgetNs        float64
+	// Warnings are conditions that weaken the result; they do not change
+	// the verdicts.
+	Warnings []string
+}
+
+// Analyze computes a comparison from per-round times: base and control
+// (a second copy of the baseline), and each candidate, all with one time
+// per round. It is the pure core of [Compare]; it times nothing and, for a
+// given seed, is deterministic. It returns an error when the samples do not
+// pair up (different lengths, a time that is not finite and positive,
+// empty or duplicate names) or an option is invalid.
+//
+// The rule, with k candidates and m = k+1 intervals (candidates and
+// control), family-wise confidence c (default 0.95) and negligible size ε
+// (default 1%):
+//
+//  1. Per round r, ratio_i(r) = t_i(r)/t_base(r). Each implementation's
+//     delta is (median_r ratio_i(r) − 1)·100, with the sign-test interval
+//     of the median (order statistics from Binomial(n, ½)) at level
+//     1 − (1−c)/m.
+//  2. Fewer rounds than that level needs for a finite interval (6 at 95%,
+//     7 at 98.3%): every verdict is Undecided.
+//  3. The control is off when its interval excludes 0 and its delta
+//     exceeds ε/2 in size: every candidate is Undecided, and the Reason
+//     quotes the control's numbers, since the harness cannot tell a copy
+//     from itself at that level.
+//  4. Otherwise a candidate whose interval lies within [−ε, +ε] is Same;
+//     one whose interval lies above 0 and above the control's interval is
+//     Slower; below 0 and below the control's interval, Faster; anything
+//     else is Undecided (interval too wide, or inside the noise floor).
+func Analyze(base, control Sample, cands []Sample, opts ...Option) (Result, error) {
+	cfg := buildConfig(opts)
+	if len(cfg.errs) > 0 {
+		return Result{}, fmt.Errorf("%s", strings.Join(cfg.errs, "; "))
+	}
+	return analyze(base, control, cands, cfg)
+}
+
+func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
+	n := len(base.NsPerOp)
+	names := map[string]bool{}
+	for _, s := range append([]Sample{base, control}, cands...) {
+		if s.Name == "" {
+			return Result{}, fmt.Errorf("control: a sample has an empty name")
+		}
+		if names[s.Name] {
+			return Result{}, fmt.Errorf("control: two samples are named %q", s.Name)
+		}
+		names[s.Name] = true
+		if len(s.NsPerOp) != n {
+			return Result{}, fmt.Errorf("control: sample %q has %d rounds, the baseline %d: every implementation needs one time per round", s.Name, len(s.NsPerOp), n)
+		}
+		for r, t := range s.NsPerOp {
+			if !(t > 0) || math.IsInf(t, 0) {
+				return Result{}, fmt.Errorf("control: sample %q round %d has time %v: times must be finite and > 0", s.Name, r, t)
+			}
+		}
+	}
+	m := len(cands) + 1
+	level, _ := stats.PairedConfidence(cfg.confidence, m)
+	res := Result{
+		Baseline:   base.Name,
+		Rounds:     n,
+		Confidence: level,
+		Negligible: cfg.negligible,
+		Gate:       cfg.gate,
+		Seed:       cfg.seed,
+	}
+	if n > 0 {
+		res.BaselineNsPerOp, _ = stats.Median(base.NsPerOp)
+	}
+	minN, _ := stats.PairedSignMinN(level)
+	if cfg.bootstrap > 0 {
+		minN = max(minN, 2)
+	}
+	estimate := func(s Sample) (Estimate, bool) {
+		e := Estimate{Name: s.Name}
+		if n == 0 {
+			return e, false
+		}
+		e.NsPerOp, _ = stats.Median(s.NsPerOp)
+		ratios, ok := stats.PairedRatios(base.NsPerOp, s.NsPerOp)
+		if !ok {
+			return e, false
+		}
+		med, _ := stats.Median(ratios)
+		e.DeltaPct = pct(med)
+		var ci stats.PairedInterval
+		if n >= minN {
+			if cfg.bootstrap > 0 {
+				ci, ok = stats.PairedBootstrapCI(ratios, level, cfg.bootstrap, cfg.seed)
+			} else {
+				ci, ok = stats.PairedSignCI(ratios, level)
+			}
+		} else {
+			ok = false
+		}
+		if !ok {
+			e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
+			return e, false
+		}
+		e.LoPct, e.HiPct = pct(ci.Lo), pct(ci.Hi)
+		return e, true
+	}
+
+	ctl, ctlOK := estimate(control)
+	res.Control = ctl
+	cands2 := make([]Estimate, len(cands))
+	oks := make([]bool, len(cands))
+	for i, s := range cands {
+		cands2[i], oks[i] = estimate(s)
+	}
+	res.Candidates = cands2
+	eps := cfg.negligible
+
+	if !ctlOK {
+		why := fmt.Sprintf("only %d rounds: a %.1f%% interval needs at least %d; raise -benchtime", n, 100*level, minN)
+		res.Control.Verdict, res.Control.Reason = Undecided, why
+		for i := range res.Candidates {
+			res.Candidates[i].Verdict, res.Candidates[i].Reason = Undecided, why
+		}
+		return res, nil
+	}
+	ctlOff := (ctl.LoPct > 0 || ctl.HiPct < 0) && math.Abs(ctl.DeltaPct) > eps/2
+	if ctlOff {
+		res.Control.Verdict = Undecided
+		res.Control.Reason = fmt.Sprintf("a copy of %s measured %s [%s, %s] from it: the harness's own error exceeds ±%.2g%%", base.Name,
+			fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), eps/2)
+	} else {
+		res.Control.Verdict = Same
+		res.Control.Reason = fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", base.Name, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+	}
+	for i := range res.Candidates {
+		e := &res.Candidates[i]
+		switch {
+		case ctlOff:
+			e.Verdict = Undecided
+			e.Reason = fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
+				base.Name, fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), eps/2)
+		case !oks[i]:
+			e.Verdict, e.Reason = Undecided, "no interval: a time could not be paired"
+		case e.LoPct >= -eps && e.HiPct <= eps:
+			e.Verdict = Same
+			e.Reason = fmt.Sprintf("the interval lies within ±%.2g%% (Negligible)", eps)
+		case e.LoPct > 0 && e.LoPct > ctl.HiPct:
+			e.Verdict = Slower
+			e.Reason = fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+		case e.HiPct < 0 && e.HiPct < ctl.LoPct:
+			e.Verdict = Faster
+			e.Reason = fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+		case e.LoPct <= 0 && e.HiPct >= 0:
+			e.Verdict = Undecided
+			e.Reason = fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: too wide to tell with %d rounds (control: [%s, %s]); raise -benchtime or quiet the machine",
+				eps, n, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+		default:
+			e.Verdict = Undecided
+			e.Reason = fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+		}
+		if cfg.gate > 0 && e.Verdict == Slower && e.DeltaPct > cfg.gate {
+			res.GateFailed = true
+		}
+	}
+	return res, nil
+}
+
+// pct converts a ratio to a signed percentage difference.
+func pct(ratio float64) float64 { return (ratio - 1) * 100 }
+
+// fmtPct formats a signed percentage with two decimals: "+4.93%".
+func fmtPct(p float64) string { return fmt.Sprintf("%+.2f%%", p) }

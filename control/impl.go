@@ -1,0 +1,161 @@
+package control
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// ControlName is the name of the automatic control: a second copy of the
+// baseline, measured as if it were a candidate. It is reserved: an
+// implementation may not be called "control".
+const ControlName = "control"
+
+// Impl is one implementation in a comparison: a name and a function whose
+// result is kept alive. Make it with [Func]; the zero Impl is rejected by
+// [Compare] and [Rounds] with a message.
+type Impl struct {
+	name  string
+	isNil bool
+	// run calls the function n times, keeping the last result alive.
+	run func(n int)
+	// empty calls a function of the same result type that returns the
+	// zero value, n times, through the same code path as run: its time is
+	// the closure-call overhead.
+	empty func(n int)
+	// bench is the body of a Rounds leaf: for b.Loop() { f() }.
+	bench func(b *testing.B)
+}
+
+// Name returns the implementation's name.
+func (i Impl) Name() string { return i.name }
+
+// Func returns an implementation named name that calls f. f's result is
+// kept alive (the compiler cannot drop the work that produced it), so f
+// should return what it computes, as in
+//
+//	control.Func("itoa", func() string { return strconv.Itoa(n) })
+//
+// Each call of f costs one indirect function call on top of f's work (a
+// nanosecond or two); [Compare] measures that cost and reports it.
+//
+// A name must be non-empty, hold no whitespace, '/', '#' or ',' and not end
+// in "-<digits>" (go test would read that as a GOMAXPROCS suffix), and must
+// not be [ControlName]. Func does not check; [Compare] and [Rounds] do, and
+// fail the benchmark with a message naming the fix.
+func Func[T any](name string, f func() T) Impl {
+	if f == nil {
+		return Impl{name: name, isNil: true}
+	}
+	return Impl{
+		name:  name,
+		run:   batch(f),
+		empty: batch(zero[T]),
+		bench: leaf(name, f),
+	}
+}
+
+// zero returns T's zero value; its batch time is the call overhead.
+//
+//go:noinline
+func zero[T any]() T {
+	var z T
+	return z
+}
+
+// batch returns a function that calls f n times. It is not inlined, so f
+// stays an opaque function value inside the loop for user functions and for
+// zero alike, and both pay the same indirect call.
+//
+//go:noinline
+func batch[T any](f func() T) func(n int) {
+	return func(n int) {
+		var v T
+		for range n {
+			v = f()
+		}
+		runtime.KeepAlive(v)
+	}
+}
+
+// leaf returns the body of one Rounds sub-benchmark.
+func leaf[T any](name string, f func() T) func(b *testing.B) {
+	return func(b *testing.B) {
+		defer rethrow(name)
+		for b.Loop() {
+			f()
+		}
+	}
+}
+
+// rethrow re-panics a panic from an implementation with its name and the
+// original stack, so the failure says which implementation broke.
+func rethrow(name string) {
+	if r := recover(); r != nil {
+		panic(fmt.Sprintf("control: implementation %q panicked: %v\n\noriginal stack:\n%s", name, r, debug.Stack()))
+	}
+}
+
+// checkName returns why name cannot name an implementation, or "".
+func checkName(name string) string {
+	switch {
+	case name == "":
+		return "the name is empty: give every implementation a short name, like \"old\" or \"new\""
+	case strings.IndexFunc(name, unicode.IsSpace) >= 0:
+		return "the name contains whitespace, which cannot appear in a benchmark name or a metric unit: use '_' or '.'"
+	case strings.ContainsAny(name, "/#,"):
+		return "the name contains '/', '#' or ',', which go test and benchstat read as name structure: use '_' or '.'"
+	case name == ControlName:
+		return "the name \"control\" is reserved for the automatic copy of the baseline: rename the implementation"
+	case endsInDigitsSuffix(name):
+		return "the name ends in \"-<digits>\", which go test output readers take for a GOMAXPROCS suffix: end it in a letter"
+	}
+	return ""
+}
+
+func endsInDigitsSuffix(s string) bool {
+	i := strings.LastIndexByte(s, '-')
+	if i < 0 || i == len(s)-1 {
+		return false
+	}
+	for _, r := range s[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// validate checks the implementations of one comparison and returns the
+// list measured: baseline, control (the baseline again), candidates.
+func validate(base Impl, cands []Impl) ([]Impl, error) {
+	all := append([]Impl{base}, cands...)
+	seen := make(map[string]int, len(all))
+	for i, im := range all {
+		role := "the baseline"
+		if i > 0 {
+			role = fmt.Sprintf("candidate %d", i)
+		}
+		if im.isNil || (im.run == nil && im.name != "") {
+			return nil, fmt.Errorf("control: %s (%q) has a nil function: pass a func() T that does the work and returns its result", role, im.name)
+		}
+		if im.run == nil {
+			return nil, fmt.Errorf("control: %s is the zero Impl: build implementations with control.Func(name, f)", role)
+		}
+		if why := checkName(im.name); why != "" {
+			return nil, fmt.Errorf("control: %s has the invalid name %q: %s", role, im.name, why)
+		}
+		if j, dup := seen[im.name]; dup {
+			return nil, fmt.Errorf("control: implementations %d and %d are both named %q: names must be unique (the control copy of the baseline is added for you)", j, i, im.name)
+		}
+		seen[im.name] = i
+	}
+	ctl := base
+	ctl.name = ControlName
+	out := make([]Impl, 0, len(all)+1)
+	out = append(out, base, ctl)
+	return append(out, cands...), nil
+}

@@ -1,0 +1,141 @@
+package control
+
+import (
+	"fmt"
+	"math"
+	"time"
+)
+
+// An Option changes how [Compare], [Rounds] or [Analyze] work. Options are
+// made by the functions in this package; the interface is sealed.
+type Option interface {
+	apply(*config)
+}
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+type config struct {
+	gate       float64       // percent; 0 = no gate
+	confidence float64       // family-wise, in (0, 1)
+	negligible float64       // percent
+	seed       uint64        // order shuffling and bootstrap
+	seedSet    bool          //
+	batchTime  time.Duration // target baseline batch
+	bootstrap  int           // resamples; 0 = sign test
+	errs       []string      // invalid options, reported by the entry point
+
+	now func() time.Time // test knob: clock
+}
+
+// Defaults, documented on the options that change them.
+const (
+	DefaultConfidence = 0.95
+	DefaultNegligible = 1.0 // percent
+	DefaultBatchTime  = 100 * time.Microsecond
+)
+
+func buildConfig(opts []Option) config {
+	c := config{
+		confidence: DefaultConfidence,
+		negligible: DefaultNegligible,
+		batchTime:  DefaultBatchTime,
+		now:        time.Now,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o.apply(&c)
+		}
+	}
+	return c
+}
+
+func (c *config) bad(format string, args ...any) {
+	c.errs = append(c.errs, fmt.Sprintf(format, args...))
+}
+
+// Gate makes [Compare] fail the benchmark (b.Errorf) when a candidate's
+// verdict is Slower and its estimated slowdown, the median ratio, exceeds
+// pct percent. An Undecided or Same comparison never fails the gate; the
+// log says why it did not decide. Gate(0) turns the gate off (the
+// default). pct must be a finite non-negative number.
+func Gate(pct float64) Option {
+	return optionFunc(func(c *config) {
+		if !(pct >= 0) || math.IsInf(pct, 0) {
+			c.bad("control: Gate(%v): the threshold must be a finite percentage ≥ 0, like Gate(5) for 5%%", pct)
+			return
+		}
+		c.gate = pct
+	})
+}
+
+// Confidence sets the family-wise confidence level of the intervals, in
+// (0, 1); the default is 0.95. With k candidates, k+1 intervals are
+// reported (the candidates and the control), and each is computed at the
+// Bonferroni level 1 − (1 − level)/(k+1).
+func Confidence(level float64) Option {
+	return optionFunc(func(c *config) {
+		if !(level > 0 && level < 1) {
+			c.bad("control: Confidence(%v): the level must be in (0, 1), like Confidence(0.95)", level)
+			return
+		}
+		c.confidence = level
+	})
+}
+
+// Negligible sets the size of a difference, in percent, that counts as no
+// difference: a candidate whose whole interval lies within ±pct is Same,
+// and the control is trusted while its median lies within ±pct/2. The
+// default is 1 (percent). pct must be a finite number > 0.
+func Negligible(pct float64) Option {
+	return optionFunc(func(c *config) {
+		if !(pct > 0) || math.IsInf(pct, 0) {
+			c.bad("control: Negligible(%v): the size must be a finite percentage > 0, like Negligible(1)", pct)
+			return
+		}
+		c.negligible = pct
+	})
+}
+
+// Seed fixes the seed of the pseudo-random round order (and of the
+// bootstrap, when used). Without it a seed is drawn from the clock and
+// logged, so an order can be replayed.
+func Seed(s uint64) Option {
+	return optionFunc(func(c *config) { c.seed, c.seedSet = s, true })
+}
+
+// BatchTime sets the target duration of one batch of the baseline, from
+// which the iteration count shared by every implementation is calibrated;
+// the default is 100µs ([DefaultBatchTime]). It must be between 10µs and
+// 1s. Rounds and Analyze ignore it.
+//
+// Shorter batches pair more tightly in time: on a shared 2-core machine a
+// 1ms batch of an allocating workload often contains a GC cycle or a
+// preemption, and the control's interval was 9–27 points wide, against
+// 1.2–1.5 points at 100µs (the README has the measurement). Below about
+// 20µs the two clock reads per batch (about 40–80ns each) start to count.
+func BatchTime(d time.Duration) Option {
+	return optionFunc(func(c *config) {
+		if d < 10*time.Microsecond || d > time.Second {
+			c.bad("control: BatchTime(%v): use a duration between 10µs and 1s, like BatchTime(time.Millisecond)", d)
+			return
+		}
+		c.batchTime = d
+	})
+}
+
+// Bootstrap replaces the sign-test interval by a percentile bootstrap of
+// the median ratio with the given number of resamples (at least 100; 2000
+// is typical), seeded by [Seed]. The sign test is the default: nanobench
+// measured it to keep its coverage on skewed ratios where the bootstrap
+// did not.
+func Bootstrap(resamples int) Option {
+	return optionFunc(func(c *config) {
+		if resamples < 100 {
+			c.bad("control: Bootstrap(%d): use at least 100 resamples, like Bootstrap(2000)", resamples)
+			return
+		}
+		c.bootstrap = resamples
+	})
+}

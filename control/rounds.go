@@ -1,0 +1,76 @@
+package control
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Rounds is With().Rounds: see [Comparer.Rounds].
+func Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
+	b.Helper()
+	Comparer{}.Rounds(b, r, base, cands...)
+}
+
+// Rounds is the benchstat-compatible mode: it registers r rounds of
+// sub-benchmarks named round=<rrr>/impl=<name>, one per implementation
+// including the control copy of the baseline (named "control"), each an
+// ordinary `for b.Loop() { f() }` benchmark run for -benchtime. Round 000
+// runs the implementations in the order given (baseline first, then the
+// control), so benchstat takes the baseline as its first column; every
+// later round runs them in a fresh pseudo-random order ([Seed]). Run with
+// -count=1 and read with
+//
+//	go test -run='^$' -bench=BenchmarkX -count=1 | benchstat -col /impl -ignore /round -
+//
+// The run costs about r × (len(cands)+2) × -benchtime. Names are checked as
+// in [Compare]; r must be at least 1. Rounds computes no verdict (benchstat
+// does); [Compare] is the in-process mode with verdicts. Gate, BatchTime,
+// Negligible, Confidence and Bootstrap do not apply and are ignored.
+func (c Comparer) Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
+	b.Helper()
+	cfg := buildConfig(c.opts)
+	if len(cfg.errs) > 0 {
+		b.Fatalf("%s", strings.Join(cfg.errs, "; "))
+	}
+	if r < 1 {
+		b.Fatalf("control: Rounds(b, %d, ...): the number of rounds must be ≥ 1; benchstat needs ≥ 6 for an interval, 10 is a good start", r)
+	}
+	impls, err := validate(base, cands)
+	if err != nil {
+		b.Fatalf("%v", err)
+	}
+	if !cfg.seedSet {
+		cfg.seed = uint64(time.Now().UnixNano())
+	}
+	if n := readCount(); n > 1 && once(b.Name()) {
+		b.Logf("control: note: -count=%d repeats each round=/impl= leaf back to back; Rounds already repeats by round, so run it with -count=1", n)
+	}
+	for round, order := range roundOrders(len(impls), r, cfg.seed) {
+		b.Run(fmt.Sprintf("round=%03d", round), func(b *testing.B) {
+			for _, i := range order {
+				b.Run("impl="+impls[i].name, impls[i].bench)
+			}
+		})
+	}
+	b.Logf("control: %d rounds of %d implementations (order seed %d); read with: benchstat -col /impl -ignore /round", r, len(impls), cfg.seed)
+}
+
+// roundOrders returns r orders of m implementations: the identity first,
+// then shuffles from the seed.
+func roundOrders(m, r int, seed uint64) [][]int {
+	s := newSchedule(m, seed)
+	out := make([][]int, r)
+	for i := range out {
+		if i == 0 {
+			out[i] = make([]int, m)
+			for k := range out[i] {
+				out[i][k] = k
+			}
+			continue
+		}
+		out[i] = s.next()
+	}
+	return out
+}
