@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -50,6 +51,13 @@ import (
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP    MainWarmup       warmup.DefaultLimit
 //	-benchkit.delta=pct         BENCHKIT_DELTA     MainDelta        5 (Δ% for runs needed)
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
+//
+// A file path is relative to the package directory (go test runs the test
+// binary there). A path that ends with a separator or names an existing
+// directory gets one file per package in it, named after the import path
+// with '/' replaced by '_' (".json" or ".txt"): use that with
+// `go test ./...`, where every package's binary would otherwise overwrite
+// the same file.
 //
 // Precedence, lowest first: the default, the options passed to Main, the
 // environment variable, the flag. The person running the command (flag or
@@ -367,13 +375,13 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 		}
 	}
 	if cfg.jsonPath != "" {
-		if err := mainWriteFile(d, cfg.jsonPath, func(w io.Writer) error { return report.JSONAnalysis(w, in, a) }); err != nil {
+		if err := mainWriteFile(d, mainFilePath(cfg.jsonPath, d.pkg, ".json"), func(w io.Writer) error { return report.JSONAnalysis(w, in, a) }); err != nil {
 			fmt.Fprintf(d.stderr, "benchkit: cannot write the JSON report: %v; fix the path given by -benchkit.json or BENCHKIT_JSON\n", err)
 			failed = true
 		}
 	}
 	if cfg.samplesPath != "" {
-		if err := mainWriteFile(d, cfg.samplesPath, func(w io.Writer) error { return report.SamplesAnalysis(w, in, a) }); err != nil {
+		if err := mainWriteFile(d, mainFilePath(cfg.samplesPath, d.pkg, ".txt"), func(w io.Writer) error { return report.SamplesAnalysis(w, in, a) }); err != nil {
 			fmt.Fprintf(d.stderr, "benchkit: cannot write the samples file: %v; fix the path given by -benchkit.samples or BENCHKIT_SAMPLES\n", err)
 			failed = true
 		}
@@ -394,6 +402,32 @@ func mainBenchRequested(fs *flag.FlagSet) bool {
 		return ""
 	}
 	return get("test.bench") != "" && get("test.list") == ""
+}
+
+// mainFilePath returns path, or, when path ends with a path separator or
+// names an existing directory, the file in it named after the package
+// ("example.com/p" → "example.com_p"+ext), so that one setting serves every
+// package of `go test ./...` without each overwriting the last.
+func mainFilePath(path, pkg, ext string) string {
+	dir := strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator))
+	if !dir {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			dir = true
+		}
+	}
+	if !dir {
+		return path
+	}
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' {
+			return '_'
+		}
+		return r
+	}, pkg)
+	if name == "" {
+		name = "benchkit"
+	}
+	return filepath.Join(path, name+ext)
 }
 
 func mainWriteFile(d mainDeps, path string, write func(io.Writer) error) error {

@@ -269,6 +269,14 @@ func TestMainFiles(t *testing.T) {
 	assert.Equal(t, 22, strings.Count(string(s), "\nBenchmark"), "one line per run")
 	assert.Contains(t, string(s), "cpu: Fake CPU\n")
 
+	h = newMainHarness("-test.bench=.", "-benchkit.json="+dir, "-benchkit.samples="+filepath.Join(dir, "s")+"/")
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "s"), 0o755))
+	require.Equal(t, 0, h.run(mainFakeM{run: h.record}))
+	_, err = os.Stat(filepath.Join(dir, "example.com_fake.json"))
+	assert.NoError(t, err, "a directory gets a file named after the package")
+	_, err = os.Stat(filepath.Join(dir, "s", "example.com_fake.txt"))
+	assert.NoError(t, err, "so does a path ending with a separator")
+
 	h = newMainHarness("-test.bench=.", "-benchkit.json="+filepath.Join(dir, "missing", "r.json"))
 	assert.Equal(t, 1, h.run(mainFakeM{run: h.record}), "a file that cannot be written fails the run")
 	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the JSON report: ")
