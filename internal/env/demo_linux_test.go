@@ -3,6 +3,7 @@ package env
 import (
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,28 +31,54 @@ func runTime() time.Duration {
 	return time.Duration(total)
 }
 
-// spin runs n goroutines that spin for d of wall time and returns the
-// contention counters accumulated meanwhile, the CPU time the process's
-// threads got, and the loop iterations done.
-func spin(n int, d time.Duration) (Contention, time.Duration, int64) {
+// threadWait is the run-queue wait of the calling OS thread so far.
+func threadWait() time.Duration {
+	b, err := os.ReadFile("/proc/thread-self/schedstat")
+	if err != nil {
+		return 0
+	}
+	w, _ := parseSchedstatWait(string(b))
+	return time.Duration(w)
+}
+
+// spinResult is what one spin phase measured.
+type spinResult struct {
+	c          Contention    // ReadContention after minus before
+	run        time.Duration // CPU time of all the process's threads
+	spinWait   time.Duration // run-queue wait of the spinning threads only
+	iterations int64
+}
+
+// spin runs n goroutines, each locked to its OS thread, that spin for d of
+// wall time, and returns what the counters saw meanwhile.
+func spin(n int, d time.Duration) spinResult {
 	var stop atomic.Bool
-	var iters atomic.Int64
+	var iters, spinWait atomic.Int64
 	var wg sync.WaitGroup
 	run0 := runTime()
 	before := ReadContention()
 	for range n {
 		wg.Go(func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			w0 := threadWait()
 			var k int64
 			for !stop.Load() {
 				k++
 			}
+			spinWait.Add(int64(threadWait() - w0))
 			iters.Add(k)
 		})
 	}
 	time.Sleep(d)
 	stop.Store(true)
 	wg.Wait()
-	return ReadContention().Sub(before), max(0, runTime()-run0), iters.Load()
+	return spinResult{
+		c:          ReadContention().Sub(before),
+		run:        max(0, runTime()-run0),
+		spinWait:   time.Duration(spinWait.Load()),
+		iterations: iters.Load(),
+	}
 }
 
 // startHogs starts n `timeout 5 sh -c 'while :; do :; done'` busy loops and
@@ -90,27 +117,26 @@ func TestDemoContention(t *testing.T) {
 	const d = time.Second
 	var quietWait, hogWait time.Duration
 	for round := 1; round <= 2; round++ {
-		q, qr, qi := spin(2, d)
+		q := spin(2, d)
 		stop := startHogs(t, 2)
 		time.Sleep(100 * time.Millisecond) // let the hogs reach the run queue
-		h, hr, hi := spin(2, d)
+		h := spin(2, d)
 		stop()
-		if !q.WaitKnown || !h.WaitKnown || !q.SwitchesKnown || !h.SwitchesKnown {
-			t.Fatalf("counters unknown on Linux: quiet %+v, hogs %+v", q, h)
+		if !q.c.WaitKnown || !h.c.WaitKnown || !q.c.SwitchesKnown || !h.c.SwitchesKnown {
+			t.Fatalf("counters unknown on Linux: quiet %+v, hogs %+v", q.c, h.c)
 		}
-		quietWait += q.RunQueueWait
-		hogWait += h.RunQueueWait
+		quietWait += q.c.RunQueueWait
+		hogWait += h.c.RunQueueWait
 		for _, r := range []struct {
-			name       string
-			c          Contention
-			run        time.Duration
-			iterations int64
-		}{{"quiet", q, qr, qi}, {"hogs ", h, hr, hi}} {
-			t.Logf("round %d %s: wait %6.1f ms/s, on CPU %6.1f ms/s, waited %4.1f%% of runnable time, "+
+			name string
+			spinResult
+		}{{"quiet", q}, {"hogs ", h}} {
+			t.Logf("round %d %s: process wait %6.1f ms/s (%4.1f%% of runnable time), spinners' wait %6.1f ms/s, "+
 				"involuntary switches %4d, steal %v, iterations %.2fx quiet",
-				round, r.name, ms(r.c.RunQueueWait)/d.Seconds(), ms(r.run)/d.Seconds(),
+				round, r.name, ms(r.c.RunQueueWait)/d.Seconds(),
 				100*float64(r.c.RunQueueWait)/float64(max(1, r.c.RunQueueWait+r.run)),
-				r.c.InvoluntarySwitches, r.c.StealTime, float64(r.iterations)/float64(max(qi, 1)))
+				ms(r.spinWait)/d.Seconds(), r.c.InvoluntarySwitches, r.c.StealTime,
+				float64(r.iterations)/float64(max(q.iterations, 1)))
 		}
 	}
 	if hogWait <= quietWait {
