@@ -1,0 +1,199 @@
+package benchkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+)
+
+// mainBinary builds benchkit/testdata/mainreport once, with go test -c,
+// into dir.
+func mainBinary(t *testing.T, dir string) string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command on PATH to build the testdata package: %v", err)
+	}
+	bin := filepath.Join(dir, "mainreport.test")
+	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "./testdata/mainreport")
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go test -c ./testdata/mainreport:\n%s", out)
+	return bin
+}
+
+type mainRealRun struct {
+	stdout, stderr string
+	code           int
+}
+
+func mainExec(t *testing.T, bin string, env []string, args ...string) mainRealRun {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := mainRealRun{stdout: stdout.String(), stderr: stderr.String()}
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		r.code = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return r
+}
+
+// mainParse reads a whole go test output with benchfmt.Reader and returns
+// the result names in order, the union of configuration keys, and each
+// name's ns/op values.
+func mainParse(t *testing.T, out string) (names []string, keys map[string]bool, ns map[string][]float64) {
+	t.Helper()
+	keys, ns = map[string]bool{}, map[string][]float64{}
+	r := benchfmt.NewReader(strings.NewReader(out), "stdout")
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			name := rec.Name.String()
+			names = append(names, name)
+			for _, c := range rec.Config {
+				keys[c.Key] = true
+			}
+			v, ok := rec.Value("sec/op")
+			require.True(t, ok, "%s has ns/op", name)
+			ns[name] = append(ns[name], v*1e9)
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error in the output: %v", rec)
+		case *benchfmt.UnitMetadata:
+			t.Errorf("unit metadata in the output: %v", rec)
+		}
+	}
+	require.NoError(t, r.Err())
+	return names, keys, ns
+}
+
+// TestMainRealRuns runs a real test binary whose TestMain is Main.
+func TestMainRealRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	bin := mainBinary(t, t.TempDir())
+	bench := []string{"-test.run=^$", "-test.bench=.", "-test.benchtime=1x", "-test.count=3", "-test.cpu=2",
+		"-benchkit.warmup=off"}
+
+	t.Run("tests only: nothing added", func(t *testing.T) {
+		r := mainExec(t, bin, nil, "-test.run=.", "-test.v")
+		assert.Equal(t, 0, r.code, r.stdout+r.stderr)
+		assert.Contains(t, r.stdout, "--- PASS: TestPasses")
+		assert.NotContains(t, r.stdout, "benchkit")
+		assert.Empty(t, r.stderr)
+	})
+
+	t.Run("benchmarks: report parses clean", func(t *testing.T) {
+		r := mainExec(t, bin, nil, append(bench[:len(bench)-1], "-benchkit.warmup=50ms")...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		names, keys, _ := mainParse(t, r.stdout)
+		var want []string
+		for _, n := range []string{"Tracked-2", "Looped-2", "Plain-2", "Gate-2"} {
+			want = append(want, n, n, n)
+		}
+		assert.Equal(t, want, names, "exactly the benchmark results")
+		for k := range keys {
+			assert.Contains(t, []string{"goos", "goarch", "pkg", "cpu"}, k, "stray configuration key")
+		}
+		assert.True(t, keys["goos"] && keys["pkg"])
+
+		i := strings.Index(r.stdout, "\nPASS\n")
+		require.Positive(t, i)
+		report := r.stdout[i+len("\nPASS\n"):]
+		for _, l := range strings.Split(strings.TrimSuffix(report, "\n"), "\n") {
+			assert.True(t, strings.HasPrefix(l, "benchkit │"), "after PASS, only report lines: %q", l)
+		}
+		assert.Contains(t, report, "hygiene report · 2 benchmarks · 6 runs · github.com/benchkit/go-benchkit/benchkit/testdata/mainreport")
+		assert.Regexp(t, `(?m)^benchkit │   warm-up \S+, \d+ batch`, report)
+		assert.Regexp(t, `(?m)^benchkit │   Tracked-2 +3 runs +\S+s `, report)
+		assert.Regexp(t, `(?m)^benchkit │   Looped-2 +3 runs `, report)
+		assert.NotContains(t, report, "Plain", "untracked benchmarks are not in the report")
+		assert.Regexp(t, `(?m)^benchkit │   Tracked-2 +runs +\S+ … \S+ +[▁▂▃▄▅▆▇█]{3}$`, report)
+	})
+
+	t.Run("m's exit code", func(t *testing.T) {
+		r := mainExec(t, bin, []string{"MAINREPORT_FAIL_TEST=1"}, "-test.run=.", "-test.bench=.",
+			"-test.benchtime=1x", "-benchkit.warmup=off")
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stdout, "deliberate failure")
+		assert.NotContains(t, r.stdout, "benchkit │", "testing runs no benchmark after a failed test: no report")
+
+		r = mainExec(t, bin, []string{"MAINREPORT_FAIL_BENCH=1"}, bench...)
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stdout, "--- FAIL: BenchmarkGate")
+		assert.Contains(t, r.stdout, "benchkit │ hygiene report · 2 benchmarks · 6 runs")
+	})
+
+	t.Run("a failed gate fails a passing run", func(t *testing.T) {
+		r := mainExec(t, bin, []string{"MAINREPORT_GATE=1"}, bench...)
+		assert.Equal(t, 1, r.code)
+		assert.Contains(t, r.stdout, "\nPASS\n", "m passed")
+		assert.Contains(t, r.stdout, "benchkit │       gate 5%: FAILED")
+		assert.Contains(t, r.stdout, "benchkit │   ✗ benchkit: Gate: gate 5% failed: new +10.0%")
+		names, _, _ := mainParse(t, r.stdout)
+		assert.Len(t, names, 12)
+	})
+
+	t.Run("strict fails on flags", func(t *testing.T) {
+		r := mainExec(t, bin, []string{"MAINREPORT_FLAG=1"}, bench...)
+		assert.Equal(t, 0, r.code, "a flag alone warns")
+		assert.Contains(t, r.stdout, "Tracked-2: misuse: deliberate flag (MAINREPORT_FLAG=1) (raised by 3 runs)")
+		r = mainExec(t, bin, []string{"MAINREPORT_FLAG=1", "BENCHKIT_STRICT=1"}, bench...)
+		assert.Equal(t, 1, r.code, "BENCHKIT_STRICT=1")
+		r = mainExec(t, bin, []string{"MAINREPORT_FLAG=1"}, append(bench, "-benchkit.strict")...)
+		assert.Equal(t, 1, r.code, "-benchkit.strict")
+		assert.Contains(t, r.stdout, "✗ benchkit: Tracked-2 raised misuse")
+	})
+
+	t.Run("files", func(t *testing.T) {
+		dir := t.TempDir()
+		js, samples := filepath.Join(dir, "report.json"), filepath.Join(dir, "samples.txt")
+		r := mainExec(t, bin, []string{"BENCHKIT_SAMPLES=" + samples}, append(bench, "-benchkit.json="+js)...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		_, _, printed := mainParse(t, r.stdout)
+
+		b, err := os.ReadFile(samples)
+		require.NoError(t, err)
+		names, keys, written := mainParse(t, string(b))
+		assert.Len(t, names, 6, "one line per tracked run")
+		assert.True(t, keys["benchkit"] && keys["samples"] && keys["goos"])
+		for _, n := range []string{"Tracked-2", "Looped-2"} {
+			require.Len(t, written[n], 3, n)
+			for i := range written[n] {
+				assert.InEpsilon(t, printed[n][i], written[n][i], 0.001, "%s run %d: the samples file has go test's ns/op", n, i)
+			}
+		}
+
+		j, err := os.ReadFile(js)
+		require.NoError(t, err)
+		var rep struct {
+			Schema     string
+			Benchmarks []struct {
+				Display string
+				Runs    []struct {
+					NsPerOp float64 `json:"ns_per_op"`
+				}
+			}
+		}
+		require.NoError(t, json.Unmarshal(j, &rep))
+		assert.Equal(t, "benchkit-report/v1", rep.Schema)
+		require.Len(t, rep.Benchmarks, 2)
+		assert.Equal(t, "Tracked-2", rep.Benchmarks[0].Display)
+		assert.Len(t, rep.Benchmarks[0].Runs, 3)
+	})
+}

@@ -1,0 +1,36 @@
+// Package seed001 reproduces seed 001's "run that lied": one benchmark of
+// the same code that reports two different answers, because the machine
+// moved between two regimes while it ran.
+//
+// BenchmarkMakeBuffer_Correct measures MakeBuffer (a 64-byte make that
+// escapes, like the seed's BenchmarkMakeBuffer_Correct) with benchkit.Loop,
+// while a CPU hog, a child process spinning one thread per CPU, competes
+// for the cores during the middle half of the run (by time: from a quarter
+// to three quarters of -benchtime). The hog is started and
+// stopped by the benchmark itself: it runs at most [HogLimit], stops when
+// that window ends, when the benchmark ends (b.Cleanup, also on
+// failure), and by itself when the benchmark process dies (its stdin
+// closes).
+//
+// Run it with the report:
+//
+//	go test -run='^$' -bench=. ./examples/seed001
+//
+// The report's row shows a high CV graded do-not-trust, the share of the
+// run the process waited for a CPU (wait%), and two regimes in the batch
+// timeline, with the strip plot showing the slow middle:
+//
+//	MakeBuffer_Correct-2  runs  ... ▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁
+//
+// With -count=N each run gets its own hog window. With -benchtime=Nx the
+// run has no duration to take a window of, so no hog runs. Set
+// SEED001_HOG=off to measure the quiet machine for comparison.
+package seed001
+
+// MakeBuffer returns a new zeroed buffer of n bytes. Returned to the
+// caller, the buffer escapes to the heap: one allocation per call.
+func MakeBuffer(n int) []byte { return make([]byte, n) }
+
+// HogLimit is the longest a hog child process runs, whatever happens to
+// the benchmark that started it.
+const HogLimit = 10e9 // nanoseconds: 10s

@@ -1,0 +1,174 @@
+package seed001
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// hogEnv marks the child process: the test binary re-executed to run
+// TestHogChild only.
+const hogEnv = "SEED001_HOG_CHILD"
+
+// hog is a child process that keeps every CPU busy until stopped.
+type hog struct {
+	mu      sync.Mutex
+	cmd     *exec.Cmd
+	stdin   io.WriteCloser
+	stopped bool
+	timer   *time.Timer
+}
+
+// startHog starts the child now. Stop it with stop; it also stops by itself
+// after HogLimit or when this process dies.
+func startHog() (*hog, error) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHogChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), hogEnv+"=1", fmt.Sprintf("GOMAXPROCS=%d", hogThreads()))
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("seed001: cannot start the CPU hog %s: %w", os.Args[0], err)
+	}
+	return &hog{cmd: cmd, stdin: stdin}, nil
+}
+
+// stop ends the child and waits for it. It is safe to call more than once
+// and from several goroutines.
+func (h *hog) stop() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.stopped {
+		return
+	}
+	h.stopped = true
+	if h.timer != nil {
+		h.timer.Stop()
+	}
+	_ = h.stdin.Close()
+	_ = h.cmd.Process.Kill()
+	_ = h.cmd.Wait()
+}
+
+// hogWindow schedules a hog for the middle of a run of length d starting
+// now: on at d/4, off at 3d/4. The returned stop function ends
+// it at once (and cancels it if it has not started); the benchmark
+// registers it with b.Cleanup so it runs even when the benchmark fails.
+func hogWindow(d time.Duration, logf func(string, ...any)) (stop func()) {
+	var mu sync.Mutex
+	var h *hog
+	cancelled := false
+	on := time.AfterFunc(d/4, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if cancelled {
+			return
+		}
+		var err error
+		if h, err = startHog(); err != nil {
+			logf("%v; measuring without it", err)
+			return
+		}
+		h.timer = time.AfterFunc(d/2, h.stop)
+	})
+	return func() {
+		on.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		cancelled = true
+		if h != nil {
+			h.stop()
+		}
+	}
+}
+
+// benchDuration returns the -test.benchtime duration, or false for an
+// iteration count (Nx) or when the flag is absent.
+func benchDuration() (time.Duration, bool) {
+	f := flag.Lookup("test.benchtime")
+	if f == nil {
+		return 0, false
+	}
+	v := f.Value.String()
+	if strings.HasSuffix(v, "x") {
+		return 0, false
+	}
+	d, err := time.ParseDuration(v)
+	return d, err == nil && d > 0
+}
+
+// hogThreads is how many threads the hog spins: one per CPU, as seed 001
+// ran sixteen CPU-bound processes on sixteen cores. With the benchmark's
+// own thread that makes NumCPU+1 runnable threads for NumCPU cores: on two
+// cores the benchmark gets about two thirds of one, about 1.5× slower, the
+// seed's 39 ns against 27 ns.
+func hogThreads() int { return runtime.NumCPU() }
+
+// TestHogChild is the hog's body. It only runs in the child process (the
+// test binary re-executed by startHog); elsewhere it skips. It spins
+// hogThreads goroutines until its stdin closes or HogLimit passes.
+func TestHogChild(t *testing.T) {
+	if os.Getenv(hogEnv) != "1" {
+		t.Skip("the CPU hog's body; runs only in the child process BenchmarkMakeBuffer_Correct starts")
+	}
+	done := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, os.Stdin) // returns when the parent closes stdin or dies
+		close(done)
+	}()
+	deadline := time.After(time.Duration(HogLimit))
+	var wg sync.WaitGroup
+	quit := make(chan struct{})
+	for range hogThreads() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			x := uint64(1)
+			for {
+				select {
+				case <-quit:
+					sinkHog = x
+					return
+				default:
+				}
+				for range 10000 {
+					x = x*6364136223846793005 + 1442695040888963407
+				}
+			}
+		}()
+	}
+	select {
+	case <-done:
+	case <-deadline:
+	}
+	close(quit)
+	wg.Wait()
+}
+
+var sinkHog uint64
+
+// TestHogStops checks that a hog window cancelled before it opens starts
+// nothing, and that a started hog is gone after stop.
+func TestHogStops(t *testing.T) {
+	stop := hogWindow(time.Hour, t.Logf)
+	stop()
+	stop() // twice is fine
+
+	h, err := startHog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.stop()
+	h.stop()
+	if h.cmd.ProcessState == nil {
+		t.Fatal("the hog process was not waited for")
+	}
+}
