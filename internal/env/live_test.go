@@ -43,8 +43,10 @@ func TestLiveProbe(t *testing.T) {
 		}
 	}
 	if runtime.GOOS == "linux" {
-		if !s.LoadKnown || !s.StealKnown || !s.CPUModelKnown {
-			t.Errorf("on Linux load, steal and cpu model should be known: %+v", s)
+		// procfs is mounted on any Linux a Go test runs on; the CPU model
+		// is not asserted (some RISC-V kernels print no usable name).
+		if !s.LoadKnown || !s.StealKnown {
+			t.Errorf("on Linux load and steal should be known: %+v", s)
 		}
 		if !c.WaitKnown || !c.SwitchesKnown || !c.StealKnown {
 			t.Errorf("on Linux every contention counter should be known: %+v", c)
