@@ -192,6 +192,14 @@ func TestComparisonsAndGate(t *testing.T) {
 	in.Benches[5].Comparisons[0].GateFailed = false
 	assert.False(t, Analyze(in).Failed())
 	assert.Contains(t, render(t, in), "gate 5%: passed")
+
+	// A comparison alone: no table rows, and a reason that already says
+	// "noise floor" is not prefixed with it again.
+	only := Input{Benches: in.Benches[5:]}
+	only.Benches[0].Comparisons[0].Control.Reason = "noise floor: a copy of old lies within [-0.80%, +1.20%]"
+	text = render(t, only)
+	assert.Contains(t, text, "none recorded: call benchkit.Track(b)")
+	assert.Equal(t, "same: noise floor: a copy of old lies within [-0.80%, +1.20%]", fields(lineWith(t, text, "control (old again)"))[4])
 }
 
 func TestStrictFailsOnFlags(t *testing.T) {

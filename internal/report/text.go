@@ -81,7 +81,7 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 
 	p.section(fmt.Sprintf("benchmarks · cv grades: <2%% excellent, 2-5%% acceptable, 5-10%% noisy, >10%% do-not-trust · runs@%s%%: runs per side to resolve a %s%% change (Lehr: 16·(cv/Δ)², at least %d)",
 		fmtNum(delta), fmtNum(delta), MinRunsForCI))
-	if len(a.Rows) == 0 {
+	if !slices.ContainsFunc(a.Rows, Row.Shown) {
 		p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
 	} else {
 		table := [][]string{{"benchmark", "samples", "median/op", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
@@ -417,7 +417,7 @@ func comparisonLines(p *printer, c ComparisonRow) {
 
 func estimateRow(name string, e registry.Estimate, note string) []string {
 	verdict := string(e.Verdict)
-	if note != "" {
+	if note != "" && !strings.Contains(e.Reason, note) {
 		verdict = note
 		if e.Verdict != "" {
 			verdict += ", " + string(e.Verdict)
