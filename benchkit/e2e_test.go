@@ -1,0 +1,317 @@
+package benchkit_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+// The end-to-end tests build a testdata package's test binary once with
+// go test -c, run it as `go test -bench` would, and read its output with
+// benchfmt, as benchstat does.
+
+// e2eBuild compiles ./testdata/<pkg> into a test binary in t's temp dir.
+func e2eBuild(t *testing.T, pkg string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go command not found")
+	}
+	bin := filepath.Join(t.TempDir(), pkg+".test")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	cmd := exec.Command(goBin, "test", "-c", "-o", bin, "./testdata/"+pkg)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c ./testdata/%s: %v\n%s", pkg, err, out)
+	}
+	return bin
+}
+
+// e2eOutput is one run of a test binary.
+type e2eOutput struct {
+	text    string
+	failed  bool                    // non-zero exit
+	results map[string][]e2eResult  // by name as printed, in order
+	logs    map[string][]string     // --- BENCH: / --- FAIL: blocks by name, one per block
+	fails   map[string]bool         // names with a --- FAIL: block
+	errs    []*benchfmt.SyntaxError // lines benchfmt could not parse
+}
+
+type e2eResult struct {
+	iters  int
+	values map[string]float64 // original units, as printed
+}
+
+// e2eRun runs bin with args under a timeout and parses its output.
+func e2eRun(t *testing.T, bin string, timeout time.Duration, args ...string) e2eOutput {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{"-test.run=^$"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("%s %v did not finish within %v:\n%s", filepath.Base(bin), args, timeout, out)
+	}
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatalf("running %s: %v", bin, err)
+	}
+	o := e2eOutput{
+		text:    string(out),
+		failed:  err != nil,
+		results: map[string][]e2eResult{},
+		logs:    map[string][]string{},
+		fails:   map[string]bool{},
+	}
+	r := benchfmt.NewReader(bytes.NewReader(out), "out")
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.Result:
+			res := e2eResult{iters: rec.Iters, values: map[string]float64{}}
+			for _, v := range rec.Values {
+				unit, val := v.Unit, v.Value
+				if v.OrigUnit != "" {
+					unit, val = v.OrigUnit, v.OrigValue
+				}
+				res.values[unit] = val
+			}
+			name := "Benchmark" + rec.Name.String()
+			o.results[name] = append(o.results[name], res)
+		case *benchfmt.SyntaxError:
+			o.errs = append(o.errs, rec)
+		}
+	}
+	// Log blocks: "--- BENCH: Name" or "--- FAIL: Name" then indented lines.
+	var cur string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, "--- BENCH: ") || strings.Contains(line, "--- FAIL: ") {
+			i := strings.Index(line, "--- ")
+			fields := strings.Fields(line[i:])
+			cur = fields[2]
+			if fields[1] == "FAIL:" {
+				o.fails[cur] = true
+			}
+			o.logs[cur] = append(o.logs[cur], "")
+			continue
+		}
+		if cur != "" && strings.HasPrefix(line, "    ") {
+			l := o.logs[cur]
+			l[len(l)-1] += strings.TrimSpace(line) + "\n"
+			continue
+		}
+		cur = ""
+	}
+	return o
+}
+
+// name returns the benchmark name as printed, with the GOMAXPROCS suffix.
+func e2eName(base string) string {
+	if p := runtime.GOMAXPROCS(0); p != 1 {
+		return base + "-" + strconv.Itoa(p)
+	}
+	return base
+}
+
+// checkParses fails on any line benchfmt cannot parse, except testing's
+// own "BenchmarkX-2 \t--- FAIL: BenchmarkX-2" lines for failed benchmarks,
+// and on any NaN or Inf value.
+func (o e2eOutput) checkParses(t *testing.T) {
+	t.Helper()
+	lines := strings.Split(o.text, "\n")
+	for _, e := range o.errs {
+		_, n := e.Pos()
+		if n >= 1 && n <= len(lines) && strings.Contains(lines[n-1], "--- FAIL: ") {
+			continue
+		}
+		t.Errorf("benchfmt could not parse a line: %v", e)
+	}
+	for name, rs := range o.results {
+		for i, r := range rs {
+			for unit, v := range r.values {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Errorf("%s repeat %d: %s = %v", name, i+1, unit, v)
+				}
+			}
+		}
+	}
+}
+
+func TestE2ESeed004(t *testing.T) {
+	bin := e2eBuild(t, "seed004")
+	const count = 3
+	o := e2eRun(t, bin, 5*time.Minute, "-test.bench=.", "-test.benchtime=50ms", "-test.count=3", "-test.benchmem")
+	if o.failed {
+		t.Fatalf("seed004 benchmarks failed; flags must warn, not fail:\n%s", o.text)
+	}
+	o.checkParses(t)
+	names := []string{
+		"BenchmarkMakeBuffer_DCE", "BenchmarkMakeBuffer_Correct",
+		"BenchmarkOnesCount_ConstantFolded", "BenchmarkOnesCount_Correct",
+		"BenchmarkProcess_PerIterSetup_Correct", "BenchmarkProcess_TimerOrder_BUG", "BenchmarkProcess_Setup",
+		"BenchmarkHash_BLoop", "BenchmarkHash_Loop",
+	}
+	for _, base := range names {
+		name := e2eName(base)
+		t.Run(base, func(t *testing.T) {
+			rs := o.results[name]
+			if len(rs) != count {
+				t.Fatalf("%d result lines for %s, want %d:\n%s", len(rs), name, count, o.text)
+			}
+			for i, r := range rs {
+				_, hasCV := r.values["cv%"]
+				if hasCV != (i > 0) {
+					t.Errorf("repeat %d: cv%% present = %v; want it from the second repeat on", i+1, hasCV)
+				}
+				if _, ok := r.values["wait%"]; !ok && runtime.GOOS == "linux" {
+					t.Errorf("repeat %d: no wait%% on Linux: %v", i+1, r.values)
+				}
+				_, hasBatch := r.values["batchcv%"]
+				if want := base == "BenchmarkHash_Loop"; hasBatch != want {
+					t.Errorf("repeat %d: batchcv%% present = %v, want %v", i+1, hasBatch, want)
+				}
+			}
+		})
+	}
+
+	logs := func(base string) string { return strings.Join(o.logs[e2eName(base)], "") }
+	dce := o.logs[e2eName("BenchmarkMakeBuffer_DCE")]
+	allocsFlags, elimFlags := 0, 0
+	for _, l := range dce {
+		if strings.Contains(l, "ExpectAllocs(1) declared") {
+			allocsFlags++
+		}
+		if strings.Contains(l, "empty loop iteration") {
+			elimFlags++
+		}
+	}
+	if allocsFlags != count || elimFlags == 0 {
+		t.Errorf("MakeBuffer_DCE: allocs flag in %d of %d repeats (want all), eliminated flag in %d (want ≥ 1):\n%s",
+			allocsFlags, count, elimFlags, strings.Join(dce, "---\n"))
+	}
+	for _, base := range []string{"BenchmarkMakeBuffer_Correct", "BenchmarkHash_BLoop"} {
+		if l := logs(base); strings.Contains(l, "benchkit:") {
+			t.Errorf("%s flagged; want no flag:\n%s", base, l)
+		}
+	}
+	if l := logs("BenchmarkProcess_PerIterSetup_Correct"); !strings.Contains(l, "stop-the-world pauses") {
+		t.Errorf("per-iteration StopTimer/StartTimer not reported as heavy toggling:\n%s", l)
+	}
+	if l := logs("BenchmarkProcess_Setup"); !strings.Contains(l, "StopTimer/StartTimer pairs cost") {
+		t.Errorf("Setup's pair cost not reported:\n%s", l)
+	}
+}
+
+var e2eGrew = regexp.MustCompile(`b\.N grew from (\d+) to (\d+)`)
+
+func TestE2EStoppedTimer(t *testing.T) {
+	bin := e2eBuild(t, "stopped")
+	for _, bt := range []string{"1s", "1000x"} {
+		t.Run("benchtime="+bt, func(t *testing.T) {
+			// Without Track these take 80 minutes at 1s; the timeout is the test.
+			o := e2eRun(t, bin, 2*time.Minute, "-test.bench=Stop", "-test.benchtime="+bt)
+			if !o.failed {
+				t.Fatalf("stopped-timer benchmarks passed:\n%s", o.text)
+			}
+			o.checkParses(t)
+			for _, base := range []string{"BenchmarkStopNoStart", "BenchmarkStopInLoop"} {
+				name := e2eName(base)
+				l := strings.Join(o.logs[name], "")
+				if !o.fails[name] || !strings.Contains(l, "benchkit: "+base+":") || !strings.Contains(l, "b.StartTimer()") {
+					t.Errorf("%s: want a failure naming it and b.StartTimer():\n%s", name, o.text)
+					continue
+				}
+				m := e2eGrew.FindStringSubmatch(l)
+				if m == nil {
+					t.Errorf("%s: message lacks the ramp step: %s", name, l)
+					continue
+				}
+				to, _ := strconv.Atoi(m[2])
+				if limit := 100; bt == "1000x" {
+					limit = 1000
+					if to > limit {
+						t.Errorf("%s failed at b.N = %d, want ≤ %d", name, to, limit)
+					}
+				} else if to > limit {
+					t.Errorf("%s failed at b.N = %d, want ≤ %d (the first ramp steps)", name, to, limit)
+				}
+				if len(o.results[name]) != 0 {
+					t.Errorf("%s printed a result line after failing", name)
+				}
+			}
+		})
+	}
+	t.Run("per-iteration toggling passes", func(t *testing.T) {
+		o := e2eRun(t, bin, 2*time.Minute, "-test.bench=PerIterationToggle", "-test.benchtime=2000x")
+		if o.failed || len(o.results[e2eName("BenchmarkPerIterationToggle")]) != 1 {
+			t.Fatalf("legitimate per-iteration Stop/Start failed or printed no result:\n%s", o.text)
+		}
+		o.checkParses(t)
+	})
+}
+
+func TestE2EMisuse(t *testing.T) {
+	bin := e2eBuild(t, "misuse")
+	o := e2eRun(t, bin, 2*time.Minute, "-test.bench=.", "-test.benchtime=20ms", "-test.count=2")
+	o.checkParses(t)
+	tests := []struct {
+		base    string
+		results int    // result lines expected
+		fail    bool   // --- FAIL: expected
+		want    string // in the logs ("" for no benchkit message at all)
+		reason  string
+	}{
+		{"BenchmarkTrackTwice", 2, false, "Track called twice", "a misuse flag warns"},
+		{"BenchmarkNilLoopFunc", 0, true, "benchkit: Loop called with a nil f", "nil f fails the benchmark with the fix"},
+		{"BenchmarkNilSetupFunc", 0, true, "benchkit: Setup called with a nil setup or f", "nil setup fails the benchmark with the fix"},
+		{"BenchmarkSkips", 0, false, "", "a skip records and prints nothing"},
+		{"BenchmarkFails", 0, true, "", "a failure gets no benchkit metric or flag"},
+		{"BenchmarkParent/len=2", 2, false, "", "sub-benchmarks are measured"},
+		{"BenchmarkParent/len=8", 2, false, "", "sub-benchmarks are measured"},
+		{"BenchmarkParallel", 2, false, "", "RunParallel with Track at the top works"},
+		{"BenchmarkStrictDCE", 0, true, "ExpectAllocs(1) declared", "FailOnFlags turns the flag into a failure"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.base, func(t *testing.T) {
+			name := tt.base
+			if !strings.HasPrefix(tt.base, "BenchmarkNil") && tt.base != "BenchmarkFails" {
+				name = e2eName(tt.base)
+			}
+			if got := len(o.results[name]); got != tt.results {
+				t.Errorf("%d result lines, want %d (%s)", got, tt.results, tt.reason)
+			}
+			if o.fails[name] != tt.fail {
+				t.Errorf("failed = %v, want %v (%s)", o.fails[name], tt.fail, tt.reason)
+			}
+			l := strings.Join(o.logs[name], "")
+			if tt.want == "" && strings.Contains(l, "benchkit:") || tt.want != "" && !strings.Contains(l, tt.want) {
+				t.Errorf("logs %q; want %q (%s)", l, tt.want, tt.reason)
+			}
+			for i, r := range o.results[name] {
+				if _, ok := r.values["cv%"]; ok != (i > 0) {
+					t.Errorf("repeat %d: cv%% present = %v", i+1, ok)
+				}
+			}
+		})
+	}
+	if !o.failed {
+		t.Error("the binary exited 0; the failing benchmarks must fail it")
+	}
+}

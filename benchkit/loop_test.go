@@ -1,0 +1,105 @@
+package benchkit
+
+import (
+	"math/bits"
+	"testing"
+	"time"
+)
+
+// feed records batches of a constant cost per iteration into t, as lap
+// would, for iters iterations in all.
+func feed(t *batcher, perIter time.Duration, iters int) {
+	t.k = 1
+	for done := 0; done+t.k <= iters; {
+		k := t.k
+		t.add(time.Duration(k) * perIter)
+		done += k
+	}
+}
+
+func TestBatcherIsBoundedAndUniform(t *testing.T) {
+	for _, iters := range []int{1000, 1e5, 1e7, 1e9} {
+		var b batcher
+		feed(&b, 300*time.Nanosecond, iters)
+		if b.used > batchSlots || (iters >= 1e5 && b.used < batchSlots/2) {
+			t.Errorf("%d iterations: %d slots used; want between %d and %d", iters, b.used, batchSlots/2, batchSlots)
+		}
+		if bits.OnesCount(uint(b.k)) != 1 {
+			t.Errorf("%d iterations: k = %d; want a power of two", iters, b.k)
+		}
+		if time.Duration(b.k)*300*time.Nanosecond < batchTarget {
+			t.Errorf("%d iterations: a batch of k = %d lasts under %v", iters, b.k, batchTarget)
+		}
+		for i, v := range b.perIter() {
+			if v != 300 {
+				t.Fatalf("%d iterations: slot %d = %v ns/iteration, want 300 (slots must hold equal iteration counts)", iters, i, v)
+			}
+		}
+	}
+}
+
+func TestBatcherMergeKeepsTime(t *testing.T) {
+	var b batcher
+	b.k, b.warm = 4, true
+	total := 0.0
+	for i := range batchSlots + 1 {
+		d := time.Duration(i+1) * time.Microsecond
+		total += float64(d)
+		b.add(d)
+	}
+	if b.used != batchSlots/2+1 || b.k != 8 {
+		t.Fatalf("after %d batches: used %d, k %d; want %d and 8", batchSlots+1, b.used, b.k, batchSlots/2+1)
+	}
+	got := 0.0
+	for _, s := range b.slots[:b.used] {
+		got += s
+	}
+	// The last batch was timed at k=4 after the merge; all the time is kept.
+	if got != total {
+		t.Errorf("slots sum to %v, want %v", got, total)
+	}
+	if b.slots[0] != float64(3*time.Microsecond) {
+		t.Errorf("slot 0 = %v, want the first two batches merged (1µs + 2µs)", b.slots[0])
+	}
+}
+
+// TestLoopMemoryIsBounded runs Loop at b.N = 1e7 and 1e5: neither
+// allocates inside the timed loop, and the timeline stays within its slots.
+func TestLoopMemoryIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 1e7 iterations")
+	}
+	records(t)
+	var x uint64 = 12345
+	for _, n := range []string{"100000x", "10000000x"} {
+		withBenchtime(t, n)
+		r := testing.Benchmark(func(b *testing.B) {
+			Loop(b, func() uint64 { return x * 0x9e3779b97f4a7c15 })
+		})
+		if r.MemAllocs != 0 {
+			t.Errorf("-benchtime=%s: %d allocations in the timed loop; want 0", n, r.MemAllocs)
+		}
+		checkFinite(t, r)
+	}
+	bs := flagsFree(t)
+	if len(bs.Runs) != 2 || bs.Runs[1].N != 1e7 {
+		t.Fatalf("runs %+v; want two, the second at N = 1e7", bs.Runs)
+	}
+	if n := len(bs.Timeline); n == 0 || n > batchSlots {
+		t.Errorf("timeline has %d points; want 1..%d", n, batchSlots)
+	}
+	if bs.Runs[1].WithinCV < 0 {
+		t.Errorf("WithinCV = %v; want a CV from ≥ 2 batches at N = 1e7", bs.Runs[1].WithinCV)
+	}
+}
+
+// flagsFree returns the single benchmark recorded (testing.Benchmark names
+// every benchmark ""), failing if there are several.
+func flagsFree(t *testing.T) registryBench {
+	t.Helper()
+	bs := registryBenchmarks()
+	if len(bs) != 1 {
+		t.Fatalf("%d benchmark names recorded, want 1", len(bs))
+	}
+	return bs[0]
+}
