@@ -15,18 +15,18 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// mainBinary builds benchkit/testdata/mainreport once, with go test -c,
-// into dir.
-func mainBinary(t *testing.T, dir string) string {
+// mainBinaryOf builds benchkit/testdata/<pkg> once, with go test -c, into
+// dir, for the subtests to run.
+func mainBinaryOf(t *testing.T, dir, pkg string) string {
 	t.Helper()
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command on PATH to build the testdata package: %v", err)
 	}
-	bin := filepath.Join(dir, "mainreport.test")
-	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "./testdata/mainreport")
+	bin := filepath.Join(dir, pkg+".test")
+	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "./testdata/"+pkg)
 	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go test -c ./testdata/mainreport:\n%s", out)
+	require.NoError(t, err, "go test -c ./testdata/%s:\n%s", pkg, out)
 	return bin
 }
 
@@ -81,12 +81,33 @@ func mainParse(t *testing.T, out string) (names []string, keys map[string]bool, 
 	return names, keys, ns
 }
 
+// TestMainRealCompare runs a package with control.Compare under Main: the
+// comparison reaches the report and the output still parses clean.
+func TestMainRealCompare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	bin := mainBinaryOf(t, t.TempDir(), "maincompare")
+	r := mainExec(t, bin, nil, "-test.run=^$", "-test.bench=.", "-test.benchtime=1x", "-test.count=2",
+		"-test.cpu=2", "-benchkit.warmup=off")
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	names, keys, _ := mainParse(t, r.stdout)
+	assert.Equal(t, []string{"Compare-2", "Compare-2", "Tracked-2", "Tracked-2"}, names)
+	for k := range keys {
+		assert.Contains(t, []string{"goos", "goarch", "pkg", "cpu"}, k, "stray configuration key")
+	}
+	assert.Contains(t, r.stdout, "benchkit │ hygiene report · 1 benchmark · 2 runs")
+	assert.Regexp(t, `(?m)^benchkit │   Compare: baseline old at \S+/op, 1 round`, r.stdout)
+	assert.Regexp(t, `(?m)^benchkit │     control \(old again\) +\S+/op +[-+]\d`, r.stdout)
+	assert.Regexp(t, `(?m)^benchkit │     new +\S+/op +[-+]\d+\.\d\d% +\[`, r.stdout)
+}
+
 // TestMainRealRuns runs a real test binary whose TestMain is Main.
 func TestMainRealRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
-	bin := mainBinary(t, t.TempDir())
+	bin := mainBinaryOf(t, t.TempDir(), "mainreport")
 	bench := []string{"-test.run=^$", "-test.bench=.", "-test.benchtime=1x", "-test.count=3", "-test.cpu=2",
 		"-benchkit.warmup=off"}
 
