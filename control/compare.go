@@ -48,7 +48,7 @@ const DefaultBenchtime = time.Second
 // # Measurement
 //
 // One iteration count is calibrated on the baseline so that its batch
-// takes about 100µs ([BatchTime]) and shared by every
+// takes about 50µs ([BatchTime]) and shared by every
 // implementation (capped so the slowest batch stays under ten batch
 // times). After a discarded warm-up round, each round runs one batch of
 // every implementation in an order drawn from balanced random blocks

@@ -21,7 +21,7 @@
 // # How it measures
 //
 // [Compare] calibrates one iteration count on the baseline (batches of
-// about 100µs, [BatchTime]), runs a discarded warm-up round, then runs
+// about 50µs, [BatchTime]), runs a discarded warm-up round, then runs
 // rounds of one batch per implementation in balanced random order until a
 // budget of -benchtime × max(2, number of implementations) is spent. Per
 // round it divides each implementation's time by the baseline's. The

@@ -33,7 +33,7 @@ type config struct {
 const (
 	DefaultConfidence = 0.95
 	DefaultNegligible = 1.0 // percent
-	DefaultBatchTime  = 100 * time.Microsecond
+	DefaultBatchTime  = 50 * time.Microsecond
 )
 
 func buildConfig(opts []Option) config {
@@ -107,14 +107,15 @@ func Seed(s uint64) Option {
 
 // BatchTime sets the target duration of one batch of the baseline, from
 // which the iteration count shared by every implementation is calibrated;
-// the default is 100µs ([DefaultBatchTime]). It must be between 10µs and
+// the default is 50µs ([DefaultBatchTime]). It must be between 10µs and
 // 1s. Rounds and Analyze ignore it.
 //
 // Shorter batches pair more tightly in time: on a shared 2-core machine a
 // 1ms batch of an allocating workload often contains a GC cycle or a
 // preemption, and the control's interval was 9–27 points wide, against
-// 1.2–1.5 points at 100µs (the README has the measurement). Below about
-// 20µs the two clock reads per batch (about 40–80ns each) start to count.
+// 1.2–1.5 at 100µs and 0.4–1.0 at 50µs (the README has the measurement).
+// Below about 20µs the two clock reads per batch (about 40–80ns each)
+// start to count.
 func BatchTime(d time.Duration) Option {
 	return optionFunc(func(c *config) {
 		if d < 10*time.Microsecond || d > time.Second {
