@@ -265,7 +265,7 @@ func FuzzTwoRegimes(f *testing.F) {
 			}
 			return
 		}
-		if r.Low.Size+r.High.Size != len(xs) || r.Low.Hi >= r.High.Lo || r.Split < r.Low.Hi || r.Split > r.High.Lo {
+		if r.Low.Size+r.High.Size != len(xs) || r.Low.Hi >= r.High.Lo || r.Split < r.Low.Hi || r.Split >= r.High.Lo {
 			t.Fatalf("TwoRegimes(%v) = %+v: inconsistent split", xs, r)
 		}
 		if r.Low.Center < r.Low.Lo || r.Low.Center > r.Low.Hi || r.High.Center < r.High.Lo || r.High.Center > r.High.Hi {
@@ -277,7 +277,7 @@ func FuzzTwoRegimes(f *testing.F) {
 			for _, s := range reg.Segments {
 				for i := s[0]; i < s[1]; i++ {
 					seen[i]++
-					if low := xs[i] < r.Split; low != (g == 0) {
+					if low := xs[i] <= r.Split; low != (g == 0) {
 						t.Fatalf("TwoRegimes(%v): run %d (%v) in the wrong regime of split %v", xs, i, xs[i], r.Split)
 					}
 				}

@@ -48,7 +48,8 @@ type Regime struct {
 type Regimes struct {
 	Low, High Regime
 	// Split is the value threshold separating them: the midpoint between
-	// Low.Hi and High.Lo. Values below it are in Low, above it in High.
+	// Low.Hi and High.Lo, rounded so that Low.Hi ≤ Split < High.Lo. Values
+	// at or below it are in Low, values above it in High.
 	Split float64
 	// Separation is Ashman's D of the split,
 	// D = √2·|μ_high − μ_low| / √(σ²_low + σ²_high), with μ and σ² each
@@ -208,7 +209,9 @@ func splitRegimes(xs []float64) (r Regimes, gap float64, ok bool) {
 	if !isFinite(r.Split) {
 		r.Split = r.Low.Hi/2 + r.High.Lo/2
 	}
-	r.Split = clamp(r.Split, r.Low.Hi, r.High.Lo)
+	if r.Split < r.Low.Hi || r.Split >= r.High.Lo {
+		r.Split = r.Low.Hi // adjacent floats: no value lies between them
+	}
 	r.Separation = ashmanD(lowZ, highZ)
 	r.OrderP = runsTestP(bestK, n-bestK, len(r.Low.Segments)+len(r.High.Segments))
 
