@@ -2,7 +2,6 @@ package benchkit
 
 import (
 	"reflect"
-	"sync"
 	"testing"
 )
 
@@ -20,15 +19,12 @@ type bview struct {
 	hasSub    []int // atomic.Bool's uint32 v
 }
 
-var (
-	viewOnce sync.Once
-	view     bview
-)
+// view is computed when the package is initialised (pure reflection on a
+// type, no I/O), so that the first Track call, whose timer may be running,
+// does not pay for it.
+var view = newView(reflect.TypeFor[testing.B]())
 
-func theView() *bview {
-	viewOnce.Do(func() { view = newView(reflect.TypeFor[testing.B]()) })
-	return &view
-}
+func theView() *bview { return &view }
 
 // newView finds the fields in t, leaving a field's index nil when it is
 // absent or of an unexpected kind.

@@ -127,7 +127,7 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 	if f == nil {
 		b.Fatal("benchkit: Loop called with a nil f; pass the function to measure, returning its result: benchkit.Loop(b, func() T { return work() })")
 	}
-	st := track(b, opts, "Loop")
+	st := track(b, opts, "Loop", pause(b))
 	var t batcher
 	for b.Loop() {
 		f()
@@ -172,7 +172,7 @@ func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...O
 	if setup == nil || f == nil {
 		b.Fatal("benchkit: Setup called with a nil setup or f; pass both: benchkit.Setup(b, func() In { return input() }, func(in In) Out { return work(in) })")
 	}
-	st := track(b, opts, "Setup")
+	st := track(b, opts, "Setup", pause(b))
 	su := &setupStats{}
 	var start time.Time
 	for b.Loop() {

@@ -128,21 +128,28 @@ func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")
 	}
-	b.Helper()
-	track(b, opts, "Track")
+	restart := pause(b)
+	b.Helper() // after pause: Helper costs µs the benchmark must not pay
+	track(b, opts, "Track", restart)
+}
+
+// pause stops b's timer if it is running (or if that is unknown) and
+// reports whether track must start it again, so that a b.N-style
+// benchmark, whose timer runs when Track is called, is charged for none of
+// Track's work.
+func pause(b *testing.B) (restart bool) {
+	on, known := theView().TimerOn(b)
+	restart = on || !known
+	if restart {
+		b.StopTimer()
+	}
+	return restart
 }
 
 // track starts the step's audit for b, or joins the one already started
 // in this step. by names the caller for the misuse message.
-func track(b *testing.B, opts []Option, by string) *state {
-	// Pause the timer first, so that b.N-style benchmarks, whose timer runs
-	// at this point, are charged for none of Track's work; start it again
-	// at the end only if it was running.
-	on, known := theView().TimerOn(b)
-	restart := on || !known
-	if restart {
-		b.StopTimer()
-	}
+// The timer was paused by pause, which said whether to restart it.
+func track(b *testing.B, opts []Option, by string, restart bool) *state {
 	st := join(b, opts, by)
 	if st != nil {
 		b.Cleanup(st.end)
