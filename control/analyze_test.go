@@ -1,0 +1,245 @@
+package control
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// synth returns n per-round times of an implementation costing cost ns,
+// where every round's time is multiplied by the round's machine speed
+// (shared by all implementations in that round, as on a real machine) and
+// by the implementation's own noise of relative size noise.
+type synthRun struct {
+	speed []float64
+	rng   *rand.Rand
+}
+
+func newSynth(n int, seed uint64) *synthRun {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	s := &synthRun{rng: rng}
+	for range n {
+		s.speed = append(s.speed, 1+0.5*rng.Float64()) // the machine drifts by up to 50% between rounds
+	}
+	return s
+}
+
+func (s *synthRun) sample(name string, cost, noise float64) Sample {
+	out := Sample{Name: name}
+	for _, sp := range s.speed {
+		out.NsPerOp = append(out.NsPerOp, cost*sp*(1+noise*(2*s.rng.Float64()-1)))
+	}
+	return out
+}
+
+func TestAnalyzeVerdicts(t *testing.T) {
+	tests := []struct {
+		name        string
+		ctlCost     float64
+		candCost    float64
+		candNoise   float64
+		want        Verdict
+		wantCtl     Verdict
+		reasonParts []string
+		tol         float64
+		reason      string
+	}{
+		{"slower", 100, 105, 0.01, Slower, Same, []string{"excludes 0", "above the control's"}, 0.5, "+5% with 1% noise is decided"},
+		{"faster", 100, 95, 0.01, Faster, Same, []string{"below the control's"}, 0.5, "-5% with 1% noise is decided"},
+		{"same", 100, 100, 0.01, Same, Same, []string{"within ±1%"}, 0.5, "no difference, tight interval"},
+		{"too wide", 100, 100, 0.40, Undecided, Same, []string{"contains 0", "too wide"}, 10, "40% noise cannot resolve 1%"},
+		{"control off", 103, 110, 0.01, Undecided, Undecided, []string{"cannot decide", "the control (a copy of base) came out +2.9", "off zero"}, 0.5, "a control 3% off zero makes every verdict undecided"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSynth(200, 7)
+			base := s.sample("base", 100, 0.01)
+			ctl := s.sample("control", tt.ctlCost, 0.01)
+			cand := s.sample("cand", tt.candCost, tt.candNoise)
+			res, err := Analyze(base, ctl, []Sample{cand})
+			require.NoError(t, err)
+			require.Len(t, res.Candidates, 1)
+			e := res.Candidates[0]
+			assert.Equal(t, tt.want, e.Verdict, "%s: %+v", tt.reason, e)
+			assert.Equal(t, tt.wantCtl, res.Control.Verdict, tt.reason)
+			for _, p := range tt.reasonParts {
+				assert.Contains(t, e.Reason, p, tt.reason)
+			}
+			assert.LessOrEqual(t, e.LoPct, e.DeltaPct)
+			assert.LessOrEqual(t, e.DeltaPct, e.HiPct)
+			assert.InDelta(t, 100*(tt.candCost/100-1), e.DeltaPct, tt.tol, "the estimate tracks the synthetic truth")
+			assert.Equal(t, 200, res.Rounds)
+			assert.InDelta(t, 0.975, res.Confidence, 1e-12, "one candidate + control: Bonferroni over 2")
+		})
+	}
+}
+
+// TestAnalyzeOverlapsControl: a candidate whose interval excludes 0 but
+// reaches into the control's interval is undecided, not slower.
+func TestAnalyzeOverlapsControl(t *testing.T) {
+	n := 40
+	base, ctl, cand := Sample{Name: "base"}, Sample{Name: "control"}, Sample{Name: "cand"}
+	for i := range n {
+		base.NsPerOp = append(base.NsPerOp, 100)
+		// control ratios spread over [0.99, 1.01): median 1.0, interval
+		// about ±0.4%.
+		ctl.NsPerOp = append(ctl.NsPerOp, 100*(0.99+0.02*float64(i)/float64(n)))
+		// candidate ratios 1.001 + 0.05·u³, u over [0, 1): most mass
+		// just above 1, so the interval excludes 0 but starts inside
+		// the control's interval and ends beyond +1%.
+		u := float64((i*7)%n) / float64(n)
+		cand.NsPerOp = append(cand.NsPerOp, 100*(1.001+0.05*u*u*u))
+	}
+	res, err := Analyze(base, ctl, []Sample{cand})
+	require.NoError(t, err)
+	e := res.Candidates[0]
+	require.Greater(t, e.LoPct, 0.0, "precondition: excludes 0")
+	require.Less(t, e.LoPct, res.Control.HiPct, "precondition: overlaps the control")
+	require.Greater(t, e.HiPct, res.Negligible, "precondition: not within ±ε")
+	assert.Equal(t, Undecided, e.Verdict)
+	assert.Contains(t, e.Reason, "overlaps the control's")
+}
+
+// TestAnalyzeBonferroni: the same candidate sample is Slower when it is
+// the only candidate and Undecided when two more candidates widen every
+// interval, and the reported confidence follows 1 − 0.05/m.
+func TestAnalyzeBonferroni(t *testing.T) {
+	lvl2, _ := stats.PairedConfidence(0.95, 2)
+	lvl4, _ := stats.PairedConfidence(0.95, 4)
+	// Find a round count where the two levels pick different order
+	// statistics for the lower bound.
+	var n, l2, l4 int
+	for n = 20; n < 100; n++ {
+		ranks := make([]float64, n)
+		for i := range ranks {
+			ranks[i] = float64(i + 1)
+		}
+		ci2, _ := stats.PairedSignCI(ranks, lvl2)
+		ci4, _ := stats.PairedSignCI(ranks, lvl4)
+		if l2, l4 = int(ci2.Lo), int(ci4.Lo); l4 < l2 {
+			break
+		}
+	}
+	require.Less(t, l4, l2, "precondition: the corrected interval starts at a lower order statistic")
+	// Ratios: the lowest l4 rounds are 0.98 (below zero), the rest 1.05+.
+	base, ctl, cand := Sample{Name: "base"}, Sample{Name: "control"}, Sample{Name: "cand"}
+	for i := range n {
+		base.NsPerOp = append(base.NsPerOp, 100)
+		ctl.NsPerOp = append(ctl.NsPerOp, 100*(1+0.001*float64(i%3-1)))
+		r := 1.05 + 0.001*float64(i)
+		if i < l4 {
+			r = 0.98
+		}
+		cand.NsPerOp = append(cand.NsPerOp, 100*r)
+	}
+	other := Sample{Name: "other", NsPerOp: base.NsPerOp}
+	other2 := Sample{Name: "other2", NsPerOp: base.NsPerOp}
+
+	one, err := Analyze(base, ctl, []Sample{cand})
+	require.NoError(t, err)
+	three, err := Analyze(base, ctl, []Sample{cand, other, other2})
+	require.NoError(t, err)
+	assert.InDelta(t, lvl2, one.Confidence, 1e-12)
+	assert.InDelta(t, lvl4, three.Confidence, 1e-12)
+	assert.Equal(t, Slower, one.Candidates[0].Verdict, "%+v", one.Candidates[0])
+	assert.Equal(t, Undecided, three.Candidates[0].Verdict, "%+v", three.Candidates[0])
+	assert.Equal(t, Same, three.Candidates[1].Verdict)
+}
+
+func TestAnalyzeTooFewRounds(t *testing.T) {
+	s := newSynth(5, 1)
+	res, err := Analyze(s.sample("base", 100, 0), s.sample("control", 100, 0), []Sample{s.sample("cand", 200, 0)})
+	require.NoError(t, err)
+	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.Contains(t, res.Candidates[0].Reason, "only 5 rounds")
+	assert.Contains(t, res.Candidates[0].Reason, "at least 7")
+	assert.InDelta(t, 100, res.Candidates[0].DeltaPct, 1e-9, "the point estimate is still reported")
+	assert.Equal(t, Undecided, res.Control.Verdict)
+
+	res, err = Analyze(Sample{Name: "base"}, Sample{Name: "control"}, nil)
+	require.NoError(t, err, "zero rounds is a result, not an error")
+	assert.Equal(t, Undecided, res.Control.Verdict)
+}
+
+func TestAnalyzeGate(t *testing.T) {
+	s := newSynth(100, 3)
+	base, ctl := s.sample("base", 100, 0.005), s.sample("control", 100, 0.005)
+	slow := s.sample("slow", 110, 0.005)
+	res, err := Analyze(base, ctl, []Sample{slow}, Gate(5))
+	require.NoError(t, err)
+	assert.Equal(t, Slower, res.Candidates[0].Verdict)
+	assert.True(t, res.GateFailed, "+10% decided beyond a 5% gate")
+
+	res, err = Analyze(base, ctl, []Sample{slow}, Gate(15))
+	require.NoError(t, err)
+	assert.False(t, res.GateFailed, "+10% within a 15% gate")
+
+	// Undecided (control off) never fails the gate, however large.
+	res, err = Analyze(base, s.sample("control", 105, 0.005), []Sample{s.sample("slow", 150, 0.005)}, Gate(5))
+	require.NoError(t, err)
+	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.False(t, res.GateFailed)
+}
+
+func TestAnalyzeBootstrap(t *testing.T) {
+	s := newSynth(100, 5)
+	base, ctl, cand := s.sample("base", 100, 0.01), s.sample("control", 100, 0.01), s.sample("cand", 105, 0.01)
+	a, err := Analyze(base, ctl, []Sample{cand}, Bootstrap(500), Seed(9))
+	require.NoError(t, err)
+	b, err := Analyze(base, ctl, []Sample{cand}, Bootstrap(500), Seed(9))
+	require.NoError(t, err)
+	assert.Equal(t, a, b, "deterministic for a seed")
+	assert.Equal(t, Slower, a.Candidates[0].Verdict)
+	sign, err := Analyze(base, ctl, []Sample{cand})
+	require.NoError(t, err)
+	assert.Equal(t, sign.Candidates[0].DeltaPct, a.Candidates[0].DeltaPct, "same point estimate")
+	assert.NotEqual(t, sign.Candidates[0].LoPct, a.Candidates[0].LoPct, "a different interval")
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	ok := Sample{Name: "base", NsPerOp: []float64{1, 2, 3}}
+	tests := []struct {
+		name       string
+		base, ctl  Sample
+		cands      []Sample
+		opts       []Option
+		wantSubstr string
+	}{
+		{"length", ok, Sample{Name: "control", NsPerOp: []float64{1, 2}}, nil, nil, "has 2 rounds, the baseline 3"},
+		{"zero time", ok, Sample{Name: "control", NsPerOp: []float64{1, 0, 3}}, nil, nil, "round 1 has time 0"},
+		{"NaN", ok, Sample{Name: "control", NsPerOp: []float64{1, math.NaN(), 3}}, nil, nil, "finite and > 0"},
+		{"duplicate", ok, Sample{Name: "base", NsPerOp: []float64{1, 2, 3}}, nil, nil, "two samples are named \"base\""},
+		{"empty name", ok, Sample{NsPerOp: []float64{1, 2, 3}}, nil, nil, "empty name"},
+		{"bad gate", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Gate(-1)}, "Gate(-1)"},
+		{"bad confidence", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Confidence(1)}, "Confidence(1)"},
+		{"bad negligible", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Negligible(math.Inf(1))}, "Negligible(+Inf)"},
+		{"bad bootstrap", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Bootstrap(3)}, "Bootstrap(3)"},
+		{"bad batch", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{BatchTime(1)}, "BatchTime(1ns)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Analyze(tt.base, tt.ctl, tt.cands, tt.opts...)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.wantSubstr)
+			assert.True(t, strings.HasPrefix(err.Error(), "control: "), err.Error())
+		})
+	}
+}
+
+func TestLines(t *testing.T) {
+	res := Result{Baseline: "old", BaselineNsPerOp: 412.3, Rounds: 712, BatchIters: 120, OverheadNsPerOp: 1.8, Confidence: 0.975, Seed: 1,
+		Control:    Estimate{Name: "control", DeltaPct: 0.02, LoPct: -0.21, HiPct: 0.25, Verdict: Same, Reason: "noise floor"},
+		Candidates: []Estimate{{Name: "new", DeltaPct: 4.93, LoPct: 4.61, HiPct: 5.2, Verdict: Slower, Reason: "r"}},
+		Warnings:   []string{"w"}}
+	got := Lines(res)
+	require.Len(t, got, 4)
+	assert.Equal(t, "control: old 412.3 ns/op; 712 rounds × 120 calls; closure 1.8 ns/op; 97.5% intervals (Bonferroni over 2); seed 1", got[0])
+	assert.Equal(t, "control: control   +0.02% [-0.21%, +0.25%] same: noise floor", got[1])
+	assert.Equal(t, "control: new       +4.93% [+4.61%, +5.20%] slower: r", got[2])
+	assert.Equal(t, "control: warning: w", got[3])
+}

@@ -1,0 +1,160 @@
+package control
+
+import (
+	"flag"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestCheckName(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+	}{
+		{"alpha", ""},
+		{"v1.2_fast", ""},
+		{"x-y", ""},
+		{"x-2a", ""},
+		{"", "empty"},
+		{"a b", "whitespace"},
+		{"a\tb", "whitespace"},
+		{"a/b", "'/'"},
+		{"a#01", "'#'"},
+		{"control", "reserved"},
+		{"copy-2", "-<digits>"},
+		{"v-10", "-<digits>"},
+	} {
+		got := checkName(tc.name)
+		if tc.want == "" {
+			assert.Empty(t, got, "%q", tc.name)
+		} else {
+			assert.Contains(t, got, tc.want, "%q", tc.name)
+		}
+	}
+}
+
+func TestValidate(t *testing.T) {
+	f := func() int { return 1 }
+	ok := Func("a", f)
+	tests := []struct {
+		name  string
+		base  Impl
+		cands []Impl
+		want  string
+	}{
+		{"nil func", ok, []Impl{Func[int]("b", nil)}, `candidate 1 ("b") has a nil function`},
+		{"zero impl", Impl{}, nil, "the baseline is the zero Impl: build implementations with control.Func"},
+		{"duplicate", ok, []Impl{Func("b", f), Func("a", f)}, `implementations 0 and 2 are both named "a"`},
+		{"empty", ok, []Impl{Func("", f)}, `candidate 1 has the invalid name "": the name is empty`},
+		{"whitespace", Func(" a", f), nil, `the baseline has the invalid name " a"`},
+		{"digits suffix", ok, []Impl{Func("b-2", f)}, "GOMAXPROCS suffix"},
+		{"reserved", ok, []Impl{Func("control", f)}, "reserved"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := validate(tt.base, tt.cands)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "control: "))
+		})
+	}
+	got, err := validate(ok, []Impl{Func("b", f)})
+	require.NoError(t, err)
+	names := []string{got[0].Name(), got[1].Name(), got[2].Name()}
+	assert.Equal(t, []string{"a", "control", "b"}, names, "the control copy follows the baseline")
+}
+
+func TestParseBenchtime(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want benchtime
+	}{
+		{"1s", benchtime{d: time.Second}},
+		{"100ms", benchtime{d: 100 * time.Millisecond}},
+		{"1x", benchtime{n: 1}},
+		{"250x", benchtime{n: 250}},
+		{"0x", benchtime{d: DefaultBenchtime}},
+		{"garbage", benchtime{d: DefaultBenchtime}},
+		{"-1s", benchtime{d: DefaultBenchtime}},
+	} {
+		assert.Equal(t, tc.want, parseBenchtime(tc.in), tc.in)
+	}
+}
+
+// setBenchtime sets -test.benchtime for one test.
+func setBenchtime(t *testing.T, v string) {
+	t.Helper()
+	f := flag.Lookup("test.benchtime")
+	require.NotNil(t, f)
+	old := f.Value.String()
+	require.NoError(t, flag.Set("test.benchtime", v))
+	t.Cleanup(func() { _ = flag.Set("test.benchtime", old) })
+}
+
+// TestCompareInProcess runs Compare through testing.Benchmark and checks
+// the structure of what it reports: metrics present and finite, the
+// registry record, a Result that matches the metrics. No timing is
+// asserted.
+func TestCompareInProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a benchmark")
+	}
+	setBenchtime(t, "30ms")
+	registry.Default().Reset()
+	t.Cleanup(registry.Default().Reset)
+	xs := make([]uint64, 200)
+	sum := func(n int) func() uint64 {
+		return func() uint64 {
+			var s uint64
+			for _, x := range xs[:n] {
+				s += x
+			}
+			return s
+		}
+	}
+	var res Result
+	br := testing.Benchmark(func(b *testing.B) {
+		res = With(Seed(3)).Compare(b, Func("short", sum(100)), Func("long", sum(200)))
+	})
+	require.Equal(t, 1, br.N, "Compare runs its rounds in one b.Loop iteration")
+	for _, unit := range []string{"ns/op", "short-ns/op", "long-ns/op", "long-Δ%", "control-Δ%", "closure-ns/op", "rounds"} {
+		v, ok := br.Extra[unit]
+		require.True(t, ok, "metric %s missing from %v", unit, br.Extra)
+		assert.False(t, math.IsNaN(v) || math.IsInf(v, 0), "%s = %v", unit, v)
+	}
+	assert.Equal(t, float64(res.Rounds), br.Extra["rounds"])
+	assert.Equal(t, res.Candidates[0].DeltaPct, br.Extra["long-Δ%"])
+	assert.Equal(t, res.BaselineNsPerOp, br.Extra["ns/op"])
+	assert.Greater(t, res.Rounds, 0)
+	assert.Equal(t, uint64(3), res.Seed)
+	assert.InDelta(t, float64(60*time.Millisecond), res.BudgetNs, 1, "budget = benchtime × max(2, 1+1)")
+
+	benches := registry.Default().Benchmarks()
+	require.Len(t, benches, 1)
+	require.Len(t, benches[0].Comparisons, 1)
+	c := benches[0].Comparisons[0]
+	assert.Equal(t, "short", c.Baseline)
+	assert.Equal(t, "control", c.Control.Name)
+	require.Len(t, c.Candidates, 1)
+	assert.Equal(t, "long", c.Candidates[0].Name)
+	assert.Equal(t, registry.Verdict(res.Candidates[0].Verdict), c.Candidates[0].Verdict)
+}
+
+// TestCompareOneX: under -benchtime=1x Compare runs one round, reports an
+// undecided verdict that says why, and does not fail.
+func TestCompareOneX(t *testing.T) {
+	setBenchtime(t, "1x")
+	var res Result
+	br := testing.Benchmark(func(b *testing.B) {
+		res = Compare(b, Func("a", func() int { return 1 }), Func("b", func() int { return 2 }))
+	})
+	assert.Equal(t, 1, res.Rounds)
+	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.Contains(t, res.Candidates[0].Reason, "only 1 rounds")
+	assert.Equal(t, 1.0, br.Extra["rounds"])
+}

@@ -1,0 +1,169 @@
+package control
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fakeClock is a clock that only moves when a fake implementation runs,
+// so the measuring layer can be tested without timing anything.
+type fakeClock struct {
+	t     time.Time
+	rng   *rand.Rand
+	noise float64 // relative per-batch noise
+	calls []string
+}
+
+func newFakeClock(noise float64) *fakeClock {
+	return &fakeClock{t: time.Unix(0, 0), rng: rand.New(rand.NewPCG(1, 2)), noise: noise}
+}
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+// impl returns an Impl whose batch of n calls advances the clock by
+// n·cost·(1 ± noise), plus a fixed 100ns per batch for the clock reads.
+func (c *fakeClock) impl(name string, cost time.Duration) Impl {
+	run := func(n int) {
+		c.calls = append(c.calls, name)
+		f := 1 + c.noise*(2*c.rng.Float64()-1)
+		c.t = c.t.Add(time.Duration(float64(n)*float64(cost)*f) + 100)
+	}
+	return Impl{name: name, run: run, empty: func(n int) { c.t = c.t.Add(time.Duration(n) * 2) }}
+}
+
+func fakeConfig(c *fakeClock) config {
+	cfg := buildConfig(nil)
+	cfg.now = c.now
+	cfg.seed = 42
+	return cfg
+}
+
+func TestMeasureFakeClock(t *testing.T) {
+	c := newFakeClock(0.01)
+	impls, err := validate(c.impl("base", 1000), []Impl{c.impl("cand", 1050)})
+	require.NoError(t, err)
+	budget := 200 * time.Millisecond
+	ms := measure(impls, budget, 1<<30, fakeConfig(c))
+	require.Empty(t, ms.stopped)
+	require.Len(t, ms.ns, 3)
+	n := len(ms.ns[0])
+	assert.Greater(t, n, 100, "a 200ms budget of ~150µs rounds holds many rounds")
+	for i := range ms.ns {
+		assert.Len(t, ms.ns[i], n, "every implementation has one time per round")
+	}
+	assert.InDelta(t, DefaultBatchTime/time.Microsecond, float64(ms.iters)*1000/1000, 10, "batch ≈ 50µs of 1µs calls")
+	assert.InDelta(t, 2, ms.overhead, 0.01, "the empty closure's cost per call")
+	assert.LessOrEqual(t, ms.elapsed, budget, "stops before a round that would not fit")
+
+	res := result(impls, ms, fakeConfig(c), budget)
+	assert.Equal(t, Slower, res.Candidates[0].Verdict)
+	assert.InDelta(t, 5, res.Candidates[0].DeltaPct, 0.3)
+	assert.Equal(t, Same, res.Control.Verdict)
+}
+
+func TestMeasureOrderBalanced(t *testing.T) {
+	c := newFakeClock(0)
+	impls, err := validate(c.impl("a", 1000), []Impl{c.impl("b", 1000), c.impl("c", 1000)})
+	require.NoError(t, err)
+	impls[1].run = c.impl("control", 1000).run // tell the copy apart in c.calls
+	ms := measure(impls, 100*time.Millisecond, 40, fakeConfig(c))
+	require.Len(t, ms.ns[0], 40)
+	// The calls after calibration and warm-up are the rounds: 4 per round.
+	rounds := c.calls[len(c.calls)-40*4:]
+	positions := map[string][]int{}
+	var orders []string
+	for r := range 40 {
+		row := rounds[4*r : 4*r+4]
+		seen := map[string]bool{}
+		for p, name := range row {
+			seen[name] = true
+			positions[name] = append(positions[name], p)
+		}
+		assert.Len(t, seen, 4, "round %d runs every implementation once: %v", r, row)
+		orders = append(orders, row[0]+row[1]+row[2]+row[3])
+	}
+	for name, ps := range positions {
+		counts := make([]int, 4)
+		for _, p := range ps {
+			counts[p]++
+		}
+		assert.Equal(t, []int{10, 10, 10, 10}, counts, "%s takes each position once per block of 4 rounds", name)
+	}
+	slices.Sort(orders)
+	assert.Greater(t, len(slices.Compact(orders)), 4, "orders vary between blocks")
+}
+
+func TestMeasureSlowFunction(t *testing.T) {
+	c := newFakeClock(0)
+	impls, err := validate(c.impl("base", 1000), []Impl{c.impl("glacial", 3*time.Second)})
+	require.NoError(t, err)
+	budget := time.Second
+	ms := measure(impls, budget, 1<<30, fakeConfig(c))
+	assert.Contains(t, ms.stopped, `one call of "glacial" took 3`)
+	assert.Contains(t, ms.stopped, "more than the whole budget of 1s")
+	assert.Contains(t, ms.stopped, "raise -benchtime")
+	assert.LessOrEqual(t, ms.elapsed, budget+3*time.Second+time.Microsecond, "overrun by at most the one call")
+	res := result(impls, ms, fakeConfig(c), budget)
+	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.Contains(t, res.Candidates[0].Reason, "measuring stopped")
+}
+
+func TestMeasureSlowBatchCapped(t *testing.T) {
+	c := newFakeClock(0)
+	// 1µs baseline → 50 calls per batch; the candidate costs 100µs a call,
+	// so its batch would be 5ms = 100 batch times.
+	impls, err := validate(c.impl("base", time.Microsecond), []Impl{c.impl("slow", 100*time.Microsecond)})
+	require.NoError(t, err)
+	ms := measure(impls, time.Second, 1<<30, fakeConfig(c))
+	require.Empty(t, ms.stopped)
+	assert.InDelta(t, 5, ms.iters, 1, "lowered so the slow batch is about 10 batch times (500µs)")
+	require.NotEmpty(t, ms.warnings)
+	assert.Contains(t, ms.warnings[0], "over 10 batch times: the count per batch was lowered from")
+}
+
+func TestMeasureNeverOverrunsByMoreThanABatch(t *testing.T) {
+	for _, budget := range []time.Duration{time.Millisecond, 3 * time.Millisecond, 50 * time.Millisecond} {
+		c := newFakeClock(0.5) // noisy: round-time predictions are off
+		impls, err := validate(c.impl("base", 10*time.Microsecond), []Impl{c.impl("cand", 30*time.Microsecond)})
+		require.NoError(t, err)
+		ms := measure(impls, budget, 1<<30, fakeConfig(c))
+		maxBatch := time.Duration(float64(ms.iters)*30*1.5)*time.Microsecond + 100
+		assert.LessOrEqual(t, ms.elapsed, budget+maxBatch, "budget %v", budget)
+	}
+}
+
+func TestMeasurePanicNamesImpl(t *testing.T) {
+	c := newFakeClock(0)
+	boom := Impl{name: "boom", run: func(int) { panic("kaput") }, empty: func(int) {}}
+	impls, err := validate(c.impl("base", 1000), []Impl{boom})
+	require.NoError(t, err)
+	defer func() {
+		r := recover()
+		require.NotNil(t, r)
+		assert.Contains(t, r, `control: implementation "boom" panicked: kaput`)
+		assert.Contains(t, r, "original stack")
+	}()
+	measure(impls, time.Second, 10, fakeConfig(c))
+}
+
+func TestScheduleBlocks(t *testing.T) {
+	s := newSchedule(3, 1)
+	for b := range 5 {
+		var rows [][]int
+		for range 3 {
+			rows = append(rows, s.next())
+		}
+		for pos := range 3 {
+			col := []int{rows[0][pos], rows[1][pos], rows[2][pos]}
+			slices.Sort(col)
+			assert.Equal(t, []int{0, 1, 2}, col, "block %d position %d", b, pos)
+		}
+	}
+	assert.Equal(t, roundOrders(3, 4, 9)[0], []int{0, 1, 2}, "Rounds' first round keeps the declared order")
+	assert.Equal(t, roundOrders(3, 4, 9), roundOrders(3, 4, 9), "deterministic for a seed")
+}

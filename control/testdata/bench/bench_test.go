@@ -1,0 +1,103 @@
+// Package bench holds benchmarks that misuse package control on purpose,
+// and a Rounds benchmark; control's tests build this package and run it
+// with chosen flags. It is in testdata so that go test ./... never runs
+// it.
+package bench
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/benchkit/go-benchkit/control"
+)
+
+var xs = make([]uint64, 3000)
+
+func sum(n int) func() uint64 {
+	return func() uint64 {
+		var s uint64
+		for _, x := range xs[:n] {
+			s += x
+		}
+		return s
+	}
+}
+
+func BenchmarkRounds(b *testing.B) {
+	control.With(control.Seed(1)).Rounds(b, 5, control.Func("alpha", sum(100)), control.Func("beta", sum(100)), control.Func("plus5", sum(105)))
+}
+
+func BenchmarkNilFunc(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(10)), control.Func[uint64]("b", nil))
+}
+
+func BenchmarkDuplicate(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(10)), control.Func("a", sum(10)))
+}
+
+func BenchmarkEmptyName(b *testing.B) {
+	control.Compare(b, control.Func("", sum(10)))
+}
+
+func BenchmarkWhitespaceName(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(10)), control.Func("new impl", sum(10)))
+}
+
+func BenchmarkRoundsDigitsName(b *testing.B) {
+	control.Rounds(b, 2, control.Func("a", sum(10)), control.Func("copy-2", sum(10)))
+}
+
+func BenchmarkRoundsZero(b *testing.B) {
+	control.Rounds(b, 0, control.Func("a", sum(10)))
+}
+
+func BenchmarkPanic(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(10)), control.Func("boom", func() int {
+		var m map[string]int
+		m["x"] = 1 // assignment to entry in nil map
+		return 0
+	}))
+}
+
+func BenchmarkSlow(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(10)), control.Func("glacial", func() int {
+		time.Sleep(300 * time.Millisecond)
+		return 0
+	}))
+}
+
+// BenchmarkGate: plus200 does 3× the work; a 10% gate fails it.
+func BenchmarkGate(b *testing.B) {
+	control.With(control.Gate(10)).Compare(b, control.Func("base", sum(1000)), control.Func("plus200", sum(3000)))
+}
+
+// BenchmarkGateFaster: a faster candidate never fails a gate.
+func BenchmarkGateFaster(b *testing.B) {
+	control.With(control.Gate(10)).Compare(b, control.Func("base", sum(3000)), control.Func("minus66", sum(1000)))
+}
+
+func BenchmarkBadOption(b *testing.B) {
+	control.With(control.Gate(-3)).Compare(b, control.Func("a", sum(10)))
+}
+
+func BenchmarkTwice(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(10)))
+	control.Compare(b, control.Func("a", sum(10)))
+}
+
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		control.Compare(b, control.Func("a", sum(10)))
+		for pb.Next() {
+		}
+	})
+}
+
+// BenchmarkCount is a plain comparison, run with -count=2 to check the
+// note is logged once.
+func BenchmarkCount(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(100)), control.Func("b", sum(100)))
+}
+
+func TestMain(m *testing.M) { os.Exit(m.Run()) }

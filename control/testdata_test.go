@@ -1,0 +1,177 @@
+package control
+
+import (
+	"bytes"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+)
+
+// TestTestdataBench builds testdata/bench once and runs its benchmarks,
+// which misuse the package on purpose, checking each message and exit
+// status, and the Rounds output as benchstat would read it.
+func TestTestdataBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "bench.test")
+	out, err := exec.Command(goTool, "test", "-c", "-o", bin, "./testdata/bench").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	run := func(t *testing.T, args ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"-test.run=^$"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else {
+			require.NoError(t, err)
+		}
+		return string(out), code
+	}
+
+	t.Run("Rounds", func(t *testing.T) {
+		out, code := run(t, "-test.bench=^BenchmarkRounds$", "-test.benchtime=1x", "-test.count=1")
+		require.Equal(t, 0, code, out)
+		r := benchfmt.NewReader(strings.NewReader(out), "rounds")
+		type leaf struct{ round, impl string }
+		var leaves []leaf
+		for r.Scan() {
+			switch rec := r.Result().(type) {
+			case *benchfmt.SyntaxError:
+				t.Errorf("unparsable line: %v", rec)
+			case *benchfmt.Result:
+				base, parts := rec.Name.Parts()
+				require.Equal(t, "Rounds", string(base))
+				var kv []string
+				for _, p := range parts {
+					if p[0] == '/' {
+						kv = append(kv, string(p[1:]))
+					}
+				}
+				require.Len(t, kv, 2, "name %s has round and impl parts (no GOMAXPROCS confusion)", rec.Name)
+				require.True(t, strings.HasPrefix(kv[0], "round="), kv[0])
+				require.True(t, strings.HasPrefix(kv[1], "impl="), kv[1])
+				assert.NotContains(t, rec.Name.String(), "#", "no duplicate-name suffixes")
+				leaves = append(leaves, leaf{strings.TrimPrefix(kv[0], "round="), strings.TrimPrefix(kv[1], "impl=")})
+			}
+		}
+		require.NoError(t, r.Err())
+		require.Len(t, leaves, 5*4)
+		var orders []string
+		for rd := range 5 {
+			block := leaves[4*rd : 4*rd+4]
+			var impls []string
+			for _, l := range block {
+				assert.Equal(t, leaves[4*rd].round, l.round, "round %d runs contiguously", rd)
+				impls = append(impls, l.impl)
+			}
+			orders = append(orders, strings.Join(impls, ","))
+			slices.Sort(impls)
+			assert.Equal(t, []string{"alpha", "beta", "control", "plus5"}, impls, "round %d runs every implementation once", rd)
+		}
+		assert.Equal(t, "alpha,control,beta,plus5", orders[0], "round 000 keeps the declared order, so benchstat's first column is the baseline")
+		assert.Greater(t, len(slices.Compact(slices.Sorted(slices.Values(orders)))), 1, "the order changes between rounds: %v", orders)
+		assert.Equal(t, []string{"000", "001", "002", "003", "004"}, []string{leaves[0].round, leaves[4].round, leaves[8].round, leaves[12].round, leaves[16].round})
+	})
+
+	bad := []struct {
+		bench string
+		args  []string
+		want  []string
+	}{
+		{"NilFunc", nil, []string{`control: candidate 1 ("b") has a nil function: pass a func() T`}},
+		{"Duplicate", nil, []string{`control: implementations 0 and 1 are both named "a": names must be unique`}},
+		{"EmptyName", nil, []string{`control: the baseline has the invalid name "": the name is empty`}},
+		{"WhitespaceName", nil, []string{`invalid name "new impl": the name contains whitespace`}},
+		{"RoundsDigitsName", nil, []string{`invalid name "copy-2"`, "GOMAXPROCS suffix"}},
+		{"RoundsZero", nil, []string{"control: Rounds(b, 0, ...): the number of rounds must be ≥ 1"}},
+		{"BadOption", nil, []string{"control: Gate(-3): the threshold must be a finite percentage ≥ 0"}},
+		{"Panic", nil, []string{`control: implementation "boom" panicked: assignment to entry in nil map`, "original stack"}},
+		{"Twice", []string{"-test.benchtime=1x"}, []string{"control: Compare called twice in BenchmarkTwice: call it once per benchmark function"}},
+		{"Parallel", []string{"-test.benchtime=200ms", "-test.cpu=2"}, []string{"while another control call is running on the same *testing.B: do not call it from a RunParallel body"}},
+	}
+	for _, tc := range bad {
+		t.Run(tc.bench, func(t *testing.T) {
+			args := append([]string{"-test.bench=^Benchmark" + tc.bench + "$"}, tc.args...)
+			out, code := run(t, args...)
+			assert.NotEqual(t, 0, code, "misuse must fail: %s", out)
+			for _, w := range tc.want {
+				assert.Contains(t, out, w)
+			}
+		})
+	}
+
+	t.Run("Slow", func(t *testing.T) {
+		out, code := run(t, "-test.bench=^BenchmarkSlow$", "-test.benchtime=100ms")
+		assert.Equal(t, 0, code, "a slow function is reported, not failed: %s", out)
+		assert.Regexp(t, `one call of "glacial" took 3\d\d[.\d]*ms, more than the whole budget of 200ms: raise -benchtime`, out)
+		assert.Regexp(t, regexp.MustCompile(`(?m)^BenchmarkSlow\S*\s+1\s+0 rounds$`), out, "nothing measured: no ns/op, 0 rounds")
+	})
+
+	t.Run("OneXAndCount", func(t *testing.T) {
+		out, code := run(t, "-test.bench=^BenchmarkCount$", "-test.benchtime=1x", "-test.count=3")
+		require.Equal(t, 0, code, out)
+		assert.Equal(t, 3, strings.Count(out, "-benchtime=1x: running 1 round(s)"), "the 1x note, once per run")
+		assert.Equal(t, 1, strings.Count(out, "-count=3: Compare interleaves inside each run"), "the -count note, once per process")
+		assert.Equal(t, 6, strings.Count(out, "undecided: only 1 rounds"), "control and candidate, in each of 3 runs")
+		checkParses(t, out, 3)
+	})
+
+	t.Run("GateUndecidedNeverFails", func(t *testing.T) {
+		out, code := run(t, "-test.bench=^BenchmarkGate$", "-test.benchtime=1x")
+		assert.Equal(t, 0, code, out)
+		assert.Contains(t, out, "control: gate not applied to plus200")
+		assert.Contains(t, out, "undecided: only 1 rounds")
+	})
+
+	t.Run("Gate", func(t *testing.T) {
+		// 3× the work against a 10% gate. On a machine too noisy to
+		// decide, the comparison is undecided and must say so instead of
+		// failing; either way the output explains itself.
+		out, code := run(t, "-test.bench=^BenchmarkGate$", "-test.benchtime=100ms")
+		if code != 0 {
+			assert.Contains(t, out, "control: gate failed: plus200 is +")
+			assert.Contains(t, out, "beyond the 10% gate")
+			assert.Contains(t, out, "--- FAIL: BenchmarkGate")
+		} else {
+			assert.Contains(t, out, "control: gate not applied to plus200")
+		}
+		out, code = run(t, "-test.bench=^BenchmarkGateFaster$", "-test.benchtime=100ms")
+		assert.Equal(t, 0, code, "a faster candidate never fails a gate: %s", out)
+	})
+}
+
+// checkParses asserts that every line of a go test output is either
+// ignored by benchfmt or a clean result, and that want results are there.
+func checkParses(t *testing.T, out string, want int) {
+	t.Helper()
+	r := benchfmt.NewReader(bytes.NewReader([]byte(out)), "out")
+	n := 0
+	for r.Scan() {
+		switch rec := r.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("unparsable line: %v", rec)
+		case *benchfmt.Result:
+			n++
+			for _, v := range rec.Values {
+				assert.False(t, v.Value != v.Value, "NaN in %s", rec.Name)
+			}
+		}
+	}
+	assert.Equal(t, want, n)
+}
