@@ -50,7 +50,7 @@ func fixture() Input {
 			{Name: "BenchmarkMakeBuffer_Correct", Runs: runs(2, 0.41, seed001...), TotalRuns: 20},
 			{Name: "BenchmarkSum/eliminated", Runs: runs(2, 0, 0.31, 0.32, 0.31, 0.31, 0.33, 0.31), TotalRuns: 6,
 				Flags: []registry.Flag{{Kind: registry.FlagEliminated, Count: 6,
-					Message: "benchkit: 0.31 ns/op is at the empty-loop floor (0.30 ns): the compiler removed the work; keep the result with sink.Keep"}}},
+					Message: "benchkit: BenchmarkSum/eliminated: 0.31 ns/op is at the empty-loop floor (0.30 ns): the compiler removed the work; keep the result with sink.Keep"}}},
 			{Name: "BenchmarkLoop", Runs: runs(2, 0.2, 60), TotalRuns: 1, Timeline: timeline},
 			{Name: "BenchmarkCompare", Comparisons: []registry.Comparison{{
 				Baseline: "old", BaselineNsPerOp: 246.5, Rounds: 40, Confidence: 0.975, OverheadNs: 1.2, Gate: 5,

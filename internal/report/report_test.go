@@ -159,7 +159,7 @@ func TestRowsOfFixture(t *testing.T) {
 	assert.Equal(t, "eliminated", elim.Tags()[0])
 	msg := lineWith(t, text, "Sum/eliminated-2: eliminated:")
 	assert.Contains(t, msg, "keep the result with sink.Keep (raised by 6 runs)")
-	assert.NotContains(t, msg, "eliminated: benchkit:", "the message prefix is not repeated")
+	assert.Contains(t, msg, "Sum/eliminated-2: eliminated: 0.31 ns/op", "the message's prefix and subject are not repeated")
 
 	loop := rowByName(t, a, "Loop-2")
 	assert.Equal(t, SourceBatches, loop.Source)
@@ -267,7 +267,8 @@ func TestProcsSplitAndOddInput(t *testing.T) {
 	assert.Zero(t, one.RunsNeeded)
 	text := render(t, in)
 	assert.Equal(t, []string{"One-2", "1 run", "3.000ns", "?", "unknown", "?", "?", "-"}, fields(lineWith(t, text, "One-2", "unknown")))
-	assert.Contains(t, text, "One-2: one run and fewer than 2 timed batches: no spread is known; run with -count=10")
+	assert.Contains(t, text, "  One-2, Keyed-2: one run and fewer than 2 timed batches, so no spread is known; run with -count=10")
+	assert.Equal(t, "a, b, c and 2 more", listNames([]string{"a", "b", "c", "d", "e"}, 3))
 	assert.Contains(t, lineWith(t, text, "off: the first benchmark"), "-benchkit.warmup")
 
 	var buf bytes.Buffer

@@ -103,15 +103,24 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 	}
 
 	var findings [][2]string
+	var once []string
 	for _, r := range a.Rows {
 		for _, f := range findingsOf(r) {
 			findings = append(findings, [2]string{r.Display, f})
 		}
+		if r.Source == SourceNone && r.TotalRuns > 0 {
+			once = append(once, r.Display)
+		}
 	}
-	if len(findings) > 0 {
+	if len(findings) > 0 || len(once) > 0 {
 		p.section("findings")
 		for _, f := range findings {
 			p.line("  " + f[0] + ": " + f[1])
+		}
+		if len(once) > 0 {
+			p.line(fmt.Sprintf("  %s: one run and fewer than 2 timed batches, so no spread is known; "+
+				"run with -count=10, or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)",
+				listNames(once, 4)))
 		}
 	}
 
@@ -329,7 +338,7 @@ func finiteOnlySigned(xs []float64) []float64 {
 func findingsOf(r Row) []string {
 	var out []string
 	for _, f := range r.Flags {
-		msg := strings.TrimPrefix(f.Message, "benchkit: ")
+		msg := trimSubject(strings.TrimPrefix(f.Message, "benchkit: "), r.Name)
 		if f.Count > 1 {
 			msg += fmt.Sprintf(" (raised by %d runs)", f.Count)
 		}
@@ -362,11 +371,27 @@ func findingsOf(r Row) []string {
 		out = append(out, fmt.Sprintf("cv %.1f%% over %s: noisy; resolving a small change needs %s runs per side",
 			r.CVPct, unit, runsNeededCell(r)))
 	}
-	if r.Source == SourceNone && r.TotalRuns > 0 {
-		out = append(out, "one run and fewer than 2 timed batches: no spread is known; run with -count=10, "+
-			"or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)")
-	}
 	return out
+}
+
+// trimSubject drops a leading "BenchmarkX: " from msg when it names the
+// row's benchmark (the findings line already starts with its name).
+func trimSubject(msg, name string) string {
+	if !strings.HasPrefix(msg, "Benchmark") {
+		return msg
+	}
+	if i := strings.Index(msg, ": "); i > 0 && strings.HasPrefix(name, msg[:i]) {
+		return msg[i+2:]
+	}
+	return msg
+}
+
+// listNames joins names, at most max of them, then "and k more".
+func listNames(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
 }
 
 // segments formats [start, end) index ranges 1-based and inclusive:
