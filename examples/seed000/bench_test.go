@@ -74,7 +74,6 @@ func BenchmarkPlain(b *testing.B) {
 		})
 	})
 	b.Run("work=alloc", func(b *testing.B) {
-		b.ReportAllocs()
 		b.Run("impl=alpha", func(b *testing.B) {
 			for b.Loop() {
 				Alloc(AllocN)
