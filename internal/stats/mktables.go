@@ -3,7 +3,12 @@
 // mktables computes the critical values of Ashman's D used by TwoRegimes
 // (regimetables.go) by simulation under unimodal null hypotheses:
 //
-//	go run mktables.go > regimetables.go
+//	go generate ./internal/stats
+//
+// which runs go run mktables.go into a temporary file and renames it (the
+// package must still compile while the generator runs, so the output
+// cannot be redirected onto regimetables.go directly). It takes about two
+// minutes on one core.
 //
 // For each sample size n it draws samples from unimodal shapes, applies
 // TwoRegimes's split, and records Ashman's D of the split:

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-//go:generate sh -c "go run mktables.go > regimetables.go"
+//go:generate sh -c "go run mktables.go > regimetables.go.new && mv regimetables.go.new regimetables.go"
 
 // The fixed thresholds of the two-regime test in [TwoRegimes]. The
 // critical values of the separation depend on the sample size and are
@@ -109,7 +109,7 @@ func TwoRegimes(xs []float64) (r Regimes, bimodal bool) {
 // calls a split of n runs two regimes. persistent says whether the
 // regimes persist in run order (runs test p ≤ [RegimeMaxOrderP]).
 //
-// The values come from simulation (go run mktables.go, tables in
+// The values come from simulation (mktables.go via go generate, tables in
 // regimetables.go, interpolated linearly in 1/n between simulated sizes):
 //   - persistent: the larger of the 95th percentile of D under iid uniform
 //     samples (the least favourable unimodal shape, as in Hartigan's dip
