@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,9 +85,11 @@ const DefaultBenchtime = time.Second
 // Compare fails b with b.Fatalf for a zero Impl, a nil function, an empty,
 // duplicate, reserved or malformed name, or an invalid option. A panic in
 // an implementation is re-raised with its name. Compare must be called at
-// most once per benchmark function, from the benchmark's own goroutine;
-// calling it from a RunParallel body or from two goroutines panics with a
-// message, and calling it twice fails b.
+// most once per benchmark function, from the benchmark's own goroutine:
+// called from a RunParallel body (seen on the call stack, whatever
+// GOMAXPROCS is) or from two goroutines sharing b, it panics with a
+// message, since b.Fatal may not be called off the benchmark goroutine;
+// called twice, it fails b.
 func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 	b.Helper()
 	cfg := buildConfig(c.opts)
@@ -318,6 +321,22 @@ func once(key string) bool {
 	return true
 }
 
+// inRunParallel reports whether the caller runs inside a RunParallel
+// body, from the function names on its stack.
+func inRunParallel() bool {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
+	for {
+		f, more := frames.Next()
+		if strings.HasPrefix(f.Function, "testing.(*B).RunParallel") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
 var (
 	activeMu sync.Mutex
 	active   = map[*testing.B]string{}
@@ -329,6 +348,9 @@ var (
 // the first returned fails b.
 func enter(b *testing.B, fn string) (release func()) {
 	b.Helper()
+	if inRunParallel() {
+		panic(fmt.Sprintf("control: %s called on %s from inside a RunParallel body: it measures on the benchmark's own goroutine and cannot run in parallel workers; call it once, directly in the benchmark function, outside RunParallel", fn, b.Name()))
+	}
 	activeMu.Lock()
 	state, busy := active[b]
 	if !busy {

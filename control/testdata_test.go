@@ -103,11 +103,13 @@ func TestTestdataBench(t *testing.T) {
 		{"BadOption", nil, []string{"control: Gate(-3): the threshold must be a finite percentage ≥ 0"}},
 		{"Panic", nil, []string{`control: implementation "boom" panicked: assignment to entry in nil map`, "original stack"}},
 		{"Twice", []string{"-test.benchtime=1x"}, []string{"control: Compare called twice in BenchmarkTwice: call it once per benchmark function"}},
-		{"Parallel", []string{"-test.benchtime=200ms", "-test.cpu=2"}, []string{"while another control call is running on the same *testing.B: do not call it from a RunParallel body"}},
+		{"Parallel", []string{"-test.benchtime=200ms", "-test.cpu=2"}, []string{"control: Compare called on BenchmarkParallel from inside a RunParallel body"}},
+		{"ParallelOneProc", []string{"-test.cpu=1"}, []string{"control: Compare called on BenchmarkParallel from inside a RunParallel body"}},
+		{"Goroutines", []string{"-test.benchtime=200ms"}, []string{"while another control call is running on the same *testing.B: do not call it from a RunParallel body or from goroutines"}},
 	}
 	for _, tc := range bad {
 		t.Run(tc.bench, func(t *testing.T) {
-			args := append([]string{"-test.bench=^Benchmark" + tc.bench + "$"}, tc.args...)
+			args := append([]string{"-test.bench=^Benchmark" + strings.TrimSuffix(tc.bench, "OneProc") + "$"}, tc.args...)
 			out, code := run(t, args...)
 			assert.NotEqual(t, 0, code, "misuse must fail: %s", out)
 			for _, w := range tc.want {

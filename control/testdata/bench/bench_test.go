@@ -6,6 +6,7 @@ package bench
 
 import (
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,6 +93,19 @@ func BenchmarkParallel(b *testing.B) {
 		for pb.Next() {
 		}
 	})
+}
+
+// BenchmarkGoroutines shares b between two goroutines.
+func BenchmarkGoroutines(b *testing.B) {
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			control.Compare(b, control.Func("a", sum(10)))
+		}()
+	}
+	wg.Wait()
 }
 
 // BenchmarkCount is a plain comparison, run with -count=2 to check the
