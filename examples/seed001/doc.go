@@ -17,10 +17,12 @@
 //	go test -run='^$' -bench=. ./examples/seed001
 //
 // The report's row shows a high CV graded do-not-trust, the share of the
-// run the process waited for a CPU (wait%), and two regimes in the batch
-// timeline, with the strip plot showing the slow middle:
+// run the process waited for a CPU (wait%), the batch timeline as a strip
+// plot with the slow middle, and, when the rest of the machine is quiet
+// enough for the regimes to separate, two regimes with their centres and
+// sizes. A real strip plot from a busy 2-core VM:
 //
-//	MakeBuffer_Correct-2  runs  ... ▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁███████████▁▁▁▁▁▁▁▁▁▁▁▁▁▁
+//	MakeBuffer_Correct-2  batches  33.80ns … 149.5ns (█ up to 297.5ns)  ▃▄▃▄▂▂▂▁▂▂▂▂▇█████▇██▇█▆▇▂▂▁▁▁▁▁▁▂▂▂▂▁▁▁▂▁▁▁▂▂▂▂▂▁▁▁▁▂▂▁▁▂▁▁▁▁
 //
 // With -count=N each run gets its own hog window. With -benchtime=Nx the
 // run has no duration to take a window of, so no hog runs. Set

@@ -397,3 +397,18 @@ func TestSamplesRoundTrip(t *testing.T) {
 	assert.Len(t, got[key{"Sum/eliminated-2", "runs"}], 6)
 	assert.Len(t, got[key{"Noisy-2", "runs"}], 12)
 }
+
+func TestDeltaSetting(t *testing.T) {
+	in := fixture()
+	in.Settings.DeltaPct = 2
+	a := Analyze(in)
+	noisy := rowByName(t, a, "Noisy-2")
+	assert.Equal(t, int(math.Ceil(16*(noisy.CVPct/2)*(noisy.CVPct/2))), noisy.RunsNeeded)
+	text := render(t, in)
+	assert.Contains(t, lineWith(t, text, "benchmark", "samples", "median/op"), "runs@2%")
+	assert.Contains(t, text, "· runs@2%: runs per side to resolve a 2% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least 6")
+
+	in.Settings.DeltaPct = math.NaN()
+	assert.Equal(t, rowByName(t, Analyze(fixture()), "Noisy-2").RunsNeeded, rowByName(t, Analyze(in), "Noisy-2").RunsNeeded,
+		"a bad delta falls back to the default")
+}

@@ -79,8 +79,7 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 		}
 	}
 
-	p.section(fmt.Sprintf("benchmarks · cv grades: <2%% excellent, 2-5%% acceptable, 5-10%% noisy, >10%% do-not-trust · runs@%s%%: runs per side to resolve a %s%% change (Lehr: 16·(cv/Δ)², at least %d)",
-		fmtNum(delta), fmtNum(delta), MinRunsForCI))
+	p.section("benchmarks")
 	if !slices.ContainsFunc(a.Rows, Row.Shown) {
 		p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
 	} else {
@@ -95,6 +94,11 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 			})
 		}
 		p.table(table)
+		p.line("  · samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run")
+		p.line("  · grade of cv: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
+		p.line("  · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)")
+		p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d",
+			fmtNum(delta), fmtNum(delta), MinRunsForCI))
 	}
 
 	if plots := plotRows(a.Rows); len(plots) > 0 {
