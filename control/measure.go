@@ -70,15 +70,14 @@ func timeBatch(now func() time.Time, im Impl, n int) time.Duration {
 // the next round would not fit in the budget or maxRounds are done. It
 // never starts a batch after the deadline, so it overruns the budget by at
 // most one batch.
-func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) measurement {
+func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms measurement) {
 	now := cfg.now
 	start := now()
 	deadline := start.Add(budget)
-	ms := measurement{allocsPerOp: -1, bytesPerOp: -1}
+	ms = measurement{allocsPerOp: -1, bytesPerOp: -1}
 	defer func() { ms.elapsed = now().Sub(start) }()
 	fail := func(format string, args ...any) measurement {
 		ms.stopped = fmt.Sprintf(format, args...)
-		ms.elapsed = now().Sub(start)
 		return ms
 	}
 

@@ -59,6 +59,7 @@ func TestMeasureFakeClock(t *testing.T) {
 	assert.InDelta(t, DefaultBatchTime/time.Microsecond, float64(ms.iters)*1000/1000, 10, "batch ≈ 50µs of 1µs calls")
 	assert.InDelta(t, 2, ms.overhead, 0.01, "the empty closure's cost per call")
 	assert.LessOrEqual(t, ms.elapsed, budget, "stops before a round that would not fit")
+	assert.Greater(t, ms.elapsed, budget*9/10, "and uses most of the budget")
 
 	res := result(impls, ms, fakeConfig(c), budget)
 	assert.Equal(t, Slower, res.Candidates[0].Verdict)
