@@ -24,9 +24,16 @@
 //
 //	MakeBuffer_Correct-2  batches  33.80ns … 149.5ns (█ up to 297.5ns)  ▃▄▃▄▂▂▂▁▂▂▂▂▇█████▇██▇█▆▇▂▂▁▁▁▁▁▁▂▂▂▂▁▁▁▂▁▁▁▂▂▂▂▂▁▁▁▁▂▂▁▁▂▁▁▁▁
 //
-// With -count=N each run gets its own hog window. With -benchtime=Nx the
-// run has no duration to take a window of, so no hog runs. Set
-// SEED001_HOG=off to measure the quiet machine for comparison.
+// With -count=6 or more the picture is seed 001's own: the runs of the
+// middle third run entirely under the hog and the others without, so the
+// runs fall into two regimes that the report's row, strip plot and
+// findings show (run it with a short -benchtime):
+//
+//	go test -run='^$' -bench=. -count=12 -benchtime=200ms ./examples/seed001
+//
+// With -count below 6 each run gets the within-run window; with
+// -benchtime=Nx a run has no duration to take a window of, so no hog runs
+// then. Set SEED001_HOG=off to measure the machine without a hog.
 package seed001
 
 // MakeBuffer returns a new zeroed buffer of n bytes. Returned to the

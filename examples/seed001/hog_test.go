@@ -7,6 +7,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -92,6 +94,51 @@ func hogWindow(d time.Duration, logf func(string, ...any)) (stop func()) {
 	}
 }
 
+// hogPlan is what the hog does during one run of the benchmark.
+type hogPlan int
+
+const (
+	hogNone     hogPlan = iota // no hog in this run
+	hogMiddle                  // hogWindow: on for the middle of the run
+	hogWholeRun                // on for the whole run
+)
+
+// benchCalls counts the calls of the benchmark function in this process
+// (they are sequential: testing runs one benchmark at a time).
+var benchCalls int
+
+// nextHogPlan returns the plan for the next run. With -count below 6 every
+// run gets the within-run window. With -count=N ≥ 6, runs
+// [⌊N/3⌋, ⌊2N/3⌋) (from 0) run entirely under the hog and the others with
+// none, so the runs themselves fall into two regimes, as seed 001's twenty
+// runs did (runs 9 to 16 a third faster). With a -cpu list, each -count
+// repeat runs once per value and gets one plan.
+func nextHogPlan() hogPlan {
+	count, cpus := 1, 1
+	if f := flag.Lookup("test.count"); f != nil {
+		if n, err := strconv.Atoi(f.Value.String()); err == nil && n > 0 {
+			count = n
+		}
+	}
+	if f := flag.Lookup("test.cpu"); f != nil && f.Value.String() != "" {
+		cpus = len(strings.Split(f.Value.String(), ","))
+	}
+	run := benchCalls / cpus
+	benchCalls++
+	return planFor(run, count)
+}
+
+// planFor is nextHogPlan's rule for run (from 0) of count.
+func planFor(run, count int) hogPlan {
+	if count < 6 {
+		return hogMiddle
+	}
+	if run%count >= count/3 && run%count < 2*count/3 {
+		return hogWholeRun
+	}
+	return hogNone
+}
+
 // benchDuration returns the -test.benchtime duration, or false for an
 // iteration count (Nx) or when the flag is absent.
 func benchDuration() (time.Duration, bool) {
@@ -157,6 +204,23 @@ func TestHogChild(t *testing.T) {
 }
 
 var sinkHog uint64
+
+func TestPlanFor(t *testing.T) {
+	var got []hogPlan
+	for run := range 12 {
+		got = append(got, planFor(run, 12))
+	}
+	want := []hogPlan{0, 0, 0, 0, 2, 2, 2, 2, 0, 0, 0, 0}
+	if !slices.Equal(got, want) {
+		t.Errorf("planFor(0..11, 12) = %v, want %v", got, want)
+	}
+	if p := planFor(0, 1); p != hogMiddle {
+		t.Errorf("planFor(0, 1) = %v, want hogMiddle", p)
+	}
+	if p := planFor(16, 12); p != hogWholeRun {
+		t.Errorf("planFor(16, 12) = %v, want hogWholeRun (runs repeat modulo count)", p)
+	}
+}
 
 // TestHogStops checks that a hog window cancelled before it opens starts
 // nothing, and that a started hog is gone after stop.
