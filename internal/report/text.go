@@ -71,7 +71,7 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 
 	p.section("warm-up")
 	if in.Warmup == nil {
-		p.line("  off: the first benchmark paid for cold caches and clock ramp-up (enable with -benchkit.warmup=2s)")
+		p.line("  off: the first benchmark paid for cold caches and clock ramp-up (turn it on with -benchkit.warmup=1s or BENCHKIT_WARMUP=1s)")
 	} else {
 		p.line("  " + in.Warmup.Summary)
 		for _, wn := range in.Warmup.Warnings {
