@@ -57,7 +57,9 @@ import (
 // directory gets one file per package in it, named after the import path
 // with '/' replaced by '_' (".json" or ".txt"): use that with
 // `go test ./...`, where every package's binary would otherwise overwrite
-// the same file.
+// the same file. Across several packages prefer the environment variables:
+// the test binary of a package whose TestMain does not call Main rejects an
+// unknown -benchkit.* flag.
 //
 // Precedence, lowest first: the default, the options passed to Main, the
 // environment variable, the flag. The person running the command (flag or
