@@ -21,11 +21,26 @@ type step struct {
 	// step: each StopTimer, StartTimer and ResetTimer with the timer on
 	// reads runtime.MemStats, which stops the world once. -1 if unknown.
 	Toggles int64
+	// Paused is the total duration of those pauses, 0 if unknown: under
+	// load, stopping the world can wait tens of µs for a descheduled thread.
+	Paused time.Duration
+	// Uncertain says the thread's run-queue wait could not be measured for
+	// this window (its counter moved by more than the wall time, which
+	// happens on Linux when a wait that began earlier is booked late); Wait
+	// is then 0 and the timer audit concludes at most timerSuspect.
+	Uncertain bool
 }
 
 // idle is the part of the step's wall time that was neither timed nor
-// spent waiting for a CPU: time the benchmark ran with its timer stopped.
-func (s step) idle() time.Duration { return max(0, s.Wall-s.Timed-s.Wait) }
+// explained by the machine: the thread's run-queue wait and the
+// stop-the-world pauses are both subtracted. They can overlap (a pause
+// lasts longer while its thread waits for a CPU), so this is the smallest
+// estimate of the time the benchmark's own code ran untimed.
+func (s step) idle() time.Duration { return max(0, s.Wall-s.Timed-s.Wait-s.Paused) }
+
+// idleHi is the largest estimate: only the larger of the two is
+// subtracted, as if they overlapped completely.
+func (s step) idleHi() time.Duration { return max(0, s.Wall-s.Timed-max(s.Wait, s.Paused)) }
 
 // untimed is the part of the step's wall time that was not timed.
 func (s step) untimed() time.Duration { return max(0, s.Wall-s.Timed) }
@@ -37,13 +52,18 @@ const (
 	stoppedMinGrowth = 10
 	// stoppedPerOpDrop: timed ns/op must fall by more than this factor
 	// between the steps (it stays about constant in any benchmark whose
-	// timer runs around the work).
-	stoppedPerOpDrop = 30
+	// timer runs around the work, cold first step aside).
+	stoppedPerOpDrop = 10
 	// stoppedMinIdle and stoppedIdleRatio: the untimed wall time must be at
 	// least this long and this many times the timed time, so the ramp's
 	// own bookkeeping (a ReadMemStats of a few µs) never qualifies.
 	stoppedMinIdle   = 50 * time.Microsecond
 	stoppedIdleRatio = 10
+	// stoppedIdleGrowth: the untimed time must have grown with b.N, to at
+	// least this many times the previous step's (it is the loop body
+	// running untimed); a fixed overhead that happened to be large once
+	// does not grow.
+	stoppedIdleGrowth = 3
 	// togglingMinIdle and togglingIdleRatio: heavy toggling is reported
 	// when the timer was off at least this long and for more than 90% of
 	// the non-waiting wall time, with at least togglingMinToggles toggles.
@@ -55,38 +75,63 @@ const (
 	setupMinOverhead = 10 * time.Millisecond
 )
 
-// stoppedTimer reports whether cur, the ramp step that followed prev in the
-// same b.N-style benchmark, shows a timer that was stopped and never
-// started again: b.N grew at least 10×, the timed time did not grow with it
-// (timed ns/op fell more than 30×), the wall time did (the untimed time is
-// ≥ 50 µs and ≥ 10× the timed time), and the timer was not toggled once per
-// iteration (fewer stop-the-world pauses than N/2), which is what sets the
-// stopped timer apart from legitimate per-iteration StopTimer/StartTimer,
-// whose timed time grows with b.N.
-func stoppedTimer(prev, cur step) bool {
+// verdict is the timer audit's conclusion about one ramp step.
+type verdict int
+
+const (
+	timerOK      verdict = iota
+	timerSuspect         // stopped, unless the machine's load explains the untimed time
+	timerStopped
+)
+
+// stoppedTimer judges cur, the ramp step that followed prev in the same
+// b.N-style benchmark. A timer stopped and never started again shows as:
+// b.N grew at least 10×; the timed time did not grow with it (timed ns/op
+// fell more than 10×); the timer was not toggled once per iteration (fewer
+// stop-the-world pauses than N/2, which sets it apart from legitimate
+// per-iteration StopTimer/StartTimer, whose timed time grows with b.N);
+// and the untimed time is ≥ 50 µs, ≥ 10× the timed time and ≥ 3× the
+// previous step's, because the loop body ran untimed.
+//
+// The untimed time is judged twice: net of both the thread's run-queue
+// wait and the stop-the-world pauses (step.idle), and net of only the
+// larger of the two (step.idleHi). When only the second passes, the load
+// could explain it and the verdict is timerSuspect; Track fails the
+// benchmark on timerStopped, or on a second timerSuspect in a row.
+func stoppedTimer(prev, cur step) verdict {
 	if prev.N <= 0 || cur.N < stoppedMinGrowth*prev.N {
-		return false
+		return timerOK
 	}
 	growth := float64(cur.N) / float64(prev.N)
 	if float64(cur.Timed)*stoppedPerOpDrop > float64(prev.Timed)*growth {
-		return false
-	}
-	idle := cur.idle()
-	if idle < stoppedMinIdle || idle < stoppedIdleRatio*cur.Timed {
-		return false
+		return timerOK
 	}
 	if cur.Toggles >= 0 && cur.Toggles >= int64(cur.N)/2 {
-		return false
+		return timerOK
 	}
-	return true
+	grew := func(idle, before time.Duration) bool {
+		return idle >= stoppedMinIdle && idle >= stoppedIdleRatio*cur.Timed && idle >= stoppedIdleGrowth*before
+	}
+	switch {
+	case grew(cur.idle(), prev.idleHi()) && !cur.Uncertain:
+		return timerStopped
+	case grew(cur.idleHi(), prev.idle()):
+		return timerSuspect
+	}
+	return timerOK
 }
 
-func stoppedMessage(name string, prev, cur step) string {
+// stoppedMessage: late says the step before was already suspect.
+func stoppedMessage(name string, prev, cur step, late bool) string {
+	note := ""
+	if late {
+		note = fmt.Sprintf(" (b.N = %d was already suspect, but the machine's load could have explained it)", prev.N)
+	}
 	return fmt.Sprintf("benchkit: %s: the timer is stopped and never started again: "+
-		"b.N grew from %d to %d but the timed time did not (%v, then %v) while the wall time did (%v untimed of %v); "+
+		"b.N grew from %d to %d but the timed time did not (%v, then %v) while the wall time did (%v untimed of %v)%s; "+
 		"testing would keep ramping b.N to 1e9 and report about 0 ns/op. "+
 		"Fix: call b.StartTimer() after the untimed part (or use benchkit.Setup for per-iteration setup)",
-		name, prev.N, cur.N, prev.Timed, cur.Timed, cur.idle(), cur.Wall)
+		name, prev.N, cur.N, prev.Timed, cur.Timed, cur.idleHi(), cur.Wall, note)
 }
 
 // heavyToggling reports whether a final step spent most of its wall time

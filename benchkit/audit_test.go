@@ -12,55 +12,79 @@ func TestStoppedTimer(t *testing.T) {
 	tests := []struct {
 		label     string
 		prev, cur step
-		want      bool
+		want      verdict
 		reason    string
 	}{{
 		label:  "stopped, 5µs body, N 1→100",
 		prev:   step{N: 1, Timed: 50 * us, Wall: 20 * us, Toggles: 2},
 		cur:    step{N: 100, Timed: 8 * us, Wall: 550 * us, Wait: 10 * us, Toggles: 2},
-		want:   true,
+		want:   timerStopped,
 		reason: "timed did not grow with N while 500µs ran untimed",
 	}, {
 		label:  "stopped, later step",
 		prev:   step{N: 100, Timed: 8 * us, Wall: 550 * us, Toggles: 2},
 		cur:    step{N: 10000, Timed: 9 * us, Wall: 50 * time.Millisecond, Toggles: 2},
-		want:   true,
+		want:   timerStopped,
 		reason: "the same signature one step later",
+	}, {
+		label:  "stopped under load: the pause lasted while its thread waited",
+		prev:   step{N: 1, Timed: 2320 * time.Nanosecond, Wall: 20 * us, Wait: 25 * us, Toggles: 2, Paused: 63 * us},
+		cur:    step{N: 100, Timed: 3300 * time.Nanosecond, Wall: 3000 * us, Wait: 2450 * us, Toggles: 2, Paused: 2386 * us},
+		want:   timerSuspect,
+		reason: "546 µs untimed if wait and pause overlap, none if they do not: decided at the next step",
+	}, {
+		label:  "stopped, but the thread's wait was booked late",
+		prev:   step{N: 1, Timed: 1500 * time.Nanosecond, Wall: 25 * us, Toggles: 2},
+		cur:    step{N: 100, Timed: 3900 * time.Nanosecond, Wall: 620 * us, Toggles: 2, Paused: 25 * us, Uncertain: true},
+		want:   timerSuspect,
+		reason: "without a trustworthy wait, the load might explain the untimed time: decided at the next step",
 	}, {
 		label:  "clean trivial body, cold first step",
 		prev:   step{N: 1, Timed: 40 * us, Wall: 45 * us, Toggles: 2},
 		cur:    step{N: 100, Timed: 300 * time.Nanosecond, Wall: 6 * us, Toggles: 2},
-		want:   false,
+		want:   timerOK,
 		reason: "a few µs of ramp bookkeeping is below the 50µs floor",
 	}, {
 		label:  "clean body preempted outside the timed window",
 		prev:   step{N: 1, Timed: 40 * us, Wall: 45 * us, Toggles: 2},
 		cur:    step{N: 100, Timed: 300 * time.Nanosecond, Wall: 3 * time.Millisecond, Wait: 2990 * us, Toggles: 2},
-		want:   false,
+		want:   timerOK,
 		reason: "the thread's run-queue wait explains the untimed time",
+	}, {
+		label:  "clean body, slow stop-the-world under load (seen on the 2-core box)",
+		prev:   step{N: 1, Timed: 3280 * time.Nanosecond, Wall: 30 * us, Toggles: 2},
+		cur:    step{N: 100, Timed: 2461 * time.Nanosecond, Wall: 441 * us, Wait: 382 * us, Toggles: 2, Paused: 50 * us},
+		want:   timerOK,
+		reason: "the untimed time is run-queue wait and the stop-the-world pause of testing's StopTimer",
+	}, {
+		label:  "untimed overhead that does not grow with N",
+		prev:   step{N: 1, Timed: 3 * us, Wall: 60 * us, Toggles: 2},
+		cur:    step{N: 100, Timed: 2 * us, Wall: 120 * us, Toggles: 2},
+		want:   timerOK,
+		reason: "58 µs then 118 µs untimed: the loop body would have made it about 100× larger",
 	}, {
 		label:  "per-iteration stop/start",
 		prev:   step{N: 1, Timed: 2 * us, Wall: 20 * us, Toggles: 4},
 		cur:    step{N: 100, Timed: 3 * us, Wall: 1500 * us, Toggles: 202},
-		want:   false,
+		want:   timerOK,
 		reason: "two stop-the-world pauses per iteration: the timer was toggled, not left stopped",
 	}, {
 		label:  "per-iteration stop/start, toggles unknown",
 		prev:   step{N: 1, Timed: 2 * us, Wall: 20 * us, Toggles: -1},
 		cur:    step{N: 100, Timed: 100 * us, Wall: 1500 * us, Toggles: -1},
-		want:   false,
+		want:   timerOK,
 		reason: "timed grew with N",
 	}, {
 		label:  "slow growth",
 		prev:   step{N: 100, Timed: 8 * us, Wall: 550 * us, Toggles: 2},
 		cur:    step{N: 500, Timed: 8 * us, Wall: 2500 * us, Toggles: 2},
-		want:   false,
+		want:   timerOK,
 		reason: "N grew less than 10×: no conclusion",
 	}, {
 		label:  "zero previous N",
 		prev:   step{},
 		cur:    step{N: 100, Timed: 8 * us, Wall: 550 * us},
-		want:   false,
+		want:   timerOK,
 		reason: "no previous step",
 	}}
 	for _, tt := range tests {
@@ -76,8 +100,8 @@ func TestStoppedTimer(t *testing.T) {
 }
 
 func TestStoppedMessage(t *testing.T) {
-	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us})
-	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100", "b.StartTimer()"} {
+	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us}, true)
+	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100", "b.StartTimer()", "b.N = 1 was already suspect"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}

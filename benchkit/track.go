@@ -43,7 +43,8 @@ type state struct {
 	// start of the current step
 	wall0 time.Time
 	cont0 env.Contention
-	stw0  int64  // stop-the-world pauses so far, -1 unknown
+	stw0  int64 // stop-the-world pauses so far, -1 unknown
+	stwT0 time.Duration
 	mem0  uint64 // runtime.MemStats.Mallocs, only when view lacks netAllocs
 	memB0 uint64
 	th0   threadSample
@@ -51,6 +52,7 @@ type state struct {
 	// previous step of the same b (b.N-style ramp)
 	prev     step
 	havePrev bool
+	suspect  bool // the timer audit found prev suspect
 
 	// set by Loop and Setup during the current step
 	within   float64 // batch CV in percent, -1 none
@@ -154,7 +156,7 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 	if st != nil {
 		b.Cleanup(st.end)
 		st.cont0 = env.ReadContention()
-		st.stw0 = readSTW()
+		st.stw0, st.stwT0 = readSTW()
 		if _, _, ok := theView().Allocs(b); !ok {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
@@ -213,18 +215,32 @@ func registryKey(b *testing.B) string {
 }
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
-// process (each runtime.ReadMemStats is one), or -1 if unavailable.
-func readSTW() int64 {
+// process (each runtime.ReadMemStats is one) and their total duration,
+// estimated from the histogram's bucket midpoints; n is -1 if unavailable.
+func readSTW() (n int64, total time.Duration) {
 	s := []metrics.Sample{{Name: "/sched/pauses/total/other:seconds"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindFloat64Histogram {
-		return -1
+		return -1, 0
 	}
-	var n uint64
-	for _, c := range s[0].Value.Float64Histogram().Counts {
-		n += c
+	h := s[0].Value.Float64Histogram()
+	sec := 0.0
+	for i, c := range h.Counts {
+		if c == 0 {
+			continue
+		}
+		n += int64(c)
+		lo, hi := h.Buckets[i], h.Buckets[i+1]
+		mid := (lo + hi) / 2
+		switch {
+		case math.IsInf(lo, -1):
+			mid = hi
+		case math.IsInf(hi, 1):
+			mid = lo
+		}
+		sec += float64(c) * mid
 	}
-	return int64(n)
+	return n, time.Duration(sec * 1e9)
 }
 
 // end runs as b.Cleanup after each call of the benchmark function.
@@ -233,14 +249,17 @@ func (st *state) end() {
 	wall := time.Since(st.wall0)
 	timed := b.Elapsed()
 	cont := env.ReadContention().Sub(st.cont0)
-	toggles := int64(-1)
-	if stw := readSTW(); stw >= 0 && st.stw0 >= 0 {
-		toggles = stw - st.stw0
+	toggles, paused := int64(-1), time.Duration(0)
+	if stw, stwT := readSTW(); stw >= 0 && st.stw0 >= 0 {
+		toggles, paused = stw-st.stw0, max(0, stwT-st.stwT0)
 	}
 	th := readThread().sub(st.th0)
-	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles}
-	if th.ok {
+	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused}
+	switch {
+	case th.ok && th.wait <= wall:
 		cur.Wait = th.wait
+	case th.ok:
+		cur.Uncertain = true
 	}
 
 	st.mu.Lock()
@@ -256,14 +275,18 @@ func (st *state) end() {
 		forget()
 		return
 	}
-	if st.havePrev && stoppedTimer(st.prev, cur) {
-		msg := stoppedMessage(b.Name(), st.prev, cur)
+	v := timerOK
+	if st.havePrev {
+		v = stoppedTimer(st.prev, cur)
+	}
+	if v == timerStopped || v == timerSuspect && st.suspect {
+		msg := stoppedMessage(b.Name(), st.prev, cur, st.suspect)
 		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg})
 		b.Error(msg)
 		forget()
 		return
 	}
-	st.prev, st.havePrev = cur, true
+	st.prev, st.havePrev, st.suspect = cur, true, v == timerSuspect
 	if b.Failed() || b.N <= 0 {
 		forget()
 		return
