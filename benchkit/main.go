@@ -37,8 +37,8 @@ import (
 //     -benchkit.strict), or a requested file could not be written.
 //
 // Without -bench, Main only runs m and exits with its code: it adds nothing
-// to the output. With -bench but no benchmark that called [Track], [Loop]
-// or control.Compare, it prints nothing either (the files, if requested,
+// to the output. With -bench but no benchmark that called [Track], [Loop],
+// [Setup] or control.Compare, it prints nothing either (the files, if requested,
 // are still written, with no benchmarks).
 //
 // Settings, each with a flag (registered by Main on flag.CommandLine when
