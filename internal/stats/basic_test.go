@@ -250,3 +250,77 @@ func TestMAD(t *testing.T) {
 		t.Errorf("MADNormal·MAD of normal quantiles = %v; want ≈ 1", est)
 	}
 }
+
+// TestTotality runs every function over the small and awkward samples the
+// package doc promises to handle, and checks the documented outcome.
+func TestTotality(t *testing.T) {
+	one := []float64{42}
+	equal := []float64{7, 7, 7, 7, 7, 7, 7}
+	zeroMean := []float64{-3, -1, 0, 1, 3, -2, 2}
+	negative := []float64{-10, -12, -11, -13, -10, -11, -12}
+	type result struct {
+		v  float64
+		ok bool
+	}
+	for _, c := range []struct {
+		name   string
+		got    result
+		want   result
+		reason string
+	}{
+		{"Mean(one)", r2(Mean(one)), result{42, true}, "the value itself"},
+		{"StdDev(one)", r2(StdDev(one)), result{0, false}, "n−1 = 0"},
+		{"CV(one)", r2(CV(one)), result{0, false}, "no sd"},
+		{"Median(one)", r2(Median(one)), result{42, true}, "the value itself"},
+		{"MAD(one)", r2(MAD(one)), result{0, true}, "no deviation"},
+		{"StdDev(equal)", r2(StdDev(equal)), result{0, true}, "no spread"},
+		{"CV(equal)", r2(CV(equal)), result{0, true}, "no spread"},
+		{"MAD(equal)", r2(MAD(equal)), result{0, true}, "no spread"},
+		{"Mean(zeroMean)", r2(Mean(zeroMean)), result{0, true}, "symmetric"},
+		{"CV(zeroMean)", r2(CV(zeroMean)), result{0, false}, "mean ≤ 0"},
+		{"MAD(zeroMean)", r2(MAD(zeroMean)), result{2, true}, "deviations 3 1 0 1 3 2 2"},
+		{"Mean(negative)", r2(Mean(negative)), result{-79.0 / 7, true}, "negative mean"},
+		{"CV(negative)", r2(CV(negative)), result{0, false}, "mean ≤ 0"},
+		{"Median(negative)", r2(Median(negative)), result{-11, true}, "negative median"},
+		{"MannWhitneyP(one, one)", r2(MannWhitneyP(one, one)), result{1, true}, "all equal: p = 1 like benchmath"},
+		{"MannWhitneyP(equal, equal)", r2(MannWhitneyP(equal, equal)), result{1, true}, "all equal: p = 1"},
+	} {
+		if math.Abs(c.got.v-c.want.v) > 1e-12 || c.got.ok != c.want.ok {
+			t.Errorf("%s = %v, %v; want %v, %v (%s)", c.name, c.got.v, c.got.ok, c.want.v, c.want.ok, c.reason)
+		}
+	}
+	if _, ok := Tukey(one); ok {
+		t.Error("Tukey(one) ok; want false (fewer than 4 values)")
+	}
+	if o, ok := Tukey(equal); !ok || o.IQR != 0 || o.Count() != 0 {
+		t.Errorf("Tukey(equal) = %+v, %v; want IQR 0, no outliers", o, ok)
+	}
+	if o, ok := Tukey(negative); !ok || o.Q1 != -12 || o.Q3 != -10.5 || o.Count() != 0 {
+		t.Errorf("Tukey(negative) = %+v, %v; want Q1 −12, Q3 −10.5, no outliers", o, ok)
+	}
+	if _, _, _, ok := MedianCI(one, 0.95); ok {
+		t.Error("MedianCI(one) ok; want false (infinite bound)")
+	}
+	if c, lo, hi, ok := MedianCI(equal, 0.95); !ok || c != 7 || lo != 7 || hi != 7 {
+		t.Errorf("MedianCI(equal) = %v [%v, %v] %v; want 7 [7, 7] true", c, lo, hi, ok)
+	}
+	if c, lo, hi, ok := MedianCI(negative, 0.95); !ok || c != -11 || lo != -13 || hi != -10 {
+		t.Errorf("MedianCI(negative) = %v [%v, %v] %v; want −11 [−13, −10] true", c, lo, hi, ok)
+	}
+	for _, xs := range [][]float64{one, equal, zeroMean, negative} {
+		if r, bimodal := TwoRegimes(xs); bimodal || !isFinite(r.Separation) || r.OrderP < 0 || r.OrderP > 1 {
+			t.Errorf("TwoRegimes(%v) = %+v, %v; want not bimodal, finite", xs, r, bimodal)
+		}
+	}
+}
+
+// r2 packs a (value, ok) pair.
+func r2(v float64, ok bool) struct {
+	v  float64
+	ok bool
+} {
+	return struct {
+		v  float64
+		ok bool
+	}{v, ok}
+}
