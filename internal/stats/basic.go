@@ -33,11 +33,11 @@ func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
 // Mean returns the arithmetic mean of xs, Σx/n. ok is false when xs is
 // empty or holds NaN or ±Inf.
 //
-// The sum is compensated (Neumaier), so the result is the mean rounded
-// once in ordinary cases. When the sum itself would overflow (values near
-// ±math.MaxFloat64) a running mean over halved values is used instead, so
-// every finite sample has a finite mean; the result always lies within
-// [min(xs), max(xs)].
+// The sum is compensated (Neumaier), so the result is within a rounding
+// or two of the exact mean, cancellation included. When the sum itself
+// would overflow (values near ±math.MaxFloat64) a running mean over halved
+// values is used instead, so every finite sample has a finite mean; the
+// result always lies within [min(xs), max(xs)].
 func Mean(xs []float64) (mean float64, ok bool) {
 	if len(xs) == 0 || !finite(xs) {
 		return 0, false
