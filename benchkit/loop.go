@@ -18,10 +18,9 @@ const (
 )
 
 // batcher accumulates batch durations in fixed slots. Its zero value is
-// ready: the first tick starts the clock.
+// ready: the first lap starts the clock.
 type batcher struct {
-	k       int // iterations per batch, 0 before the first tick
-	left    int // iterations left in the current batch
+	k       int // iterations per batch, 0 before the first lap
 	base    time.Time
 	last    time.Duration
 	warm    bool // a batch of k iterations has lasted batchTarget
@@ -30,28 +29,19 @@ type batcher struct {
 	batches int64               // batches recorded, merged or not
 }
 
-// tick counts one iteration; it is inlined into the measured loop and
-// calls lap once per batch.
-func (t *batcher) tick() {
-	t.left--
-	if t.left <= 0 {
-		t.lap()
-	}
-}
-
-// lap ends a batch (or, on the first call, starts the clock).
+// lap ends a batch (or, on the first call, starts the clock) and returns
+// the number of iterations in the next batch.
 //
 //go:noinline
-func (t *batcher) lap() {
+func (t *batcher) lap() int {
 	if t.k == 0 {
 		t.base, t.k = time.Now(), 1
-		t.left = 1
-		return
+		return 1
 	}
 	now := time.Since(t.base)
 	t.add(now - t.last)
 	t.last = now
-	t.left = t.k
+	return t.k
 }
 
 // add records a batch of t.k iterations that took d: while warming, it
@@ -129,9 +119,12 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 	}
 	st := track(b, opts, "Loop", pause(b))
 	var t batcher
+	left := 1
 	for b.Loop() {
 		f()
-		t.tick()
+		if left--; left == 0 {
+			left = t.lap()
+		}
 	}
 	st.timeline = t.perIter()
 	if cv, ok := stats.CV(st.timeline); ok {
