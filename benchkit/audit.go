@@ -127,11 +127,15 @@ func stoppedMessage(name string, prev, cur step, late bool) string {
 	if late {
 		note = fmt.Sprintf(" (b.N = %d was already suspect, but the machine's load could have explained it)", prev.N)
 	}
+	grew := "an unknown factor"
+	if prev.Timed > 0 {
+		grew = fmt.Sprintf("×%.1f", float64(cur.Timed)/float64(prev.Timed))
+	}
 	return fmt.Sprintf("benchkit: %s: the timer is stopped and never started again: "+
-		"b.N grew from %d to %d but the timed time did not (%v, then %v) while the wall time did (%v untimed of %v)%s; "+
+		"b.N grew from %d to %d but the timed time only by %s (%s, then %s) while the wall time did (%s untimed of %s)%s; "+
 		"testing would keep ramping b.N to 1e9 and report about 0 ns/op. "+
 		"Fix: call b.StartTimer() after the untimed part (or use benchkit.Setup for per-iteration setup)",
-		name, prev.N, cur.N, prev.Timed, cur.Timed, cur.idleHi(), cur.Wall, note)
+		name, prev.N, cur.N, grew, fmtDur(prev.Timed), fmtDur(cur.Timed), fmtDur(cur.idleHi()), fmtDur(cur.Wall), note)
 }
 
 // heavyToggling reports whether a final step spent most of its wall time
@@ -144,11 +148,11 @@ func heavyToggling(s step) bool {
 }
 
 func togglingMessage(name string, s step) string {
-	return fmt.Sprintf("benchkit: %s: the timer was stopped for %v of the run's %v wall time (timed %v, %.1f%%), "+
+	return fmt.Sprintf("benchkit: %s: the timer was stopped for %s of the run's %s wall time (timed %s, %.1f%%), "+
 		"with %d stop-the-world pauses: each StopTimer/StartTimer pair costs about 10 µs (two runtime.ReadMemStats), "+
 		"and testing grows b.N until the timed time reaches -benchtime, so the wall time balloons. "+
 		"Fix: prepare inputs in bulk before the loop, or use benchkit.Setup, which reports the pairs' cost, and a fixed -benchtime=Nx",
-		name, s.untimed().Round(time.Microsecond), s.Wall.Round(time.Microsecond), s.Timed.Round(time.Microsecond),
+		name, fmtDur(s.untimed()), fmtDur(s.Wall), fmtDur(s.Timed),
 		100*float64(s.Timed)/float64(max(s.Wall, 1)), s.Toggles)
 }
 
@@ -203,11 +207,11 @@ func setupMessage(name string, iters int, pairs, setup, work time.Duration) stri
 	if iters > 0 {
 		per = pairs / time.Duration(iters)
 	}
-	return fmt.Sprintf("benchkit: %s: %d StopTimer/StartTimer pairs cost %v of wall time (%v each, two stop-the-world ReadMemStats) "+
-		"against %v of measured work (plus %v of setup): the run took %.1f× the wall time of its work. "+
+	return fmt.Sprintf("benchkit: %s: %d StopTimer/StartTimer pairs cost %s of wall time (%s each, two stop-the-world ReadMemStats) "+
+		"against %s of measured work (plus %s of setup): the run took %.1f× the wall time of its work. "+
 		"Fix: if the setup is cheap, prepare a pool of inputs before the loop and cycle through it; "+
 		"otherwise bound the run with -benchtime=Nx",
-		name, iters, pairs.Round(time.Microsecond), per, work.Round(time.Microsecond), setup.Round(time.Microsecond),
+		name, iters, fmtDur(pairs), fmtDur(per), fmtDur(work), fmtDur(setup),
 		float64(pairs+setup+work)/float64(max(work, 1)))
 }
 
@@ -258,4 +262,17 @@ func final(bt benchtime, n int, timed time.Duration) bool {
 		return n == bt.n || bt.n == 1
 	}
 	return timed >= bt.d || n >= maxN
+}
+
+// fmtDur formats d with about three significant digits.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		d = d.Round(time.Millisecond)
+	case d >= time.Millisecond:
+		d = d.Round(time.Microsecond)
+	case d >= time.Microsecond:
+		d = d.Round(10 * time.Nanosecond)
+	}
+	return d.String()
 }

@@ -101,7 +101,7 @@ func TestStoppedTimer(t *testing.T) {
 
 func TestStoppedMessage(t *testing.T) {
 	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us}, true)
-	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100", "b.StartTimer()", "b.N = 1 was already suspect"} {
+	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100 but the timed time only by ×0.2 (50µs, then 8µs)", "b.StartTimer()", "b.N = 1 was already suspect"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
@@ -164,7 +164,7 @@ func TestSetupCostly(t *testing.T) {
 		t.Error("setupCostly: want true only when pairs ≥ 10 ms and > work")
 	}
 	msg := setupMessage("BenchmarkS", 1000, 20*ms, 5*ms, 2*ms)
-	for _, want := range []string{"1000 StopTimer/StartTimer pairs", "20µs each", "13.5×", "-benchtime=Nx"} {
+	for _, want := range []string{"1000 StopTimer/StartTimer pairs cost 20ms", "20µs each", "13.5×", "-benchtime=Nx"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
@@ -219,5 +219,19 @@ func TestThreadDelta(t *testing.T) {
 	}
 	if (threadSample{tid: 8, ok: true}).sub(a).ok {
 		t.Error("sub across threads must be unknown")
+	}
+}
+
+func TestFmtDur(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		1140163 * time.Microsecond: "1.14s",
+		21713 * time.Nanosecond:    "21.71µs",
+		489534 * time.Nanosecond:   "489.53µs",
+		3*time.Millisecond + 7:     "3ms",
+		999 * time.Nanosecond:      "999ns",
+	} {
+		if got := fmtDur(d); got != want {
+			t.Errorf("fmtDur(%d) = %q, want %q", d, got, want)
+		}
 	}
 }
