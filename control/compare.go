@@ -72,9 +72,10 @@ const DefaultBenchtime = time.Second
 //
 // See [Analyze] for the verdict rule. On the benchmark line: ns/op is the
 // baseline's median time per call; <name>-ns/op each implementation's
-// (benchstat rescales them to <name>-sec/op); <name>-Δ% the candidates'
-// and the control's median differences from the baseline in percent;
-// closure-ns/op the calibrated cost of one call through the Func closure;
+// (benchstat rescales them to <name>-sec/op); <name>/<base>-% the
+// candidates' and the control's median time ratios to the baseline in
+// percent, 100 meaning equal ([RatioUnit], [RatioPct]); closure-ns/op the
+// calibrated cost of one call through the Func closure;
 // rounds the number of rounds. With -benchmem, allocs/op and B/op are the
 // baseline's. The verdicts are logged (one line each) and recorded for
 // the end-of-run report. With [Gate], a decided regression beyond the
@@ -176,9 +177,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
 		for _, e := range res.Candidates {
 			b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
-			b.ReportMetric(e.DeltaPct, e.Name+"-Δ%")
+			b.ReportMetric(RatioPct(e), RatioUnit(e.Name, res.Baseline))
 		}
-		b.ReportMetric(res.Control.DeltaPct, ControlName+"-Δ%")
+		b.ReportMetric(RatioPct(res.Control), RatioUnit(ControlName, res.Baseline))
 		b.ReportMetric(ms.overhead, "closure-ns/op")
 	} else {
 		b.ReportMetric(0, "ns/op") // nothing measured: suppress elapsed/N
@@ -263,6 +264,18 @@ func regEstimate(e Estimate) registry.Estimate {
 	return registry.Estimate{Name: e.Name, NsPerOp: e.NsPerOp, DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct,
 		Verdict: registry.Verdict(e.Verdict), Reason: e.Reason}
 }
+
+// RatioUnit returns the metric unit Compare reports an implementation's
+// time ratio under: "<name>/<base>-%", for example "plus5/alpha-%".
+func RatioUnit(name, base string) string { return name + "/" + base + "-%" }
+
+// RatioPct returns the value Compare reports under [RatioUnit]: the median
+// per-round ratio of the implementation's time to the baseline's, in
+// percent of the baseline: 100 + DeltaPct (104.93 for 4.93% slower, 95.0
+// for 5% faster). A ratio centred on 100 stays positive, so benchstat
+// prints it without SI prefixes, computes its interval and geomean, and
+// compares it across files.
+func RatioPct(e Estimate) float64 { return 100 + e.DeltaPct }
 
 // benchtime is the parsed -test.benchtime: a duration d, or a count n > 0.
 type benchtime struct {

@@ -122,13 +122,14 @@ func TestCompareInProcess(t *testing.T) {
 		res = With(Seed(3)).Compare(b, Func("short", sum(100)), Func("long", sum(200)))
 	})
 	require.Equal(t, 1, br.N, "Compare runs its rounds in one b.Loop iteration")
-	for _, unit := range []string{"ns/op", "short-ns/op", "long-ns/op", "long-Δ%", "control-Δ%", "closure-ns/op", "rounds"} {
+	for _, unit := range []string{"ns/op", "short-ns/op", "long-ns/op", "long/short-%", "control/short-%", "closure-ns/op", "rounds"} {
 		v, ok := br.Extra[unit]
 		require.True(t, ok, "metric %s missing from %v", unit, br.Extra)
 		assert.False(t, math.IsNaN(v) || math.IsInf(v, 0), "%s = %v", unit, v)
 	}
 	assert.Equal(t, float64(res.Rounds), br.Extra["rounds"])
-	assert.Equal(t, res.Candidates[0].DeltaPct, br.Extra["long-Δ%"])
+	assert.InDelta(t, 100+res.Candidates[0].DeltaPct, br.Extra["long/short-%"], 1e-9)
+	assert.InDelta(t, 100+res.Control.DeltaPct, br.Extra["control/short-%"], 1e-9)
 	assert.Equal(t, res.BaselineNsPerOp, br.Extra["ns/op"])
 	assert.Greater(t, res.Rounds, 0)
 	assert.Equal(t, uint64(3), res.Seed)

@@ -11,7 +11,8 @@
 //
 // go test -bench=Format prints one line with the baseline's ns/op, each
 // implementation's <name>-ns/op, each candidate's and the control's
-// <name>-Δ% (median difference from the baseline, in percent), the
+// <name>/<base>-% (median time ratio to the baseline, in percent: 100 is
+// equal, 104.9 is 4.9% slower), the
 // calibrated closure-ns/op and the number of rounds, then logs a verdict
 // per candidate:
 //

@@ -9,8 +9,8 @@
 //
 //   - control: -bench='^BenchmarkCompare$' -benchtime=<-benchtime>, one
 //     control.Compare per workload; the verdict is read from the log line
-//     Compare prints for each candidate, the delta from its <name>-Δ%
-//     metric. Flagged means a decided verdict (faster or slower).
+//     Compare prints for each candidate, the delta from its <name>/alpha-%
+//     metric (a ratio in percent: the delta is the value − 100). Flagged means a decided verdict (faster or slower).
 //   - plain: -bench='^BenchmarkPlain$' -count=<-count> -benchtime=<-plain-benchtime>,
 //     ordinary sub-benchmarks work=<w>/impl=<alpha|beta|plus5>, compared
 //     exactly as benchstat -col /impl does: golang.org/x/perf/benchmath
@@ -142,8 +142,8 @@ func parseCompare(out []byte) (map[key]obs, error) {
 		}
 		w := strings.TrimPrefix(string(parts[0]), "/work=")
 		for _, p := range pairs {
-			if v, ok := res.Value(p + "-Δ%"); ok {
-				got[key{methodList[0], w, p}] = obs{delta: v}
+			if v, ok := res.Value(p + "/alpha-%"); ok {
+				got[key{methodList[0], w, p}] = obs{delta: v - 100}
 			}
 		}
 	}
@@ -273,17 +273,22 @@ func printTable(f *os.File, machine string, data map[key][]obs, wall map[string]
 					truth, what = "+5%", "caught"
 					flagged -= wrong
 				}
+				wrongS := "–" // a sign is wrong only against a non-zero truth
+				if p == "plus5" {
+					wrongS = fmt.Sprintf("%d/%d", wrong, n)
+				}
 				undS := "–"
 				if m == methodList[0] {
 					undS = fmt.Sprintf("%d/%d", und, n)
 				}
-				fmt.Fprintf(f, "| %s | %s | %s vs alpha (%s) | %s %d/%d | %d/%d | %s | %+.2f%% | %+.2f%% – %+.2f%% | %.2f | %.1fs |\n",
-					m, w, p, truth, what, flagged, n, wrong, n, undS, quantile(ds, 0.5), quantile(ds, 0), quantile(ds, 1),
+				fmt.Fprintf(f, "| %s | %s | %s vs alpha (%s) | %s %d/%d | %s | %s | %+.2f%% | %+.2f%% – %+.2f%% | %.2f | %.1fs |\n",
+					m, w, p, truth, what, flagged, n, wrongS, undS, quantile(ds, 0.5), quantile(ds, 0), quantile(ds, 1),
 					quantile(ds, 0.75)-quantile(ds, 0.25), wallMed)
 			}
 		}
 	}
-	fmt.Fprintf(f, "\nwall / rep is the median wall time of that method's process per repetition (both workloads, process start included).\n")
+	fmt.Fprintf(f, "\nflagged: a decided verdict (control.Compare: faster or slower) or p ≤ 0.05 (benchstat prints a delta, not ~); caught: flagged with the right sign; undecided: verdicts control.Compare refused to give (not flagged).\n")
+	fmt.Fprintf(f, "wall / rep is the median wall time of that method's process per repetition (both workloads, process start included).\n")
 	fmt.Fprintf(f, "command: go run ./examples/cmd/groundtruth -r %d -benchtime %s -count %d -plain-benchtime %s -pkg %s\n", *reps, *benchtime, *count, *plainBT, *pkg)
 }
 
