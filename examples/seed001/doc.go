@@ -29,7 +29,7 @@
 // runs fall into two regimes that the report's row, strip plot and
 // findings show (run it with a short -benchtime):
 //
-//	go test -run='^$' -bench=. -count=12 -benchtime=200ms ./examples/seed001
+//	go test -run='^$' -bench=. -count=20 -benchtime=100ms ./examples/seed001
 //
 // With -count below 6 each run gets the within-run window; with
 // -benchtime=Nx a run has no duration to take a window of, so no hog runs
