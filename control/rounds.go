@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 // Rounds is With().Rounds: see [Comparer.Rounds].
@@ -26,7 +28,9 @@ func Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
 //
 // The run costs about r × (len(cands)+2) × -benchtime. Names are checked as
 // in [Compare]; r must be at least 1. Rounds computes no verdict (benchstat
-// does); [Compare] is the in-process mode with verdicts. Gate, BatchTime,
+// does); [Compare] is the in-process mode with verdicts. Rounds logs its
+// seed and notes on the parent benchmark, which go test shows only with
+// -v; a -count above 1 is also recorded for benchkit's report. Gate, BatchTime,
 // Negligible, Confidence and Bootstrap do not apply and are ignored.
 func (c Comparer) Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
 	b.Helper()
@@ -45,7 +49,9 @@ func (c Comparer) Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}
 	if n := readCount(); n > 1 && once(b.Name()) {
-		b.Logf("control: note: -count=%d repeats each round=/impl= leaf back to back; Rounds already repeats by round, so run it with -count=1", n)
+		msg := fmt.Sprintf("control: -count=%d repeats each round=/impl= leaf back to back; Rounds already repeats by round, so run it with -count=1", n)
+		b.Log(msg) // shown with -v: go test prints a parent benchmark's log only then
+		registry.Default().AddFlag(b.Name(), registry.Flag{Kind: registry.FlagMisuse, Message: msg})
 	}
 	for round, order := range roundOrders(len(impls), r, cfg.seed) {
 		b.Run(fmt.Sprintf("round=%03d", round), func(b *testing.B) {
