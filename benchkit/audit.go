@@ -25,9 +25,10 @@ type step struct {
 	// load, stopping the world can wait tens of µs for a descheduled thread.
 	Paused time.Duration
 	// Uncertain says the thread's run-queue wait could not be measured for
-	// this window (its counter moved by more than the wall time, which
-	// happens on Linux when a wait that began earlier is booked late); Wait
-	// is then 0 and the timer audit concludes at most timerSuspect.
+	// this window: not on Linux, the goroutine changed threads, or the
+	// counter moved by more than the wall time (a wait that began earlier,
+	// booked late). Wait is then 0 and the timer audit concludes at most
+	// timerSuspect.
 	Uncertain bool
 }
 
@@ -55,9 +56,11 @@ const (
 	// timer runs around the work, cold first step aside).
 	stoppedPerOpDrop = 10
 	// stoppedMinIdle and stoppedIdleRatio: the untimed wall time must be at
-	// least this long and this many times the timed time, so the ramp's
-	// own bookkeeping (a ReadMemStats of a few µs) never qualifies.
+	// least this long (stoppedSureIdle for a verdict without doubt) and
+	// this many times the timed time, so the ramp's own bookkeeping (two
+	// stop-the-world pauses, 10–40 µs in all under load) never qualifies.
 	stoppedMinIdle   = 50 * time.Microsecond
+	stoppedSureIdle  = 100 * time.Microsecond
 	stoppedIdleRatio = 10
 	// stoppedIdleGrowth: the untimed time must have grown with b.N, to at
 	// least this many times the previous step's (it is the loop body
@@ -90,13 +93,14 @@ const (
 // fell more than 10×); the timer was not toggled once per iteration (fewer
 // stop-the-world pauses than N/2, which sets it apart from legitimate
 // per-iteration StopTimer/StartTimer, whose timed time grows with b.N);
-// and the untimed time is ≥ 50 µs, ≥ 10× the timed time and ≥ 3× the
-// previous step's, because the loop body ran untimed.
+// and the untimed time is ≥ 10× the timed time and ≥ 3× the previous
+// step's, because the loop body ran untimed.
 //
 // The untimed time is judged twice: net of both the thread's run-queue
-// wait and the stop-the-world pauses (step.idle), and net of only the
-// larger of the two (step.idleHi). When only the second passes, the load
-// could explain it and the verdict is timerSuspect; Track fails the
+// wait and the stop-the-world pauses (step.idle), which must be ≥ 100 µs
+// for timerStopped, and net of only the larger of the two (step.idleHi),
+// which must be ≥ 50 µs for timerSuspect: the load could explain it. A step
+// whose thread wait is unknown is at most suspect. Track fails the
 // benchmark on timerStopped, or on a second timerSuspect in a row.
 func stoppedTimer(prev, cur step) verdict {
 	if prev.N <= 0 || cur.N < stoppedMinGrowth*prev.N {
@@ -109,13 +113,13 @@ func stoppedTimer(prev, cur step) verdict {
 	if cur.Toggles >= 0 && cur.Toggles >= int64(cur.N)/2 {
 		return timerOK
 	}
-	grew := func(idle, before time.Duration) bool {
-		return idle >= stoppedMinIdle && idle >= stoppedIdleRatio*cur.Timed && idle >= stoppedIdleGrowth*before
+	grew := func(idle, before, least time.Duration) bool {
+		return idle >= least && idle >= stoppedIdleRatio*cur.Timed && idle >= stoppedIdleGrowth*before
 	}
 	switch {
-	case grew(cur.idle(), prev.idleHi()) && !cur.Uncertain:
+	case grew(cur.idle(), prev.idleHi(), stoppedSureIdle) && !cur.Uncertain:
 		return timerStopped
-	case grew(cur.idleHi(), prev.idle()):
+	case grew(cur.idleHi(), prev.idle(), stoppedMinIdle):
 		return timerSuspect
 	}
 	return timerOK

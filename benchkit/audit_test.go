@@ -57,6 +57,12 @@ func TestStoppedTimer(t *testing.T) {
 		want:   timerOK,
 		reason: "the untimed time is run-queue wait and the stop-the-world pause of testing's StopTimer",
 	}, {
+		label:  "56 µs untimed in a clean trivial run (seen once in 800 at -benchtime=100x)",
+		prev:   step{N: 1, Timed: 1170 * time.Nanosecond, Wall: 25 * us, Toggles: 2, Paused: 20 * us},
+		cur:    step{N: 100, Timed: 1530 * time.Nanosecond, Wall: 79 * us, Toggles: 2, Paused: 21 * us},
+		want:   timerSuspect,
+		reason: "under 100 µs: only suspect, and a clean next step (or none, at 100x) clears it",
+	}, {
 		label:  "untimed overhead that does not grow with N",
 		prev:   step{N: 1, Timed: 3 * us, Wall: 60 * us, Toggles: 2},
 		cur:    step{N: 100, Timed: 2 * us, Wall: 120 * us, Toggles: 2},
