@@ -57,8 +57,10 @@
 //   - timer-stopped: a b.N-style benchmark that calls b.StopTimer() and
 //     never b.StartTimer() makes testing ramp b.N to 1e9 and print about
 //     0 ns/op, minutes later. Track fails it at the second ramp step (b.N =
-//     100) with a message naming the missing b.StartTimer(). This flag
-//     always fails the benchmark. (With b.Loop, testing already fails.)
+//     100) with a message naming the missing b.StartTimer() (one step
+//     later, b.N = 10000, when the machine's load could explain the untimed
+//     time, and outside Linux). This flag always fails the benchmark. (With
+//     b.Loop, testing already fails.)
 //   - timer-toggling: the timer was off for most of the run's wall time
 //     across many StopTimer/StartTimer calls.
 //   - setup-cost: Setup's stop/start pairs cost more than the work.
