@@ -114,7 +114,7 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 	if bt.n > 0 {
 		budget = DefaultBenchtime * time.Duration(max(2, 1+len(cands)))
 		maxRounds = bt.n
-		notes = append(notes, fmt.Sprintf("-benchtime=%dx: running %d round(s) within a %v budget; a verdict needs -benchtime=1s (or ≥ 10x) or more", bt.n, bt.n, budget))
+		notes = append(notes, fmt.Sprintf("-benchtime=%dx: running %s within a %s budget; a verdict needs -benchtime=1s (or ≥ 10x) or more", bt.n, plural(bt.n, "round"), fmtDur(budget)))
 	}
 	if n := readCount(); n > 1 && once(b.Name()) {
 		notes = append(notes, fmt.Sprintf("-count=%d: Compare interleaves inside each run, so -count multiplies the cost by %d; -count=1 is enough", n, n))
@@ -153,7 +153,6 @@ func result(impls []Impl, ms measurement, cfg config, budget time.Duration) Resu
 	res.BudgetNs = float64(budget)
 	res.Warnings = append(res.Warnings, ms.warnings...)
 	if ms.stopped != "" {
-		res.Warnings = append(res.Warnings, ms.stopped)
 		why := "measuring stopped: " + ms.stopped
 		res.Control.Verdict, res.Control.Reason = Undecided, why
 		for i := range res.Candidates {
@@ -241,9 +240,12 @@ func Lines(res Result) []string {
 	for _, e := range res.Candidates {
 		w = max(w, len(e.Name))
 	}
-	out := []string{fmt.Sprintf("control: %s %.4g ns/op; %d rounds × %d calls; closure %.3g ns/op; %.1f%% intervals (Bonferroni over %d); seed %d",
-		res.Baseline, res.BaselineNsPerOp, res.Rounds, res.BatchIters, res.OverheadNsPerOp, 100*res.Confidence, len(res.Candidates)+1, res.Seed)}
+	out := []string{fmt.Sprintf("control: %s %.4g ns/op; %s × %d calls; closure %.3g ns/op; %.1f%% intervals (Bonferroni over %d); seed %d",
+		res.Baseline, res.BaselineNsPerOp, plural(res.Rounds, "round"), res.BatchIters, res.OverheadNsPerOp, 100*res.Confidence, len(res.Candidates)+1, res.Seed)}
 	line := func(e Estimate) string {
+		if res.Rounds == 0 {
+			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
+		}
 		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, fmtPct(e.DeltaPct), fmtPct(e.LoPct), fmtPct(e.HiPct), e.Verdict, e.Reason)
 	}
 	out = append(out, line(res.Control))

@@ -156,6 +156,23 @@ func TestCompareOneX(t *testing.T) {
 	})
 	assert.Equal(t, 1, res.Rounds)
 	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
-	assert.Contains(t, res.Candidates[0].Reason, "only 1 rounds")
+	assert.Contains(t, res.Candidates[0].Reason, "only 1 round:")
 	assert.Equal(t, 1.0, br.Extra["rounds"])
+}
+
+func TestFmtDur(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{300498185, "300.5ms"},
+		{2 * time.Second, "2s"},
+		{1234, "1.234µs"},
+		{12345678, "12.35ms"},
+		{999, "999ns"},
+	} {
+		assert.Equal(t, tc.want, fmtDur(tc.d))
+	}
+	assert.Equal(t, "1 round", plural(1, "round"))
+	assert.Equal(t, "0 rounds", plural(0, "round"))
 }

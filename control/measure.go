@@ -84,7 +84,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	// One call of each implementation: none may exceed the budget alone.
 	for _, im := range impls {
 		if d := timeBatch(now, im, 1); d > budget {
-			return fail("one call of %q took %v, more than the whole budget of %v: raise -benchtime or give it a smaller input", im.name, d, budget)
+			return fail("one call of %q took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, fmtDur(d), fmtDur(budget))
 		}
 	}
 
@@ -94,7 +94,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	for {
 		d := timeBatch(now, impls[0], n)
 		if !now().Before(deadline) {
-			return fail("calibrating %q used the whole budget of %v (%d calls took %v): raise -benchtime", impls[0].name, budget, n, d)
+			return fail("calibrating %q used the whole budget of %s (%d calls took %s): raise -benchtime", impls[0].name, fmtDur(budget), n, fmtDur(d))
 		}
 		if d >= cfg.batchTime/10 || n >= 1<<30 {
 			n = scale(n, d, cfg.batchTime)
@@ -131,7 +131,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	var round, slowest time.Duration
 	for i, im := range impls {
 		if !now().Before(deadline) {
-			return fail("the warm-up round did not fit in the budget of %v (%d iterations per batch): raise -benchtime", budget, n)
+			return fail("the warm-up round did not fit in the budget of %s (%d iterations per batch): raise -benchtime", fmtDur(budget), n)
 		}
 		var m0, m1 runtime.MemStats
 		if i == 0 {
@@ -144,7 +144,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 			ms.bytesPerOp = float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
 		}
 		if d > budget {
-			return fail("one batch of %q (%d calls) took %v, more than the whole budget of %v: raise -benchtime or give it a smaller input", im.name, n, d, budget)
+			return fail("one batch of %q (%d calls) took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, n, fmtDur(d), fmtDur(budget))
 		}
 		round += d
 		slowest = max(slowest, d)
@@ -155,7 +155,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	if limit := 10 * cfg.batchTime; slowest > limit && n > 1 {
 		n = max(1, int(float64(n)*float64(limit)/float64(slowest)))
 		round = time.Duration(float64(round) * float64(n) / float64(ms.iters))
-		ms.warnings = append(ms.warnings, fmt.Sprintf("the slowest batch took %v, over 10 batch times: the count per batch was lowered from %d to %d", slowest, ms.iters, n))
+		ms.warnings = append(ms.warnings, fmt.Sprintf("the slowest batch took %s, over 10 batch times: the count per batch was lowered from %d to %d", fmtDur(slowest), ms.iters, n))
 		ms.iters = n
 	}
 

@@ -128,9 +128,9 @@ func TestTestdataBench(t *testing.T) {
 	t.Run("OneXAndCount", func(t *testing.T) {
 		out, code := run(t, "-test.bench=^BenchmarkCount$", "-test.benchtime=1x", "-test.count=3")
 		require.Equal(t, 0, code, out)
-		assert.Equal(t, 3, strings.Count(out, "-benchtime=1x: running 1 round(s)"), "the 1x note, once per run")
+		assert.Equal(t, 3, strings.Count(out, "-benchtime=1x: running 1 round within"), "the 1x note, once per run")
 		assert.Equal(t, 1, strings.Count(out, "-count=3: Compare interleaves inside each run"), "the -count note, once per process")
-		assert.Equal(t, 6, strings.Count(out, "undecided: only 1 rounds"), "control and candidate, in each of 3 runs")
+		assert.Equal(t, 6, strings.Count(out, "undecided: only 1 round:"), "control and candidate, in each of 3 runs")
 		checkParses(t, out, 3)
 	})
 
@@ -138,7 +138,7 @@ func TestTestdataBench(t *testing.T) {
 		out, code := run(t, "-test.bench=^BenchmarkGate$", "-test.benchtime=1x")
 		assert.Equal(t, 0, code, out)
 		assert.Contains(t, out, "control: gate not applied to plus200")
-		assert.Contains(t, out, "undecided: only 1 rounds")
+		assert.Contains(t, out, "undecided: only 1 round:")
 	})
 
 	t.Run("Gate", func(t *testing.T) {
