@@ -160,6 +160,13 @@ type Row struct {
 	// Outliers is Tukey's classification of the samples (nil with fewer
 	// than 4 samples).
 	Outliers *stats.Outliers
+	// HighStretch is the longest run [start, end) of consecutive samples
+	// above Tukey's upper fence Q3 + 1.5·IQR, kept only when it holds at
+	// least MinStretch samples and 5% of them; zero otherwise. A stretch
+	// is a change of state during the run (the hog in examples/seed001, a
+	// neighbour's job), not scattered spikes, even when the two-regime
+	// test cannot separate it from the rest.
+	HighStretch [2]int
 	// Flags are the problems benchkit and control raised.
 	Flags []registry.Flag
 	// Timeline is the Loop batch timeline (ns per op per batch), if any.
@@ -182,7 +189,11 @@ func (r Row) Tags() []string {
 			fmtNs(r.Regimes.Low.Center), r.Regimes.Low.Size, fmtNs(r.Regimes.High.Center), r.Regimes.High.Size))
 	}
 	if r.Outliers != nil && r.Outliers.Count() > 0 {
-		tags = append(tags, fmt.Sprintf("outliers %d", r.Outliers.Count()))
+		tag := fmt.Sprintf("outliers %d", r.Outliers.Count())
+		if n := r.HighStretch[1] - r.HighStretch[0]; n > 0 {
+			tag += fmt.Sprintf(" (%d in a row)", n)
+		}
+		tags = append(tags, tag)
 	}
 	return tags
 }
@@ -348,7 +359,34 @@ func analyzeRow(r *Row, delta float64) {
 	}
 	if o, ok := stats.Tukey(r.Samples); ok {
 		r.Outliers = &o
+		r.HighStretch = highStretch(r.Samples, o.Q3+1.5*o.IQR)
 	}
+}
+
+// MinStretch is the least length of a [Row.HighStretch].
+const MinStretch = 5
+
+// highStretch returns the longest [start, end) of consecutive xs above
+// fence, or zero when it is shorter than MinStretch or 5% of len(xs).
+func highStretch(xs []float64, fence float64) [2]int {
+	var best [2]int
+	start := -1
+	for i := 0; i <= len(xs); i++ {
+		if i < len(xs) && xs[i] > fence {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 && i-start > best[1]-best[0] {
+			best = [2]int{start, i}
+		}
+		start = -1
+	}
+	if n := best[1] - best[0]; n < MinStretch || float64(n) < 0.05*float64(len(xs)) {
+		return [2]int{}
+	}
+	return best
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

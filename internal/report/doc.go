@@ -70,7 +70,10 @@
 //	                    separation (Ashman's D)}
 //	  outliers          null (fewer than 4 samples), or {q1_ns_per_op,
 //	                    q3_ns_per_op, low_mild, high_mild, low_severe,
-//	                    high_severe, indices: sample indices}
+//	                    high_severe, indices: sample indices,
+//	                    high_stretch: [start, end) of the longest run of
+//	                    consecutive high outliers (≥ 5 and ≥ 5% of the
+//	                    samples) or null}
 //	  flags             [{kind (registry.FlagKind), message, count}]
 //	  runs              [{seq (process-wide order from 1), procs, n,
 //	                    ns_per_op, allocs_per_op, bytes_per_op, wall_ns,

@@ -102,6 +102,8 @@ type jsonOutlier struct {
 	LowSevere  int     `json:"low_severe"`
 	HighSevere int     `json:"high_severe"`
 	Indices    []int   `json:"indices"`
+	// HighStretch is [start, end) or null.
+	HighStretch *[2]int `json:"high_stretch"`
 }
 
 type jsonFlag struct {
@@ -264,6 +266,9 @@ func jsonBench(r Row) jsonBenchmark {
 	if o := r.Outliers; o != nil {
 		jb.Outliers = &jsonOutlier{Q1: zeroIfBad(o.Q1), Q3: zeroIfBad(o.Q3), LowMild: o.LowMild, HighMild: o.HighMild,
 			LowSevere: o.LowSevere, HighSevere: o.HighSevere, Indices: append([]int{}, o.Indices...)}
+		if st := r.HighStretch; st[1] > st[0] {
+			jb.Outliers.HighStretch = &st
+		}
 	}
 	for _, f := range r.Flags {
 		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count})

@@ -412,3 +412,39 @@ func TestDeltaSetting(t *testing.T) {
 	assert.Equal(t, rowByName(t, Analyze(fixture()), "Noisy-2").RunsNeeded, rowByName(t, Analyze(in), "Noisy-2").RunsNeeded,
 		"a bad delta falls back to the default")
 }
+
+func TestHighStretch(t *testing.T) {
+	xs := make([]float64, 200)
+	for i := range xs {
+		xs[i] = 50 + float64(i%5)*0.2
+		if i >= 100 && i < 110 {
+			xs[i] = 200 + float64(i%3)*50
+		}
+	}
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkS-2", Runs: runs(2, -1, 60), TotalRuns: 1, Timeline: xs}}}
+	r := rowByName(t, Analyze(in), "S-2")
+	require.Nil(t, r.Regimes, "10 of 200 is too small a share for a regime")
+	assert.Equal(t, [2]int{100, 110}, r.HighStretch)
+	assert.Contains(t, r.Tags(), "outliers 10 (10 in a row)")
+	text := render(t, in)
+	assert.Contains(t, text, "S-2: 10 batches in a row above the upper fence (batches 101-110), median 250.0ns against 50.40ns for the rest")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Benchmarks []struct {
+			Outliers struct {
+				HighStretch *[2]int `json:"high_stretch"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	require.NotNil(t, rep.Benchmarks[0].Outliers.HighStretch)
+	assert.Equal(t, [2]int{100, 110}, *rep.Benchmarks[0].Outliers.HighStretch)
+
+	assert.Equal(t, [2]int{}, highStretch([]float64{1, 9, 9, 9, 9, 1}, 5), "4 in a row is below MinStretch")
+	assert.Equal(t, [2]int{3, 8}, highStretch([]float64{9, 1, 1, 9, 9, 9, 9, 9}, 5), "a stretch at the end counts")
+	long := make([]float64, 200)
+	copy(long[10:], []float64{9, 9, 9, 9, 9, 9})
+	assert.Equal(t, [2]int{}, highStretch(long, 5), "6 of 200 is below 5%")
+}

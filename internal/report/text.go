@@ -367,6 +367,15 @@ func findingsOf(r Row) []string {
 				"outliers are kept in the median and CV: look for interference at those points of the plot",
 			plural(o.Count(), "outlier "+strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s")), o.HighMild+o.HighSevere, o.LowMild+o.LowSevere, o.HighSevere+o.LowSevere, fmtNs(o.IQR)))
 	}
+	if st := r.HighStretch; st[1] > st[0] && r.Regimes == nil {
+		slow, _ := stats.Median(r.Samples[st[0]:st[1]])
+		rest, _ := stats.Median(append(slices.Clone(r.Samples[:st[0]]), r.Samples[st[1]:]...))
+		out = append(out, fmt.Sprintf(
+			"%d %s in a row above the upper fence (%s %s), median %s against %s for the rest: "+
+				"the machine changed state for a stretch of the run (other load, frequency), not scattered spikes; "+
+				"the median and CV mix two states: measure again when the machine is quiet",
+			st[1]-st[0], unit, unit, segments([][2]int{st}), fmtNs(slow), fmtNs(rest)))
+	}
 	switch r.Grade {
 	case GradeDoNotTrust:
 		out = append(out, fmt.Sprintf("cv %.1f%% over %s: do not trust comparisons made here; quiet the machine (see the environment warnings) rather than adding runs",
