@@ -419,7 +419,7 @@ func segments(ss [][2]int) string {
 		}
 	}
 	if len(parts) > 6 {
-		parts = append(parts[:6], fmt.Sprintf("… %d stretches", len(ss)))
+		parts = append(parts[:6], fmt.Sprintf("… (%d stretches in all)", len(ss)))
 	}
 	return strings.Join(parts, ", ")
 }
