@@ -5,8 +5,8 @@
 // BenchmarkMakeBuffer_Correct measures MakeBuffer (a 64-byte make that
 // escapes, like the seed's BenchmarkMakeBuffer_Correct) with benchkit.Loop,
 // while a CPU hog, a child process spinning one thread per CPU, competes
-// for the cores during the middle of the run (by time: from a fifth to
-// four fifths of -benchtime). The hog is started and
+// for the cores during the middle of the run (by time: from a tenth to
+// nine tenths of -benchtime). The hog is started and
 // stopped by the benchmark itself: it runs at most [HogLimit], stops when
 // that window ends, when the benchmark ends (b.Cleanup, also on
 // failure), and by itself when the benchmark process dies (its stdin

@@ -61,16 +61,14 @@ func (h *hog) stop() {
 }
 
 // hogWindow schedules a hog for the middle of a run of length d starting
-// now: on at d/5, off at 4d/5. The window is long because the hog slows
-// every iteration: in iterations (Loop's batches) it is a smaller share
-// of the run than in time. The returned stop function ends
-// it at once (and cancels it if it has not started); the benchmark
-// registers it with b.Cleanup so it runs even when the benchmark fails.
+// now: on at d/10, off at 9d/10. The window is long because the hog slows
+// every iteration about 3×: in iterations (Loop's batches, which hold equal
+// iteration counts) it is then about 40% of the run, enough for a regime.
 func hogWindow(d time.Duration, logf func(string, ...any)) (stop func()) {
 	var mu sync.Mutex
 	var h *hog
 	cancelled := false
-	on := time.AfterFunc(d/5, func() {
+	on := time.AfterFunc(d/10, func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if cancelled {
@@ -81,7 +79,7 @@ func hogWindow(d time.Duration, logf func(string, ...any)) (stop func()) {
 			logf("%v; measuring without it", err)
 			return
 		}
-		h.timer = time.AfterFunc(3*d/5, h.stop)
+		h.timer = time.AfterFunc(4*d/5, h.stop)
 	})
 	return func() {
 		on.Stop()
