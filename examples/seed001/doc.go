@@ -4,9 +4,9 @@
 //
 // BenchmarkMakeBuffer_Correct measures MakeBuffer (a 64-byte make that
 // escapes, like the seed's BenchmarkMakeBuffer_Correct) with benchkit.Loop,
-// while a CPU hog, a child process spinning one thread per CPU, competes
-// for the cores during the middle of the run (by time: from a tenth to
-// nine tenths of -benchtime). The hog is started and
+// while a CPU hog, a child process spinning two threads per CPU, competes
+// for the cores during the middle of the run (from a tenth of -benchtime
+// to 1.6×-benchtime, as the hog stretches the run). The hog is started and
 // stopped by the benchmark itself: it runs at most [HogLimit], stops when
 // that window ends, when the benchmark ends (b.Cleanup, also on
 // failure), and by itself when the benchmark process dies (its stdin

@@ -60,10 +60,13 @@ func (h *hog) stop() {
 	_ = h.cmd.Wait()
 }
 
-// hogWindow schedules a hog for the middle of a run of length d starting
-// now: on at d/10, off at 9d/10. The window is long because the hog slows
-// every iteration about 3×: in iterations (Loop's batches, which hold equal
-// iteration counts) it is then about 40% of the run, enough for a regime.
+// hogWindow schedules a hog during a run of length d (-benchtime) starting
+// now: on at d/10, off at 16d/10. The window outlasts d on purpose: b.Loop
+// fixes the run's last and largest iteration count early, at the fast
+// rate, so a hog that slows iterations 2.5-4× stretches the run, and a
+// window ending at d would cover only about a sixth of the iterations
+// (Loop's batches hold equal iteration counts). From d/10 to 16d/10 it
+// covers roughly 30-50% of them, in the middle of the run.
 func hogWindow(d time.Duration, logf func(string, ...any)) (stop func()) {
 	var mu sync.Mutex
 	var h *hog
@@ -79,7 +82,7 @@ func hogWindow(d time.Duration, logf func(string, ...any)) (stop func()) {
 			logf("%v; measuring without it", err)
 			return
 		}
-		h.timer = time.AfterFunc(4*d/5, h.stop)
+		h.timer = time.AfterFunc(3*d/2, h.stop)
 	})
 	return func() {
 		on.Stop()
@@ -152,13 +155,12 @@ func benchDuration() (time.Duration, bool) {
 	return d, err == nil && d > 0
 }
 
-// hogThreads is how many threads the hog spins: one per CPU, as seed 001
-// ran sixteen CPU-bound processes on sixteen cores. With the benchmark's
-// thread (and the garbage collector's, as MakeBuffer allocates) that is
-// more runnable threads than cores: the benchmark waits for a CPU, about
-// 3× slower on this 2-core VM. Two per CPU slow it more but make the slow
-// regime itself noisier.
-func hogThreads() int { return runtime.NumCPU() }
+// hogThreads is how many threads the hog spins: two per CPU. Seed 001 ran
+// sixteen CPU-bound processes on sixteen cores; here the benchmark's
+// thread competes with 2·NumCPU hog threads, so it gets about
+// NumCPU/(2·NumCPU+1) of a core on any machine, a 2-2.5× slowdown (more
+// on a busy one), rather than a slowdown that shrinks with the core count.
+func hogThreads() int { return 2 * runtime.NumCPU() }
 
 // TestHogChild is the hog's body. It only runs in the child process (the
 // test binary re-executed by startHog); elsewhere it skips. It spins
