@@ -24,7 +24,7 @@
 // [Compare] calibrates one iteration count on the baseline (batches of
 // about 50µs, [BatchTime]), runs a discarded warm-up round, then runs
 // rounds of one batch per implementation in balanced random order until a
-// budget of -benchtime × max(2, number of implementations) is spent. Per
+// budget of -benchtime × max(2, 1 + candidates) is spent. Per
 // round it divides each implementation's time by the baseline's. The
 // median of those ratios, with a sign-test confidence interval corrected
 // for the number of intervals (Bonferroni), is the estimate; [Analyze]
