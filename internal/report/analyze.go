@@ -199,8 +199,11 @@ func (r Row) Tags() []string {
 }
 
 // ComparisonRow is one control comparison, with the benchmark it ran in.
+// Index (from 1) and Of number the comparisons recorded under the same
+// benchmark name, one per -count repeat.
 type ComparisonRow struct {
 	Benchmark string
+	Index, Of int
 	registry.Comparison
 }
 
@@ -227,8 +230,8 @@ func Analyze(in Input) Analysis {
 			analyzeRow(&rows[i], delta)
 		}
 		a.Rows = append(a.Rows, rows...)
-		for _, c := range b.Comparisons {
-			a.Comparisons = append(a.Comparisons, ComparisonRow{Benchmark: b.Name, Comparison: c})
+		for i, c := range b.Comparisons {
+			a.Comparisons = append(a.Comparisons, ComparisonRow{Benchmark: b.Name, Index: i + 1, Of: len(b.Comparisons), Comparison: c})
 			if c.GateFailed {
 				a.Failures = append(a.Failures, gateFailure(b.Name, c))
 			}

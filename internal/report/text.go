@@ -425,7 +425,11 @@ func segments(ss [][2]int) string {
 }
 
 func comparisonLines(p *printer, c ComparisonRow) {
-	head := fmt.Sprintf("  %s: baseline %s at %s/op, %s", displayName(c.Benchmark, 1), c.Baseline,
+	name := displayName(c.Benchmark, 1)
+	if c.Of > 1 {
+		name += fmt.Sprintf(" (%d of %d)", c.Index, c.Of)
+	}
+	head := fmt.Sprintf("  %s: baseline %s at %s/op, %s", name, c.Baseline,
 		fmtNs(c.BaselineNsPerOp), plural(c.Rounds, "round"))
 	if c.Confidence > 0 && c.Confidence < 1 {
 		head += fmt.Sprintf(", %s%% intervals", fmtNum(c.Confidence*100))
