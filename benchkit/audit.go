@@ -24,12 +24,18 @@ type step struct {
 	// Paused is the total duration of those pauses, 0 if unknown: under
 	// load, stopping the world can wait tens of µs for a descheduled thread.
 	Paused time.Duration
-	// Uncertain says the thread's run-queue wait could not be measured for
-	// this window: not on Linux, the goroutine changed threads, or the
-	// counter moved by more than the wall time (a wait that began earlier,
-	// booked late). Wait is then 0 and the timer audit concludes at most
+	// Uncertain says no run-queue wait could be measured for this window
+	// (outside Linux). Wait is then 0 and the timer audit concludes at most
 	// timerSuspect.
 	Uncertain bool
+	// Tail is the wall time from the end of the timer's last timed stretch
+	// to the end of the step (TailKnown false where testing's timer start
+	// cannot be read, as on Windows). A timer stopped and never restarted
+	// leaves the whole loop in the tail; a benchmark whose timer runs to
+	// the end (b.ResetTimer after an untimed setup, per-iteration
+	// Stop/Start) leaves only testing's own StopTimer there.
+	Tail      time.Duration
+	TailKnown bool
 }
 
 // idle is the part of the step's wall time that was neither timed nor
@@ -93,15 +99,18 @@ const (
 // fell more than 10×); the timer was not toggled once per iteration (fewer
 // stop-the-world pauses than N/2, which sets it apart from legitimate
 // per-iteration StopTimer/StartTimer, whose timed time grows with b.N);
-// and the untimed time is ≥ 10× the timed time and ≥ 3× the previous
-// step's, because the loop body ran untimed.
+// the untimed time is ≥ 10× the timed time and ≥ 3× the previous step's,
+// because the loop body ran untimed; and, where testing's timer start can
+// be read, at least half of it came after the last timed stretch (an
+// untimed setup before b.ResetTimer comes before it).
 //
 // The untimed time is judged twice: net of both the thread's run-queue
 // wait and the stop-the-world pauses (step.idle), which must be ≥ 100 µs
 // for timerStopped, and net of only the larger of the two (step.idleHi),
 // which must be ≥ 50 µs for timerSuspect: the load could explain it. A step
-// whose thread wait is unknown is at most suspect. Track fails the
-// benchmark on timerStopped, or on a second timerSuspect in a row.
+// whose wait is unknown is at most suspect. Track fails the benchmark on
+// timerStopped, on a second timerSuspect in a row, and on a timerSuspect
+// final step whose tail is known.
 func stoppedTimer(prev, cur step) verdict {
 	if prev.N <= 0 || cur.N < stoppedMinGrowth*prev.N {
 		return timerOK
@@ -113,13 +122,18 @@ func stoppedTimer(prev, cur step) verdict {
 	if cur.Toggles >= 0 && cur.Toggles >= int64(cur.N)/2 {
 		return timerOK
 	}
-	grew := func(idle, before, least time.Duration) bool {
+	grew := func(idle, before, least, tail time.Duration) bool {
+		if cur.TailKnown && (tail < least || 2*tail < idle) {
+			return false // the timer ran until the end: untimed setup, not a stopped timer
+		}
 		return idle >= least && idle >= stoppedIdleRatio*cur.Timed && idle >= stoppedIdleGrowth*before
 	}
+	tailLo := max(0, cur.Tail-cur.Wait-cur.Paused)
+	tailHi := max(0, cur.Tail-max(cur.Wait, cur.Paused))
 	switch {
-	case grew(cur.idle(), prev.idleHi(), stoppedSureIdle) && !cur.Uncertain:
+	case grew(cur.idle(), prev.idleHi(), stoppedSureIdle, tailLo) && !cur.Uncertain:
 		return timerStopped
-	case grew(cur.idleHi(), prev.idle(), stoppedMinIdle):
+	case grew(cur.idleHi(), prev.idle(), stoppedMinIdle, tailHi):
 		return timerSuspect
 	}
 	return timerOK

@@ -39,6 +39,18 @@ func TestStoppedTimer(t *testing.T) {
 		want:   timerSuspect,
 		reason: "without a trustworthy wait, the load might explain the untimed time: decided at the next step",
 	}, {
+		label:  "stopped, timer start known: the loop ran after the last timed stretch",
+		prev:   step{N: 1, Timed: 50 * us, Wall: 20 * us, Toggles: 2},
+		cur:    step{N: 100, Timed: 8 * us, Wall: 550 * us, Wait: 10 * us, Toggles: 2, Tail: 530 * us, TailKnown: true},
+		want:   timerStopped,
+		reason: "the untimed time is all in the tail",
+	}, {
+		label:  "b.N inputs prepared untimed, then b.ResetTimer and a fast loop",
+		prev:   step{N: 1, Timed: 3 * us, Wall: 6 * us, Toggles: 3, Tail: 1 * us, TailKnown: true},
+		cur:    step{N: 100, Timed: 2 * us, Wall: 250 * us, Toggles: 3, Paused: 10 * us, Tail: 12 * us, TailKnown: true},
+		want:   timerOK,
+		reason: "the timer ran until the end of the step: the untimed time came before the timed loop",
+	}, {
 		label:  "clean trivial body, cold first step",
 		prev:   step{N: 1, Timed: 40 * us, Wall: 45 * us, Toggles: 2},
 		cur:    step{N: 100, Timed: 300 * time.Nanosecond, Wall: 6 * us, Toggles: 2},
@@ -223,8 +235,14 @@ func TestThreadDelta(t *testing.T) {
 	if got := d.onCPU(1000 * us); got != 1 {
 		t.Errorf("onCPU of a thread busy 10%% of the wall = %v, want 1 (blocked, e.g. RunParallel)", got)
 	}
-	if (threadSample{tid: 8, ok: true}).sub(a).ok {
-		t.Error("sub across threads must be unknown")
+	if d := (threadSample{tid: 8, ok: true}).sub(a); d.ok || d.waitOK {
+		t.Errorf("sub across threads without per-thread waits = %+v; want unknown", d)
+	}
+	// The goroutine moved from thread 7 to thread 8: both threads' waits.
+	a.waits = map[int]time.Duration{7: 5 * us, 8: 100 * us, 9: 0}
+	c := threadSample{tid: 8, cpu: 70 * us, wait: 130 * us, ok: true, waits: map[int]time.Duration{7: 25 * us, 8: 130 * us, 9: 900 * us}}
+	if d := c.sub(a); d.ok || !d.waitOK || d.wait != 50*us {
+		t.Errorf("sub across threads = %+v; want wait 50µs (20 + 30, thread 9 ignored), cpu unknown", d)
 	}
 }
 

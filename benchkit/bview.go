@@ -3,6 +3,7 @@ package benchkit
 import (
 	"reflect"
 	"testing"
+	"time"
 )
 
 // bview reads a few unexported fields of testing.B through reflection
@@ -17,6 +18,10 @@ type bview struct {
 	netAllocs []int // uint64
 	netBytes  []int // uint64
 	hasSub    []int // atomic.Bool's uint32 v
+	// startWall and startExt are the time.Time in the timer's last start
+	// (common.start.now, a time.Time except on Windows).
+	startWall []int // uint64
+	startExt  []int // int64
 }
 
 // view is computed when the package is initialised (pure reflection on a
@@ -53,6 +58,8 @@ func newView(t reflect.Type) bview {
 		netAllocs: field(reflect.Uint64, "netAllocs"),
 		netBytes:  field(reflect.Uint64, "netBytes"),
 		hasSub:    field(reflect.Uint32, "hasSub", "v"),
+		startWall: field(reflect.Uint64, "start", "now", "wall"),
+		startExt:  field(reflect.Int64, "start", "now", "ext"),
 	}
 }
 
@@ -94,4 +101,47 @@ func (v *bview) HasSub(b *testing.B) (has, ok bool) {
 		return false, false
 	}
 	return f.Uint() != 0, true
+}
+
+// TimerStart returns the monotonic clock reading, in ns since the process
+// started, at which b's timer was last started (or reset while running).
+func (v *bview) TimerStart(b *testing.B) (mono int64, ok bool) {
+	w, ok1 := v.value(b, v.startWall)
+	e, ok2 := v.value(b, v.startExt)
+	if !ok1 || !ok2 || w.Uint()&hasMonotonic == 0 {
+		return 0, false
+	}
+	return e.Int(), true
+}
+
+// hasMonotonic is time.Time's flag bit in wall for a monotonic reading,
+// which ext then holds.
+const hasMonotonic = 1 << 63
+
+// timeWall and timeExt index time.Time's wall and ext; nil if the layout
+// changed.
+var timeWall, timeExt = timeFields()
+
+func timeFields() (wall, ext []int) {
+	tt := reflect.TypeFor[time.Time]()
+	if f, ok := tt.FieldByName("wall"); ok && f.Type.Kind() == reflect.Uint64 {
+		wall = f.Index
+	}
+	if f, ok := tt.FieldByName("ext"); ok && f.Type.Kind() == reflect.Int64 {
+		ext = f.Index
+	}
+	return wall, ext
+}
+
+// monotonic returns t's monotonic clock reading, in ns since the process
+// started, as TimerStart does.
+func monotonic(t time.Time) (int64, bool) {
+	if timeWall == nil || timeExt == nil {
+		return 0, false
+	}
+	v := reflect.ValueOf(&t).Elem()
+	if v.FieldByIndex(timeWall).Uint()&hasMonotonic == 0 {
+		return 0, false
+	}
+	return v.FieldByIndex(timeExt).Int(), true
 }

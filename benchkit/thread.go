@@ -5,24 +5,40 @@ import "time"
 // threadSample is a snapshot of the OS thread running the benchmark
 // goroutine (Linux only; ok is false elsewhere).
 type threadSample struct {
-	tid  int
-	cpu  time.Duration // thread CPU time
-	wait time.Duration // thread run-queue wait
-	ok   bool
+	tid   int
+	cpu   time.Duration // thread CPU time
+	wait  time.Duration // thread run-queue wait
+	ok    bool
+	waits map[int]time.Duration // every thread's run-queue wait, by tid
 }
 
-// threadDelta is what the benchmark's thread did between two samples:
-// known only if both are known and the goroutine is on the same thread.
+// threadDelta is what the benchmark's thread did between two samples. ok:
+// both samples were on the same thread, and cpu and wait are its own.
+// waitOK without ok: the goroutine moved from one thread to another, and
+// wait is the sum of both threads' waits (an upper bound on its own).
 type threadDelta struct {
 	cpu, wait time.Duration
 	ok        bool
+	waitOK    bool
 }
 
 func (s threadSample) sub(before threadSample) threadDelta {
-	if !s.ok || !before.ok || s.tid != before.tid {
+	if !s.ok || !before.ok {
 		return threadDelta{}
 	}
-	return threadDelta{cpu: max(0, s.cpu-before.cpu), wait: max(0, s.wait-before.wait), ok: true}
+	if s.tid == before.tid {
+		return threadDelta{cpu: max(0, s.cpu-before.cpu), wait: max(0, s.wait-before.wait), ok: true, waitOK: true}
+	}
+	var wait time.Duration
+	for _, tid := range []int{before.tid, s.tid} {
+		w0, ok0 := before.waits[tid]
+		w1, ok1 := s.waits[tid]
+		if !ok0 || !ok1 {
+			return threadDelta{}
+		}
+		wait += max(0, w1-w0)
+	}
+	return threadDelta{wait: wait, waitOK: true}
 }
 
 // busy reports whether the thread was running or waiting to run for at

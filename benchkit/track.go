@@ -165,6 +165,10 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 			st.mem0, st.memB0 = ms.Mallocs, ms.TotalAlloc
 		}
 		st.th0 = readThread()
+		// The step's window starts here, before StartTimer: its
+		// stop-the-world pause, and any wait for a CPU during it, are then
+		// inside the window like the counters that see them.
+		st.wall0 = time.Now()
 	}
 	if restart {
 		b.StartTimer()
@@ -173,7 +177,6 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		v, _ := states.Load(b)
 		return v.(*state)
 	}
-	st.wall0 = time.Now()
 	return st
 }
 
@@ -248,7 +251,8 @@ func readSTW() (n int64, total time.Duration) {
 // end runs as b.Cleanup after each call of the benchmark function.
 func (st *state) end() {
 	b := st.b
-	wall := time.Since(st.wall0)
+	now := time.Now()
+	wall := now.Sub(st.wall0)
 	timed := b.Elapsed()
 	cont := env.ReadContention().Sub(st.cont0)
 	toggles, paused := int64(-1), time.Duration(0)
@@ -257,9 +261,25 @@ func (st *state) end() {
 	}
 	th := readThread().sub(st.th0)
 	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused}
-	if th.ok && th.wait <= wall {
+	if start, ok := theView().TimerStart(b); ok {
+		if end, ok := monotonic(now); ok {
+			// timed is the time since the timer's last start (or reset)
+			// plus earlier stretches, so start+timed is at or after the end
+			// of the last timed stretch: the tail is never overestimated.
+			cur.Tail, cur.TailKnown = max(0, time.Duration(end-start)-timed), true
+		}
+	}
+	switch {
+	case th.waitOK && th.wait <= wall:
+		// The thread's wait, or, if the goroutine changed threads (likely
+		// in a step of more than a few ms), both threads' waits together.
 		cur.Wait = th.wait
-	} else {
+	case cont.WaitKnown:
+		// A wait counter moved by more than the wall time (a wait that
+		// began earlier, booked late): the process's wait, all threads
+		// together, bounds the benchmark thread's from above.
+		cur.Wait = min(cont.RunQueueWait, wall)
+	default:
 		cur.Uncertain = true
 	}
 
@@ -280,7 +300,11 @@ func (st *state) end() {
 	if st.havePrev {
 		v = stoppedTimer(st.prev, cur)
 	}
-	if v == timerStopped || v == timerSuspect && st.suspect {
+	isFinal := final(currentBenchtime(), b.N, timed)
+	// A suspect step fails when the one before was suspect too, or when it
+	// is the last (-benchtime=Nx has only two) and the timer's start was
+	// read, so the untimed time is known to follow the last timed stretch.
+	if v == timerStopped || v == timerSuspect && (st.suspect || isFinal && cur.TailKnown) {
 		msg := stoppedMessage(b.Name(), st.prev, cur, st.suspect)
 		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg})
 		b.Error(msg)
@@ -292,7 +316,7 @@ func (st *state) end() {
 		forget()
 		return
 	}
-	if !final(currentBenchtime(), b.N, timed) {
+	if !isFinal {
 		return
 	}
 	forget()

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
@@ -231,6 +232,9 @@ func TestViewReadsThisGoVersion(t *testing.T) {
 	if v.timerOn == nil || v.netAllocs == nil || v.netBytes == nil || v.hasSub == nil {
 		t.Fatalf("testing.B fields not found (%+v): Track falls back to ReadMemStats and cannot see parents; update bview.go", *v)
 	}
+	if runtime.GOOS != "windows" && (v.startWall == nil || v.startExt == nil || timeWall == nil || timeExt == nil) {
+		t.Fatalf("timer start not readable (%+v): the timer audit loses its tail check; update bview.go", *v)
+	}
 	withBenchtime(t, "100x")
 	var allocs uint64
 	r := testing.Benchmark(func(b *testing.B) {
@@ -241,6 +245,20 @@ func TestViewReadsThisGoVersion(t *testing.T) {
 		b.StopTimer()
 		allocs, _, _ = v.Allocs(b)
 	})
+	if runtime.GOOS != "windows" {
+		var since int64 = -1
+		testing.Benchmark(func(b *testing.B) {
+			b.ResetTimer()
+			start, ok1 := v.TimerStart(b)
+			now, ok2 := monotonic(time.Now())
+			if ok1 && ok2 {
+				since = now - start
+			}
+		})
+		if since < 0 || since > int64(time.Second) {
+			t.Errorf("timer start read %d ns before now; want a reading from just before", since)
+		}
+	}
 	if allocs != uint64(r.MemAllocs) || r.MemAllocs < 100 {
 		t.Errorf("view counted %d allocations, testing %d; want equal and ≥ 100", allocs, r.MemAllocs)
 	}
