@@ -69,9 +69,17 @@ import (
 //
 // Main calls flag.Parse if the flags are not parsed yet; do not call
 // flag.Parse in TestMain before Main, or the -benchkit.* flags are
-// unknown to it. Main calls os.Exit and does not return.
+// unknown to it. Main calls os.Exit and does not return. It panics if m is
+// nil.
 func Main(m interface{ Run() int }, opts ...MainOption) {
+	mainCheck(m)
 	os.Exit(mainRun(m, opts, mainLive()))
+}
+
+func mainCheck(m interface{ Run() int }) {
+	if m == nil {
+		panic("benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }")
+	}
 }
 
 // MainOption configures [Main]. Options are built by [MainJSON],

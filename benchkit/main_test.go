@@ -226,6 +226,8 @@ func TestMainBadSettings(t *testing.T) {
 	assert.PanicsWithValue(t, "benchkit: MainDelta(0): the change to resolve must be a positive percentage, e.g. 5",
 		func() { MainDelta(0) })
 	assert.Panics(t, func() { MainWarmup(-time.Second) })
+	assert.PanicsWithValue(t, "benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }",
+		func() { Main(nil) })
 }
 
 func TestMainWarmupOffAndLimit(t *testing.T) {
