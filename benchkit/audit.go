@@ -147,10 +147,10 @@ func stoppedMessage(name string, prev, cur step, late bool) string {
 	}
 	grew := "an unknown factor"
 	if prev.Timed > 0 {
-		grew = fmt.Sprintf("×%.1f", float64(cur.Timed)/float64(prev.Timed))
+		grew = fmt.Sprintf("×%.2g", float64(cur.Timed)/float64(prev.Timed))
 	}
 	return fmt.Sprintf("benchkit: %s: the timer is stopped and never started again: "+
-		"b.N grew from %d to %d but the timed time only by %s (%s, then %s) while the wall time did (%s untimed of %s)%s; "+
+		"b.N grew from %d to %d but the timed time by %s (%s, then %s) while the wall time did (%s untimed of %s)%s; "+
 		"testing would keep ramping b.N to 1e9 and report about 0 ns/op. "+
 		"Fix: call b.StartTimer() after the untimed part (or use benchkit.Setup for per-iteration setup)",
 		name, prev.N, cur.N, grew, fmtDur(prev.Timed), fmtDur(cur.Timed), fmtDur(cur.idleHi()), fmtDur(cur.Wall), note)

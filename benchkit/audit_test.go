@@ -119,7 +119,7 @@ func TestStoppedTimer(t *testing.T) {
 
 func TestStoppedMessage(t *testing.T) {
 	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us}, true)
-	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100 but the timed time only by ×0.2 (50µs, then 8µs)", "b.StartTimer()", "b.N = 1 was already suspect"} {
+	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100 but the timed time by ×0.16 (50µs, then 8µs)", "b.StartTimer()", "b.N = 1 was already suspect"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("message %q lacks %q", msg, want)
 		}
@@ -239,10 +239,15 @@ func TestThreadDelta(t *testing.T) {
 		t.Errorf("sub across threads without per-thread waits = %+v; want unknown", d)
 	}
 	// The goroutine moved from thread 7 to thread 8: both threads' waits.
-	a.waits = map[int]time.Duration{7: 5 * us, 8: 100 * us, 9: 0}
-	c := threadSample{tid: 8, cpu: 70 * us, wait: 130 * us, ok: true, waits: map[int]time.Duration{7: 25 * us, 8: 130 * us, 9: 900 * us}}
-	if d := c.sub(a); d.ok || !d.waitOK || d.wait != 50*us {
-		t.Errorf("sub across threads = %+v; want wait 50µs (20 + 30, thread 9 ignored), cpu unknown", d)
+	a.waits = map[int]threadTimes{7: {run: 1 * us, wait: 5 * us}, 8: {run: 2 * us, wait: 100 * us}, 9: {}}
+	c := threadSample{tid: 8, cpu: 70 * us, wait: 130 * us, ok: true, waits: map[int]threadTimes{
+		7: {run: 31 * us, wait: 25 * us}, 8: {run: 22 * us, wait: 130 * us}, 9: {run: 500 * us, wait: 900 * us}}}
+	d = c.sub(a)
+	if d.ok || !d.waitOK || d.wait != 50*us || d.cpu != 50*us {
+		t.Errorf("sub across threads = %+v; want cpu 50µs (30 + 20) and wait 50µs (20 + 30), thread 9 ignored", d)
+	}
+	if got := d.onCPU(100 * us); got != 0.5 {
+		t.Errorf("onCPU across threads = %v, want 0.5", got)
 	}
 }
 

@@ -9,13 +9,21 @@ type threadSample struct {
 	cpu   time.Duration // thread CPU time
 	wait  time.Duration // thread run-queue wait
 	ok    bool
-	waits map[int]time.Duration // every thread's run-queue wait, by tid
+	waits map[int]threadTimes // every thread's schedstat times, by tid
+}
+
+// threadTimes is one thread's time on a CPU and waiting for one, from
+// schedstat (the CPU time lags by up to a scheduler tick for a running
+// thread).
+type threadTimes struct {
+	run, wait time.Duration
 }
 
 // threadDelta is what the benchmark's thread did between two samples. ok:
 // both samples were on the same thread, and cpu and wait are its own.
 // waitOK without ok: the goroutine moved from one thread to another, and
-// wait is the sum of both threads' waits (an upper bound on its own).
+// cpu and wait are the sums of both threads' (upper bounds on its own,
+// whose ratio still says how much of the time it could run).
 type threadDelta struct {
 	cpu, wait time.Duration
 	ok        bool
@@ -29,16 +37,18 @@ func (s threadSample) sub(before threadSample) threadDelta {
 	if s.tid == before.tid {
 		return threadDelta{cpu: max(0, s.cpu-before.cpu), wait: max(0, s.wait-before.wait), ok: true, waitOK: true}
 	}
-	var wait time.Duration
+	var d threadDelta
 	for _, tid := range []int{before.tid, s.tid} {
-		w0, ok0 := before.waits[tid]
-		w1, ok1 := s.waits[tid]
+		t0, ok0 := before.waits[tid]
+		t1, ok1 := s.waits[tid]
 		if !ok0 || !ok1 {
 			return threadDelta{}
 		}
-		wait += max(0, w1-w0)
+		d.cpu += max(0, t1.run-t0.run)
+		d.wait += max(0, t1.wait-t0.wait)
 	}
-	return threadDelta{wait: wait, waitOK: true}
+	d.waitOK = true
+	return d
 }
 
 // busy reports whether the thread was running or waiting to run for at
@@ -46,7 +56,7 @@ func (s threadSample) sub(before threadSample) threadDelta {
 // as the goroutine of a RunParallel benchmark does), so the thread's
 // counters describe the benchmark.
 func (d threadDelta) busy(wall time.Duration) bool {
-	return d.ok && wall > 0 && float64(d.cpu+d.wait) >= 0.8*float64(wall)
+	return d.waitOK && wall > 0 && float64(d.cpu+d.wait) >= 0.8*float64(wall)
 }
 
 // onCPU is the share of the thread's busy time it spent on a CPU, in

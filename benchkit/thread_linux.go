@@ -21,46 +21,48 @@ func readThread() threadSample {
 		return threadSample{}
 	}
 	s.cpu = time.Duration(ts.Nano())
-	w, ok := readWait("/proc/thread-self/schedstat")
+	times, ok := readSchedstat("/proc/thread-self/schedstat")
 	if !ok {
 		return threadSample{}
 	}
-	s.wait = w
+	s.wait = times.wait
 	s.ok = true
 	return s
 }
 
-// readWait parses the run-queue wait, the second field of a schedstat file.
-func readWait(path string) (time.Duration, bool) {
+// readSchedstat parses a schedstat file: time on a CPU, time waiting for
+// one (both ns), and time slices.
+func readSchedstat(path string) (threadTimes, bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return 0, false
+		return threadTimes{}, false
 	}
 	f := strings.Fields(string(b))
 	if len(f) < 2 {
-		return 0, false
+		return threadTimes{}, false
 	}
-	w, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil || w < 0 {
-		return 0, false
+	run, err1 := strconv.ParseInt(f[0], 10, 64)
+	wait, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil || run < 0 || wait < 0 {
+		return threadTimes{}, false
 	}
-	return time.Duration(w), true
+	return threadTimes{run: time.Duration(run), wait: time.Duration(wait)}, true
 }
 
-// readWaits returns the run-queue wait of each thread of the process.
-func readWaits() map[int]time.Duration {
+// readWaits returns the CPU and wait times of each thread of the process.
+func readWaits() map[int]threadTimes {
 	names, err := os.ReadDir("/proc/self/task")
 	if err != nil {
 		return nil
 	}
-	m := make(map[int]time.Duration, len(names))
+	m := make(map[int]threadTimes, len(names))
 	for _, e := range names {
 		tid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if w, ok := readWait("/proc/self/task/" + e.Name() + "/schedstat"); ok {
-			m[tid] = w
+		if ts, ok := readSchedstat("/proc/self/task/" + e.Name() + "/schedstat"); ok {
+			m[tid] = ts
 		}
 	}
 	return m
