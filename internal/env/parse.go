@@ -14,6 +14,13 @@ import (
 // about 1 MiB; nothing the probes read is legitimately larger.
 const maxRead = 4 << 20
 
+// emptyFS is a filesystem with no files: the live root outside Linux.
+type emptyFS struct{}
+
+func (emptyFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
 // readSmall reads name from fsys, at most maxRead bytes. Files in /proc
 // report size 0, so it reads to EOF rather than trusting Stat.
 func readSmall(fsys fs.FS, name string) (string, bool) {

@@ -1,6 +1,7 @@
 package env
 
 import (
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -386,4 +387,18 @@ func TestFactStable(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"load", "steal"}, varying)
+}
+
+// TestEmptyFS is the live root outside Linux: every file probe unknown, no
+// warning from files, the runtime and build facts still known.
+func TestEmptyFS(t *testing.T) {
+	rt := fixedRuntime(8, "arm64")
+	rt.GOOS = "darwin"
+	got := probeFS(emptyFS{}, rt)
+	want := base(8, "arm64")
+	want.GOOS = "darwin"
+	assert.Equal(t, want, got)
+	assert.Empty(t, got.Warnings())
+	_, err := emptyFS{}.Open("proc/loadavg")
+	assert.ErrorIs(t, err, fs.ErrNotExist)
 }
