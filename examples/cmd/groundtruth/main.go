@@ -8,9 +8,10 @@
 // -pkg (examples/seed000), in alternating order:
 //
 //   - control: -bench='^BenchmarkCompare$' -benchtime=<-benchtime>, one
-//     control.Compare per workload; the verdict is read from the log line
-//     Compare prints for each candidate, the delta from its <name>/alpha-%
-//     metric (a ratio in percent: the delta is the value − 100). Flagged means a decided verdict (faster or slower).
+//     control.Compare per workload; the verdict and the delta are read from
+//     the log line Compare prints for each candidate (two decimals), and
+//     checked against its <name>/alpha-% metric (a ratio in percent, which
+//     go test prints to 0.1 points). Flagged means a decided verdict (faster or slower).
 //   - plain: -bench='^BenchmarkPlain$' -count=<-count> -benchtime=<-plain-benchtime>,
 //     ordinary sub-benchmarks work=<w>/impl=<alpha|beta|plus5>, compared
 //     exactly as benchstat -col /impl does: golang.org/x/perf/benchmath
@@ -29,6 +30,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,7 +163,13 @@ func parseCompare(out []byte) (map[key]obs, error) {
 		if m := verdictRE.FindStringSubmatch(line); m != nil && work != "" {
 			k := key{methodList[0], work, m[1]}
 			if o, ok := got[k]; ok {
-				o.verdict = m[5]
+				// The metric is printed with 4 significant digits (0.1
+				// points near 100); the log line has two decimals.
+				d, err := strconv.ParseFloat(m[2], 64)
+				if err != nil || math.Abs(d-o.delta) > 0.051 {
+					return nil, fmt.Errorf("work=%s %s: log delta %q disagrees with the metric (%.2f)", work, m[1], m[2], o.delta)
+				}
+				o.delta, o.verdict = d, m[5]
 				got[k] = o
 			}
 		}
