@@ -276,7 +276,9 @@ func RatioUnit(name, base string) string { return name + "/" + base + "-%" }
 // percent of the baseline: 100 + DeltaPct (104.93 for 4.93% slower, 95.0
 // for 5% faster). A ratio centred on 100 stays positive, so benchstat
 // prints it without SI prefixes, computes its interval and geomean, and
-// compares it across files.
+// compares it across files. go test prints metrics to four significant
+// digits, so the benchmark line resolves 0.1 points near 100; the log
+// line has two decimals and the Result full precision.
 func RatioPct(e Estimate) float64 { return 100 + e.DeltaPct }
 
 // benchtime is the parsed -test.benchtime: a duration d, or a count n > 0.
