@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -27,6 +28,9 @@ func TestTestdataBench(t *testing.T) {
 		t.Skip("no go tool on PATH")
 	}
 	bin := filepath.Join(t.TempDir(), "bench.test")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
 	out, err := exec.Command(goTool, "test", "-c", "-o", bin, "./testdata/bench").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 
