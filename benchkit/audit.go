@@ -49,6 +49,21 @@ func (s step) idle() time.Duration { return max(0, s.Wall-s.Timed-s.Wait-s.Pause
 // subtracted, as if they overlapped completely.
 func (s step) idleHi() time.Duration { return max(0, s.Wall-s.Timed-max(s.Wait, s.Paused)) }
 
+// tails returns the step's tail net of the thread's wait and of the
+// stop-the-world pauses (lo), and net of only the larger of the two (hi).
+func (s step) tails() (lo, hi time.Duration) {
+	return max(0, s.Tail-s.Wait-s.Paused), max(0, s.Tail-max(s.Wait, s.Paused))
+}
+
+// lastChance reports whether a suspect final step is evidence enough to
+// fail: with -benchtime=Nx there is no later step to confirm it, so it
+// needs a known tail and ≥ 100 µs of untimed time after the last timed
+// stretch even on the generous estimate.
+func (s step) lastChance() bool {
+	_, hi := s.tails()
+	return s.TailKnown && hi >= stoppedSureIdle && s.idleHi() >= stoppedSureIdle
+}
+
 // untimed is the part of the step's wall time that was not timed.
 func (s step) untimed() time.Duration { return max(0, s.Wall-s.Timed) }
 
@@ -110,7 +125,7 @@ const (
 // which must be ≥ 50 µs for timerSuspect: the load could explain it. A step
 // whose wait is unknown is at most suspect. Track fails the benchmark on
 // timerStopped, on a second timerSuspect in a row, and on a timerSuspect
-// final step whose tail is known.
+// final step that meets step.lastChance.
 func stoppedTimer(prev, cur step) verdict {
 	if prev.N <= 0 || cur.N < stoppedMinGrowth*prev.N {
 		return timerOK
@@ -128,8 +143,7 @@ func stoppedTimer(prev, cur step) verdict {
 		}
 		return idle >= least && idle >= stoppedIdleRatio*cur.Timed && idle >= stoppedIdleGrowth*before
 	}
-	tailLo := max(0, cur.Tail-cur.Wait-cur.Paused)
-	tailHi := max(0, cur.Tail-max(cur.Wait, cur.Paused))
+	tailLo, tailHi := cur.tails()
 	switch {
 	case grew(cur.idle(), prev.idleHi(), stoppedSureIdle, tailLo) && !cur.Uncertain:
 		return timerStopped

@@ -264,3 +264,14 @@ func TestFmtDur(t *testing.T) {
 		}
 	}
 }
+
+func TestLastChance(t *testing.T) {
+	stopped := step{N: 1000, Timed: 2 * us, Wall: 5000 * us, Wait: 3000 * us, Paused: 20 * us, Tail: 4990 * us, TailKnown: true}
+	noise := step{N: 1000, Timed: 2 * us, Wall: 90 * us, Paused: 20 * us, Tail: 80 * us, TailKnown: true}
+	unknown := stopped
+	unknown.TailKnown = false
+	if !stopped.lastChance() || noise.lastChance() || unknown.lastChance() {
+		t.Errorf("lastChance: stopped %v, 60 µs of noise %v, unknown tail %v; want true, false, false",
+			stopped.lastChance(), noise.lastChance(), unknown.lastChance())
+	}
+}

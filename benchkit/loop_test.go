@@ -64,7 +64,9 @@ func TestBatcherMergeKeepsTime(t *testing.T) {
 }
 
 // TestLoopMemoryIsBounded runs Loop at b.N = 1e7 and 1e5: neither
-// allocates inside the timed loop, and the timeline stays within its slots.
+// allocates inside the timed loop (beyond the odd runtime allocation that
+// testing's process-wide count may catch), and the timeline stays within
+// its slots.
 func TestLoopMemoryIsBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 1e7 iterations")
@@ -76,8 +78,10 @@ func TestLoopMemoryIsBounded(t *testing.T) {
 		r := testing.Benchmark(func(b *testing.B) {
 			Loop(b, func() uint64 { return x * 0x9e3779b97f4a7c15 })
 		})
-		if r.MemAllocs != 0 {
-			t.Errorf("-benchtime=%s: %d allocations in the timed loop; want 0", n, r.MemAllocs)
+		// testing counts allocations process-wide; a runtime goroutine may
+		// add one. Anything that grew with b.N would be ≥ 1e5 here.
+		if r.MemAllocs > 4 {
+			t.Errorf("-benchtime=%s: %d allocations in the timed loop; want at most a few, whatever b.N", n, r.MemAllocs)
 		}
 		checkFinite(t, r)
 	}

@@ -302,9 +302,8 @@ func (st *state) end() {
 	}
 	isFinal := final(currentBenchtime(), b.N, timed)
 	// A suspect step fails when the one before was suspect too, or when it
-	// is the last (-benchtime=Nx has only two) and the timer's start was
-	// read, so the untimed time is known to follow the last timed stretch.
-	if v == timerStopped || v == timerSuspect && (st.suspect || isFinal && cur.TailKnown) {
+	// is the last (-benchtime=Nx has only two) with strong evidence.
+	if v == timerStopped || v == timerSuspect && (st.suspect || isFinal && cur.lastChance()) {
 		msg := stoppedMessage(b.Name(), st.prev, cur, st.suspect)
 		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg})
 		b.Error(msg)
