@@ -288,8 +288,8 @@ func TestE2EMisuse(t *testing.T) {
 		{"BenchmarkNilSetupFunc", 0, true, "benchkit: Setup called with a nil setup or f", "nil setup fails the benchmark with the fix"},
 		{"BenchmarkSkips", 0, false, "", "a skip records and prints nothing"},
 		{"BenchmarkFails", 0, true, "", "a failure gets no benchkit metric or flag"},
-		{"BenchmarkParent/len=2", 2, false, "", "sub-benchmarks are measured"},
-		{"BenchmarkParent/len=8", 2, false, "", "sub-benchmarks are measured"},
+		{"BenchmarkParent/len=16", 2, false, "", "sub-benchmarks are measured"},
+		{"BenchmarkParent/len=64", 2, false, "", "sub-benchmarks are measured"},
 		{"BenchmarkParallel", 2, false, "", "RunParallel with Track at the top works"},
 		{"BenchmarkStrictDCE", 0, true, "ExpectAllocs(1) declared", "FailOnFlags turns the flag into a failure"},
 	}
