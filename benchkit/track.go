@@ -100,9 +100,12 @@ var states sync.Map // *testing.B → *state
 //     several threads waiting; Linux only, absent elsewhere);
 //   - batchcv%: the CV of batch times within the run, when [Loop] ran it.
 //
-// No metric is ever NaN or Inf, nothing is written to stdout, and the
-// benchmark's own ns/op does not change: Track pauses the timer while it
-// reads its counters and starts it again only if it was running.
+// No metric is ever NaN or Inf and nothing is written to stdout. Track
+// pauses the timer while it reads its counters and starts it again only if
+// it was running, so the benchmark's ns/op is left alone: a b.Loop-style
+// benchmark pays nothing (its first b.Loop call resets the timer), a
+// b.N-style run about 1 µs of timed time in all (the pause's own
+// stop-the-world), 1 ns/op at b.N = 1000.
 //
 // Track checks the run and raises flags, logged with b.Log (or failing the
 // benchmark with [FailOnFlags]) and recorded for the report:
