@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
@@ -162,6 +163,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	ms.ns = make([][]float64, len(impls))
 	sched := newSchedule(len(impls), cfg.seed)
 	times := make([]time.Duration, len(impls))
+	zero := 0
 	for r := 0; r < maxRounds; r++ {
 		if now().Add(round).After(deadline) {
 			break
@@ -178,10 +180,17 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 		if !complete {
 			break
 		}
+		round = now().Sub(t0)
+		if slices.Min(times) <= 0 {
+			zero++ // a clock too coarse for the batch: no ratio
+			continue
+		}
 		for i, d := range times {
 			ms.ns[i] = append(ms.ns[i], float64(d)/float64(n))
 		}
-		round = now().Sub(t0)
+	}
+	if zero > 0 {
+		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read 0ns on this clock; raise BatchTime", plural(zero, "round"), n))
 	}
 	return ms
 }

@@ -168,3 +168,27 @@ func TestScheduleBlocks(t *testing.T) {
 	assert.Equal(t, roundOrders(3, 4, 9)[0], []int{0, 1, 2}, "Rounds' first round keeps the declared order")
 	assert.Equal(t, roundOrders(3, 4, 9), roundOrders(3, 4, 9), "deterministic for a seed")
 }
+
+func TestMeasureZeroDurationBatches(t *testing.T) {
+	c := newFakeClock(0)
+	impls, err := validate(c.impl("base", 1000), []Impl{c.impl("cand", 1000)})
+	require.NoError(t, err)
+	// The candidate's clock reads 0 on every third call after warm-up.
+	calls := 0
+	impls[2].run = func(n int) {
+		calls++
+		if calls%3 != 0 {
+			c.t = c.t.Add(time.Duration(n) * 1000)
+		}
+	}
+	ms := measure(impls, 50*time.Millisecond, 1<<30, fakeConfig(c))
+	require.NotEmpty(t, ms.warnings)
+	assert.Contains(t, ms.warnings[len(ms.warnings)-1], "dropped: a batch of")
+	for _, xs := range ms.ns {
+		for _, x := range xs {
+			assert.Greater(t, x, 0.0)
+		}
+	}
+	res := result(impls, ms, fakeConfig(c), 50*time.Millisecond)
+	assert.Greater(t, res.Rounds, 0, "the other rounds still count")
+}
