@@ -97,7 +97,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 		if !now().Before(deadline) {
 			return fail("calibrating %q used the whole budget of %s (%d calls took %s): raise -benchtime", impls[0].name, fmtDur(budget), n, fmtDur(d))
 		}
-		if d >= cfg.batchTime/10 || n >= 1<<30 {
+		if d >= cfg.batchTime/10 || n > 1<<26 {
 			n = scale(n, d, cfg.batchTime)
 			if d2 := timeBatch(now, impls[0], n); d2 > 0 {
 				n = scale(n, d2, cfg.batchTime)
