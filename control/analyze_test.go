@@ -243,3 +243,17 @@ func TestLines(t *testing.T) {
 	assert.Equal(t, "control: new       +4.93% [+4.61%, +5.20%] slower: r", got[2])
 	assert.Equal(t, "control: warning: w", got[3])
 }
+
+// TestAnalyzeAA: a comparison with only a baseline is an A/A run: one
+// interval (the control's) at the uncorrected level.
+func TestAnalyzeAA(t *testing.T) {
+	s := newSynth(50, 11)
+	res, err := Analyze(s.sample("base", 100, 0.01), s.sample("control", 100, 0.01), nil)
+	require.NoError(t, err)
+	assert.Empty(t, res.Candidates)
+	assert.InDelta(t, 0.95, res.Confidence, 1e-12)
+	assert.Equal(t, Same, res.Control.Verdict)
+	assert.Contains(t, res.Control.Reason, "noise floor")
+	assert.Less(t, res.Control.LoPct, 0.0)
+	assert.Greater(t, res.Control.HiPct, 0.0)
+}
