@@ -5,7 +5,6 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -214,13 +213,7 @@ func join(b *testing.B, opts []Option, by string) *state {
 
 // registryKey is the name testing prints for b: b.Name() plus "-P" when
 // GOMAXPROCS P is not 1, so that the runs of a -cpu list do not mix.
-func registryKey(b *testing.B) string {
-	name := b.Name()
-	if p := runtime.GOMAXPROCS(0); p != 1 {
-		name += "-" + strconv.Itoa(p)
-	}
-	return name
-}
+func registryKey(b *testing.B) string { return registry.Key(b.Name()) }
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
 // process (each runtime.ReadMemStats is one) and their total duration,

@@ -210,9 +210,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	for _, e := range res.Candidates {
 		reg.Candidates = append(reg.Candidates, regEstimate(e))
 	}
-	registry.Default().AddComparison(b.Name(), reg)
+	registry.Default().AddComparison(registry.Key(b.Name()), reg)
 	if ms.stopped != "" {
-		registry.Default().AddFlag(b.Name(), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
+		registry.Default().AddFlag(registry.Key(b.Name()), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
 	}
 
 	if res.Gate > 0 {

@@ -1,7 +1,9 @@
 package registry
 
 import (
+	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -142,6 +144,17 @@ type Registry struct {
 }
 
 var std Registry
+
+// Key returns the registry key for a benchmark named name (b.Name()) running
+// now: the name testing prints, with the "-P" suffix when GOMAXPROCS P is
+// not 1, so that runs under different -cpu values are kept apart and Track's
+// rows and control's comparisons for one benchmark share a key.
+func Key(name string) string {
+	if p := runtime.GOMAXPROCS(0); p != 1 {
+		return name + "-" + strconv.Itoa(p)
+	}
+	return name
+}
 
 // Default returns the process-wide registry that Track, Loop, Compare and
 // Main share.

@@ -99,7 +99,9 @@ func run() error {
 			if m == methodList[0] {
 				args = []string{"-test.run=^$", "-test.bench=^BenchmarkCompare$", "-test.benchtime=" + *benchtime}
 			} else {
-				args = []string{"-test.run=^$", "-test.bench=^BenchmarkPlain$", "-test.count=" + strconv.Itoa(*count), "-test.benchtime=" + *plainBT}
+				args = []string{"-test.run=^$", "-test.bench=^BenchmarkPlain$", "-test.count=" + strconv.Itoa(*count), "-test.benchtime=" + *plainBT,
+					// the plain way gets no warm-up: benchkit.Main is the package's TestMain
+					"-benchkit.warmup=off"}
 			}
 			t0 := time.Now()
 			out, err := exec.Command(bin, args...).Output()
