@@ -61,8 +61,18 @@ func (s step) tails() (lo, hi time.Duration) {
 // stretch even on the generous estimate.
 func (s step) lastChance() bool {
 	_, hi := s.tails()
-	return s.TailKnown && hi >= stoppedSureIdle && s.idleHi() >= stoppedSureIdle
+	return s.TailKnown && hi >= stoppedSureIdle && s.idleHi() >= stoppedSureIdle && s.dominant()
 }
+
+// dominant reports whether the untimed time that neither the thread's wait
+// nor the stop-the-world pauses explain (step.idle) is at least half of
+// the time the thread did not spend waiting for a CPU, as it is when the
+// loop body runs with the timer stopped. A stall
+// of a few hundred µs that the counters only partly explain (a
+// stop-the-world pause waiting for other threads to stop, on a loaded
+// machine under -race) leaves most of the wall time explained, and is
+// only suspect: the next step decides.
+func (s step) dominant() bool { return 2*s.idle() >= s.Wall-s.Wait }
 
 // untimed is the part of the step's wall time that was not timed.
 func (s step) untimed() time.Duration { return max(0, s.Wall-s.Timed) }
@@ -123,7 +133,8 @@ const (
 // wait and the stop-the-world pauses (step.idle), which must be ≥ 100 µs
 // for timerStopped, and net of only the larger of the two (step.idleHi),
 // which must be ≥ 50 µs for timerSuspect: the load could explain it. A step
-// whose wait is unknown is at most suspect. Track fails the benchmark on
+// whose wait is unknown is at most suspect, and so is one where the
+// unexplained untimed time is less than half the wall time (step.dominant). Track fails the benchmark on
 // timerStopped, on a second timerSuspect in a row, and on a timerSuspect
 // final step that meets step.lastChance.
 func stoppedTimer(prev, cur step) verdict {
@@ -145,7 +156,7 @@ func stoppedTimer(prev, cur step) verdict {
 	}
 	tailLo, tailHi := cur.tails()
 	switch {
-	case grew(cur.idle(), prev.idleHi(), stoppedSureIdle, tailLo) && !cur.Uncertain:
+	case grew(cur.idle(), prev.idleHi(), stoppedSureIdle, tailLo) && !cur.Uncertain && cur.dominant():
 		return timerStopped
 	case grew(cur.idleHi(), prev.idle(), stoppedMinIdle, tailHi):
 		return timerSuspect

@@ -75,6 +75,12 @@ func TestStoppedTimer(t *testing.T) {
 		want:   timerSuspect,
 		reason: "under 100 µs: only suspect, and a clean next step (or none, at 100x) clears it",
 	}, {
+		label:  "clean b.N body, a slow stall under -race on a loaded CI machine (seen once)",
+		prev:   step{N: 1, Timed: 4470 * time.Nanosecond, Wall: 40 * us, Toggles: 2, Paused: 20 * us},
+		cur:    step{N: 100, Timed: 10380 * time.Nanosecond, Wall: 2659 * us, Wait: 1200 * us, Toggles: 2, Paused: 1163 * us, Tail: 2400 * us, TailKnown: true},
+		want:   timerSuspect,
+		reason: "276 µs unexplained of 2.66 ms wall: most of the wall time is wait and pauses, so only suspect; the next step decides",
+	}, {
 		label:  "untimed overhead that does not grow with N",
 		prev:   step{N: 1, Timed: 3 * us, Wall: 60 * us, Toggles: 2},
 		cur:    step{N: 100, Timed: 2 * us, Wall: 120 * us, Toggles: 2},

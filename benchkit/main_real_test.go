@@ -97,8 +97,8 @@ func TestMainRealCompare(t *testing.T) {
 		assert.Contains(t, []string{"goos", "goarch", "pkg", "cpu"}, k, "stray configuration key")
 	}
 	assert.Contains(t, r.stdout, "benchkit │ hygiene report · 1 benchmark · 2 runs")
-	assert.Regexp(t, `(?m)^benchkit │   Compare \(1 of 2\): baseline old at \S+/op, 1 round`, r.stdout)
-	assert.Regexp(t, `(?m)^benchkit │   Compare \(2 of 2\): baseline old`, r.stdout)
+	assert.Regexp(t, `(?m)^benchkit │   Compare(-\d+)? \(1 of 2\): baseline old at \S+/op, 1 round`, r.stdout)
+	assert.Regexp(t, `(?m)^benchkit │   Compare(-\d+)? \(2 of 2\): baseline old`, r.stdout)
 	assert.Regexp(t, `(?m)^benchkit │     control \(old again\) +\S+/op +[-+]\d`, r.stdout)
 	assert.Regexp(t, `(?m)^benchkit │     new +\S+/op +[-+]\d+\.\d\d% +\[`, r.stdout)
 }
