@@ -155,8 +155,16 @@ type Row struct {
 	// asked for more than stats.MaxLehrRuns.
 	RunsNeeded       int
 	RunsNeededCapped bool
-	// Regimes is set when the samples split into two regimes.
+	// Regimes is set when the samples split into two regimes: by value
+	// (stats.TwoRegimes), or, failing that, as a contiguous block of
+	// samples shifted in level against the rest (stats.ShiftedBlock, then
+	// Shift is true). Both sources are in order (runs, or Loop batches).
 	Regimes *stats.Regimes
+	// Shift is true when Regimes comes from stats.ShiftedBlock: the
+	// regimes are a block and the rest by position, their value ranges may
+	// overlap, Separation is the robust (median/MAD) analogue of Ashman's
+	// D and Regimes.OrderP the block test's permutation p-value.
+	Shift bool
 	// Outliers is Tukey's classification of the samples (nil with fewer
 	// than 4 samples).
 	Outliers *stats.Outliers
@@ -359,6 +367,10 @@ func analyzeRow(r *Row, delta float64) {
 	}
 	if reg, bimodal := stats.TwoRegimes(r.Samples); bimodal {
 		r.Regimes = &reg
+	} else if reg, shifted := stats.ShiftedBlock(r.Samples); shifted {
+		// A hog or a neighbour's job makes its stretch spiky, which defeats
+		// a split by value; the samples are in order, so test for the block.
+		r.Regimes, r.Shift = &reg, true
 	}
 	if o, ok := stats.Tukey(r.Samples); ok {
 		r.Outliers = &o

@@ -33,7 +33,10 @@
 // 5%): Lehr's rule for about 80% power at α = 0.05 per side. With batch
 // samples it is computed from the within-run CV, which understates the
 // run-to-run CV that a -count comparison sees. Two regimes are
-// stats.TwoRegimes over the samples; outliers are Tukey's fences
+// stats.TwoRegimes over the samples, or, when it finds none, a contiguous
+// block of samples shifted in level against the rest (stats.ShiftedBlock:
+// a CPU hog's stretch is too spiky for a split by value, but stands out in
+// order); outliers are Tukey's fences
 // (stats.Tukey). Contention is the median over runs of the run-queue wait
 // share (registry.Run.WaitFraction) in percent.
 //
@@ -67,7 +70,12 @@
 //	  regimes           null, or {low, high: {center_ns_per_op (median),
 //	                    size, lo_ns_per_op, hi_ns_per_op, segments: [[start,
 //	                    end)] sample indices from 0}, split_ns_per_op,
-//	                    separation (Ashman's D)}
+//	                    separation, method: "value-split"
+//	                    (stats.TwoRegimes: Ashman's D, Low.Hi ≤ split <
+//	                    High.Lo) or "level-shift" (stats.ShiftedBlock: a
+//	                    block against the rest by position, ranges may
+//	                    overlap, split the midpoint of the centres,
+//	                    separation the median/MAD analogue of D)}
 //	  outliers          null (fewer than 4 samples), or {q1_ns_per_op,
 //	                    q3_ns_per_op, low_mild, high_mild, low_severe,
 //	                    high_severe, indices: sample indices,

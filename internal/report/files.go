@@ -84,6 +84,7 @@ type jsonRegimes struct {
 	High       jsonRegime `json:"high"`
 	Split      float64    `json:"split_ns_per_op"`
 	Separation float64    `json:"separation"`
+	Method     string     `json:"method"`
 }
 
 type jsonRegime struct {
@@ -261,7 +262,10 @@ func jsonBench(r Row) jsonBenchmark {
 		jb.RunsNeeded = &n
 	}
 	if g := r.Regimes; g != nil {
-		jb.Regimes = &jsonRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation)}
+		jb.Regimes = &jsonRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation), Method: "value-split"}
+		if r.Shift {
+			jb.Regimes.Method = "level-shift"
+		}
 	}
 	if o := r.Outliers; o != nil {
 		jb.Outliers = &jsonOutlier{Q1: zeroIfBad(o.Q1), Q3: zeroIfBad(o.Q3), LowMild: o.LowMild, HighMild: o.HighMild,

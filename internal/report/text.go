@@ -354,12 +354,17 @@ func findingsOf(r Row) []string {
 	}
 	if g := r.Regimes; g != nil {
 		mean, _ := stats.Mean(r.Samples)
+		how := fmt.Sprintf("separation %.1f", g.Separation)
+		if r.Shift {
+			how = fmt.Sprintf("a level shift in %s order (block test p %.3g), robust separation %.1f",
+				strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s"), g.OrderP, g.Separation)
+		}
 		out = append(out, fmt.Sprintf(
-			"two regimes in the %s: %d around %s (%s %s) and %d around %s (%s %s), separation %.1f; "+
+			"two regimes in the %s: %d around %s (%s %s) and %d around %s (%s %s), %s; "+
 				"the mean %s sits between them, and no run count removes that bias (Lehr's rule does not apply); "+
 				"find what changed between them (other load, CPU frequency, core placement) and measure again on a quiet machine",
 			unit, g.Low.Size, fmtNs(g.Low.Center), unit, segments(g.Low.Segments),
-			g.High.Size, fmtNs(g.High.Center), unit, segments(g.High.Segments), g.Separation, fmtNs(mean)))
+			g.High.Size, fmtNs(g.High.Center), unit, segments(g.High.Segments), how, fmtNs(mean)))
 	}
 	if o := r.Outliers; o != nil && o.Count() > 0 && r.Regimes == nil {
 		out = append(out, fmt.Sprintf(
