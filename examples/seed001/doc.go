@@ -18,9 +18,11 @@
 //
 // The report's row shows a high CV graded do-not-trust, the share of the
 // run the process waited for a CPU (wait%), the batch timeline as a strip
-// plot with the slow middle, and, when the rest of the machine is quiet
-// enough for the regimes to separate, two regimes with their centres and
-// sizes. A real strip plot from a busy 2-core VM:
+// plot with the slow middle, and two regimes with their centres and
+// sizes: split by value when the hog's batches are steady enough, or else
+// found as a level-shifted block of batches in order (the hog's batches
+// are spiky on a busy machine; the finding then says "a level shift in
+// batch order"). A real strip plot from a busy 2-core VM:
 //
 //	MakeBuffer_Correct-2  batches  33.80ns … 149.5ns (█ up to 297.5ns)  ▃▄▃▄▂▂▂▁▂▂▂▂▇█████▇██▇█▆▇▂▂▁▁▁▁▁▁▂▂▂▂▁▁▁▂▁▁▁▂▂▂▂▂▁▁▁▁▂▂▁▁▂▁▁▁▁
 //
