@@ -172,7 +172,7 @@ func TestRowsOfFixture(t *testing.T) {
 		fields(lineWith(t, text, "Loop-2", "▁▁▁"))[3])
 
 	assert.NotContains(t, text, "  Compare  ", "a comparison-only benchmark has no table row")
-	assert.Contains(t, strings.SplitN(text, "\n", 2)[0], "hygiene report · 5 benchmarks · 49 runs · example.com/p")
+	assert.Contains(t, strings.SplitN(text, "\n", 2)[0], "hygiene report · 5 benchmarks · 49 runs · 1 comparison · example.com/p")
 }
 
 func TestComparisonsAndGate(t *testing.T) {
@@ -198,7 +198,8 @@ func TestComparisonsAndGate(t *testing.T) {
 	only := Input{Benches: in.Benches[5:]}
 	only.Benches[0].Comparisons[0].Control.Reason = "noise floor: a copy of old lies within [-0.80%, +1.20%]"
 	text = render(t, only)
-	assert.Contains(t, text, "none recorded: call benchkit.Track(b)")
+	assert.Contains(t, text, "none tracked (the comparisons are below): call benchkit.Track(b)")
+	assert.Contains(t, strings.SplitN(text, "\n", 2)[0], "hygiene report · 0 benchmarks · 0 runs · 1 comparison")
 	assert.Equal(t, "same: noise floor: a copy of old lies within [-0.80%, +1.20%]", fields(lineWith(t, text, "control (old again)"))[4])
 }
 

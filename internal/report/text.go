@@ -49,6 +49,9 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 		}
 	}
 	title := fmt.Sprintf("hygiene report · %s · %s", plural(shown, "benchmark"), plural(runs, "run"))
+	if n := len(a.Comparisons); n > 0 {
+		title += " · " + plural(n, "comparison")
+	}
 	if in.Package != "" {
 		title += " · " + in.Package
 	}
@@ -81,7 +84,11 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 
 	p.section("benchmarks")
 	if !slices.ContainsFunc(a.Rows, Row.Shown) {
-		p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
+		if len(a.Comparisons) > 0 {
+			p.line("  none tracked (the comparisons are below): call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
+		} else {
+			p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
+		}
 	} else {
 		table := [][]string{{"benchmark", "samples", "median/op", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
 		for _, r := range a.Rows {

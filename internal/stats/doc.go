@@ -9,6 +9,7 @@
 //	mad, _ := stats.MAD(nsPerOp)            // unscaled; σ ≈ stats.MADNormal·mad
 //	o, _ := stats.Tukey(nsPerOp)            // 1.5·IQR mild, 3·IQR severe: reported, never dropped
 //	r, bimodal := stats.TwoRegimes(nsPerOp) // two states of the machine?
+//	r, shifted := stats.ShiftedBlock(batches) // a level-shifted block in time order?
 //	runs, ok := stats.LehrRuns(cv, 5)       // runs per side to resolve a 5% change
 //	p, ok := stats.MannWhitneyP(old, new)   // benchstat's p (benchmath)
 //
@@ -38,6 +39,12 @@
 // when the regimes also persist over stretches of consecutive runs (a runs
 // test). Outliers, heavy tails and slow drifts do not pass; seed 001's
 // "run that lied" does.
+//
+// [ShiftedBlock] is the second test, for samples in time order whose slow
+// regime is spiky (a CPU hog during part of one run, seen through
+// benchkit.Loop's batches): a rank scan for one contiguous level-shifted
+// block, with a seeded permutation p-value and gates on the size and
+// shape of the step. The report uses it only when TwoRegimes finds none.
 //
 // # Lehr's rule
 //
