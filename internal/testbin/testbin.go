@@ -1,0 +1,77 @@
+package testbin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+)
+
+// Build compiles the test binary of the package in dir (relative to the
+// calling test's package directory, e.g. "./testdata/bench") into t's
+// temporary directory and returns its path. It skips t under -short and
+// when no go command is on PATH, and fails t with the compiler's output
+// when the build fails.
+func Build(t testing.TB, dir string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a test binary; skipped with -short")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command on PATH to build %s: %v", dir, err)
+	}
+	bin := filepath.Join(t.TempDir(), filepath.Base(dir)+".test")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command(goBin, "test", "-c", "-o", bin, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test -c -o %s %s: %v\n%s", bin, dir, err, out)
+	}
+	return bin
+}
+
+// Result is one run of a test binary.
+type Result struct {
+	Stdout, Stderr string
+	// Code is the exit status; -1 when the process was killed.
+	Code int
+}
+
+// Combined returns stdout followed by stderr.
+func (r Result) Combined() string { return r.Stdout + r.Stderr }
+
+// Run runs bin with args and the extra environment variables env
+// ("KEY=value") in dir ("" for the current directory), and kills it after
+// timeout. It fails t when the binary cannot be started or did not finish
+// in time (with what it printed); a non-zero exit is a Result, not a
+// failure.
+func Run(t testing.TB, bin, dir string, timeout time.Duration, env []string, args ...string) Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := Result{Stdout: stdout.String(), Stderr: stderr.String()}
+	if ctx.Err() != nil {
+		t.Fatalf("%s %v did not finish within %v:\n%s", filepath.Base(bin), args, timeout, r.Combined())
+	}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		r.Code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("running %s: %v", bin, err)
+	}
+	return r
+}

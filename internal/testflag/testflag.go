@@ -1,0 +1,61 @@
+package testflag
+
+import (
+	"flag"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// DefaultBenchtime is testing's default -benchtime, and what [Read]
+// returns when the flag is absent or cannot be parsed.
+const DefaultBenchtime = time.Second
+
+// Benchtime is a parsed -test.benchtime: a duration D, or a fixed
+// iteration count N (the "Nx" form). Exactly one of them is non-zero.
+type Benchtime struct {
+	D time.Duration
+	N int
+}
+
+// Parse parses the flag's String() form, "1s" or "100x". ok is false for
+// a count or duration that is not positive, or text of another form.
+func Parse(s string) (bt Benchtime, ok bool) {
+	if c, isCount := strings.CutSuffix(s, "x"); isCount {
+		n, err := strconv.Atoi(c)
+		if err != nil || n <= 0 {
+			return Benchtime{}, false
+		}
+		return Benchtime{N: n}, true
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return Benchtime{}, false
+	}
+	return Benchtime{D: d}, true
+}
+
+// Read returns -test.benchtime from flag.CommandLine, or
+// {D: DefaultBenchtime} when the flag is absent or unreadable.
+func Read() Benchtime {
+	if f := flag.Lookup("test.benchtime"); f != nil {
+		if bt, ok := Parse(f.Value.String()); ok {
+			return bt
+		}
+	}
+	return Benchtime{D: DefaultBenchtime}
+}
+
+// Count returns -test.count from flag.CommandLine, or 1 when the flag is
+// absent, unreadable or below 1.
+func Count() int {
+	f := flag.Lookup("test.count")
+	if f == nil {
+		return 1
+	}
+	n, err := strconv.Atoi(f.Value.String())
+	if err != nil || n < 1 {
+		return 1
+	}
+	return n
+}
