@@ -1,0 +1,107 @@
+package child
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+)
+
+// fileFlags are the go test flags that write a file. Children given them
+// would overwrite each other's (and the parent's) files, and a user who
+// profiles expects the profile to hold the measurement: with any of them
+// set, the caller measures in its own process.
+var fileFlags = []string{
+	"test.cpuprofile", "test.memprofile", "test.blockprofile", "test.mutexprofile",
+	"test.trace", "test.coverprofile",
+}
+
+// dropFlags are set by Args itself, or make no sense in a child: the
+// selection (run, bench, list, skip), the repeat count and time, the
+// GOMAXPROCS list, the output format (the parent reads the child's result
+// file, not its stdout), the action log only cmd/go reads, the directory
+// for profiles, and the test timeout (the parent's deadline applies).
+var dropFlags = map[string]bool{
+	"test.run": true, "test.bench": true, "test.list": true, "test.skip": true,
+	"test.count": true, "test.benchtime": true, "test.cpu": true,
+	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.timeout": true,
+}
+
+// FileFlag returns the name of a file-writing go test flag that is set
+// (for example "test.cpuprofile"), or "" when none is.
+func FileFlag(fs *flag.FlagSet) string {
+	for _, name := range fileFlags {
+		if f := fs.Lookup(name); f != nil && f.Value.String() != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// Args returns the arguments of a child that runs exactly the benchmark
+// named name once, with -test.benchtime=benchtime at GOMAXPROCS procs:
+//
+//	-test.run=^$ -test.bench=<BenchFilter(name)> -test.count=1
+//	-test.benchtime=<benchtime> -test.cpu=<procs>
+//
+// followed by every other flag set on fs (the user's -test.benchmem,
+// -test.short, -test.gocoverdir, their own and benchkit's flags), except
+// those in dropFlags. The caller checks [FileFlag] first.
+func Args(fs *flag.FlagSet, name, benchtime string, procs int) []string {
+	args := []string{
+		"-test.run=^$",
+		"-test.bench=" + BenchFilter(name),
+		"-test.count=1",
+		"-test.benchtime=" + benchtime,
+		"-test.cpu=" + strconv.Itoa(procs),
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if dropFlags[f.Name] {
+			return
+		}
+		args = append(args, "-"+f.Name+"="+f.Value.String())
+	})
+	return args
+}
+
+// Env returns the environment entries that mark a child for the benchmark
+// named name, writing its result to resultFile.
+func Env(name, resultFile string) []string {
+	return []string{EnvResult + "=" + resultFile, EnvTarget + "=" + name}
+}
+
+// WriteResult writes v as JSON to the child's result file. It is an error
+// outside a child.
+func WriteResult(v any) error {
+	path := os.Getenv(EnvResult)
+	if path == "" {
+		return fmt.Errorf("child: WriteResult outside a child process (%s is not set)", EnvResult)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("child: encoding the result: %w", err)
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// ReadResult reads the JSON result file a child wrote into v.
+func ReadResult(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("child: the child wrote no result (%w): the benchmark did not run in it; check that its name is selected by -test.bench and that it does not skip", err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("child: reading the result %s: %w", path, err)
+	}
+	return nil
+}
+
+// Deadline returns the time a child with a measurement budget of budget
+// may take: ten times the budget plus two minutes for start-up, TestMain
+// and a slow build (-race, -cover). It only exists so that a hung child
+// cannot hang the parent.
+func Deadline(budget time.Duration) time.Duration {
+	return 10*budget + 2*time.Minute
+}

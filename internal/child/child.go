@@ -1,0 +1,200 @@
+package child
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Environment variables that mark a child process.
+const (
+	// EnvResult holds the path of the file the child writes its result
+	// to. Its presence marks the process as a child.
+	EnvResult = "BENCHKIT_CHILD_RESULT"
+	// EnvTarget holds the full name (b.Name()) of the one benchmark the
+	// child is to measure.
+	EnvTarget = "BENCHKIT_CHILD_TARGET"
+)
+
+// Is reports whether this process is a child started by a benchkit
+// parent.
+func Is() bool { return os.Getenv(EnvResult) != "" }
+
+// Target returns the benchmark name the child was started for, and the
+// file its result goes to; ok is false outside a child.
+func Target() (name, resultFile string, ok bool) {
+	resultFile = os.Getenv(EnvResult)
+	return os.Getenv(EnvTarget), resultFile, resultFile != ""
+}
+
+// BenchFilter returns a -test.bench pattern that selects exactly the
+// benchmark named name (a b.Name() such as "BenchmarkX/size=1K#01"):
+// each '/'-separated element quoted with regexp.QuoteMeta and anchored,
+// "^BenchmarkX$/^size=1K#01$". testing matches each element against the
+// unique name it gives a sub-benchmark (spaces rewritten to '_', "#01"
+// for a repeated name), which is what b.Name() returns, and its pattern
+// splitter honours the backslash escapes QuoteMeta adds, so names with
+// regexp metacharacters, '|' or brackets select only themselves.
+func BenchFilter(name string) string {
+	elems := strings.Split(name, "/")
+	for i, e := range elems {
+		elems[i] = "^" + regexp.QuoteMeta(e) + "$"
+	}
+	return strings.Join(elems, "/")
+}
+
+// Spec is one child process to run.
+type Spec struct {
+	// Path is the binary; Args its arguments (without the binary).
+	Path string
+	Args []string
+	// Env holds extra "KEY=value" entries added to the parent's
+	// environment.
+	Env []string
+	// Dir is the working directory, "" for the parent's.
+	Dir string
+	// Timeout is the deadline from the start; it must be positive.
+	Timeout time.Duration
+}
+
+// Result is what a child process did.
+type Result struct {
+	// Stdout and Stderr are what the child printed, at most
+	// MaxOutput bytes of each (the end is kept).
+	Stdout, Stderr []byte
+	// Code is the exit status, -1 when the process was killed.
+	Code    int
+	Elapsed time.Duration
+}
+
+// MaxOutput bounds the bytes of each output stream a [Result] keeps.
+const MaxOutput = 1 << 20
+
+// Error is a child that failed: it exited non-zero, was killed, or passed
+// its deadline.
+type Error struct {
+	Spec    Spec
+	Result  Result
+	Timeout bool
+	Err     error
+}
+
+func (e *Error) Error() string {
+	what := fmt.Sprintf("exited with status %d", e.Result.Code)
+	switch {
+	case e.Timeout:
+		what = fmt.Sprintf("did not finish within its deadline of %v and was killed", e.Spec.Timeout)
+	case e.Result.Code < 0:
+		what = fmt.Sprintf("was killed (%v)", e.Err)
+	}
+	return fmt.Sprintf("child process %s %s %s; its output:\n%s",
+		e.Spec.Path, strings.Join(e.Spec.Args, " "), what, Tail(e.Result, 40))
+}
+
+// Tail returns the last n lines of r's stdout and stderr, stdout first.
+func Tail(r Result, n int) string {
+	var sb strings.Builder
+	for _, out := range [][]byte{r.Stdout, r.Stderr} {
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		if len(lines) > n {
+			lines = append([]string{fmt.Sprintf("… (%d lines before)", len(lines)-n)}, lines[len(lines)-n:]...)
+		}
+		if s := strings.Join(lines, "\n"); strings.TrimSpace(s) != "" {
+			sb.WriteString(s)
+			sb.WriteString("\n")
+		}
+	}
+	if sb.Len() == 0 {
+		return "(nothing)\n"
+	}
+	return sb.String()
+}
+
+// Run starts the child described by s, waits for it, and returns what it
+// did. A child that exits non-zero, is killed, or passes s.Timeout gives
+// an *Error (with the Result); a binary that cannot be started gives the
+// start error. The child's standard input is a pipe that stays open until
+// Run returns, for [Watch]. Run never returns before the child has ended.
+func Run(s Spec) (Result, error) {
+	if s.Timeout <= 0 {
+		return Result{}, fmt.Errorf("child: Run %s: the timeout must be positive, got %v", s.Path, s.Timeout)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), s.Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, s.Path, s.Args...)
+	cmd.Dir = s.Dir
+	cmd.Env = append(os.Environ(), s.Env...)
+	stdout, stderr := &tailBuffer{max: MaxOutput}, &tailBuffer{max: MaxOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.WaitDelay = 5 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return Result{}, fmt.Errorf("child: %s: %w", s.Path, err)
+	}
+	start := time.Now()
+	if err := startLocked(cmd); err != nil {
+		return Result{}, fmt.Errorf("child: cannot start %s: %w", s.Path, err)
+	}
+	err = cmd.Wait()
+	_ = stdin.Close()
+	r := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Elapsed: time.Since(start)}
+	if cmd.ProcessState != nil {
+		r.Code = cmd.ProcessState.ExitCode()
+	}
+	if err == nil {
+		return r, nil
+	}
+	return r, &Error{Spec: s, Result: r, Timeout: errors.Is(ctx.Err(), context.DeadlineExceeded), Err: err}
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf.Write(p)
+	if over := t.buf.Len() - t.max; over > 0 {
+		t.buf.Next(over)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) Bytes() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return bytes.Clone(t.buf.Bytes())
+}
+
+var watchOnce sync.Once
+
+// Watch, in a child, exits the process with status 3 as soon as its
+// standard input (the parent's pipe) reaches end of file or fails: the
+// parent has ended, or given up on it. It returns at once and does
+// nothing outside a child. Call it early in the child; calling it again
+// is harmless.
+func Watch() {
+	if !Is() {
+		return
+	}
+	watchOnce.Do(func() {
+		go func() {
+			_, _ = io.Copy(io.Discard, os.Stdin)
+			fmt.Fprintln(os.Stderr, "benchkit: child process: the parent closed its pipe (it ended or gave up); exiting")
+			os.Exit(3)
+		}()
+	})
+}

@@ -1,0 +1,240 @@
+package child
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBenchFilter(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		want   string
+		others []string // sibling names at the last level that must not match
+	}{
+		{"BenchmarkX", "^BenchmarkX$", []string{"BenchmarkXY", "BenchmarkX2"}},
+		{"BenchmarkX/a=1", "^BenchmarkX$/^a=1$", []string{"a=10", "ba=1"}},
+		{"BenchmarkX/case#01", "^BenchmarkX$/^case#01$", []string{"case", "case#02"}},
+		{"BenchmarkX/a.b*c+(d)", `^BenchmarkX$/^a\.b\*c\+\(d\)$`, []string{"aXbbbc+d", "a.b*c+d"}},
+		{"BenchmarkX/x|y", `^BenchmarkX$/^x\|y$`, []string{"x", "y"}},
+		{"BenchmarkX/[k]_v", `^BenchmarkX$/^\[k\]_v$`, []string{"k_v"}},
+		{"BenchmarkX/deep/er/est", "^BenchmarkX$/^deep$/^er$/^est$", []string{"es", "estt"}},
+	} {
+		got := BenchFilter(tc.name)
+		assert.Equal(t, tc.want, got, tc.name)
+		elems := strings.Split(tc.name, "/")
+		pats := splitLikeTesting(got)
+		require.Len(t, pats, len(elems), "testing splits %q into one pattern per level", got)
+		for i, p := range pats {
+			re := regexp.MustCompile(p)
+			assert.True(t, re.MatchString(elems[i]), "%s matches %s", p, elems[i])
+		}
+		last := regexp.MustCompile(pats[len(pats)-1])
+		for _, o := range tc.others {
+			assert.False(t, last.MatchString(o), "%s must not match sibling %q", pats[len(pats)-1], o)
+		}
+	}
+}
+
+// splitLikeTesting splits a -test.bench pattern into levels as testing's
+// splitRegexp does: at '/' outside brackets and parentheses, skipping the
+// character after a backslash.
+func splitLikeTesting(s string) []string {
+	var out []string
+	cs, cp, start := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			cs++
+		case ']':
+			if cs--; cs < 0 {
+				cs = 0
+			}
+		case '(':
+			if cs == 0 {
+				cp++
+			}
+		case ')':
+			if cs == 0 {
+				cp--
+			}
+		case '\\':
+			i++
+		case '/':
+			if cs == 0 && cp == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+func TestArgs(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	for _, n := range []string{"test.run", "test.bench", "test.count", "test.benchtime", "test.cpu", "test.v",
+		"test.benchmem", "test.short", "test.cpuprofile", "test.timeout", "benchkit.forks", "test.gocoverdir", "test.testlogfile"} {
+		fs.String(n, "", "")
+	}
+	require.NoError(t, fs.Parse([]string{"-test.run=X", "-test.bench=.", "-test.count=3", "-test.benchtime=2s",
+		"-test.cpu=1,2", "-test.v=test2json", "-test.benchmem=true", "-test.short=true", "-test.timeout=10m",
+		"-benchkit.forks=5", "-test.gocoverdir=/tmp/cov", "-test.testlogfile=/tmp/log"}))
+	assert.Equal(t, "", FileFlag(fs))
+	got := Args(fs, "BenchmarkA/b=1", "400ms", 2)
+	assert.Equal(t, []string{
+		"-test.run=^$", "-test.bench=^BenchmarkA$/^b=1$", "-test.count=1", "-test.benchtime=400ms", "-test.cpu=2",
+		"-benchkit.forks=5", "-test.benchmem=true", "-test.gocoverdir=/tmp/cov", "-test.short=true",
+	}, got)
+	require.NoError(t, fs.Set("test.cpuprofile", "cpu.out"))
+	assert.Equal(t, "test.cpuprofile", FileFlag(fs))
+}
+
+// The tests below run this test binary again as the child, selecting
+// TestHelperChild, which does what BENCHKIT_TEST_CHILD says.
+func TestHelperChild(t *testing.T) {
+	mode := os.Getenv("BENCHKIT_TEST_CHILD")
+	if mode == "" {
+		t.Skip("helper process for the child tests")
+	}
+	switch mode {
+	case "ok":
+		fmt.Println("measured")
+		if err := WriteResult(map[string]int{"rounds": 7}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "fail":
+		fmt.Fprintln(os.Stderr, "the benchmark failed: broken input")
+		os.Exit(1)
+	case "panic":
+		panic("boom in the child")
+	case "hang":
+		time.Sleep(time.Hour)
+	case "watch":
+		Watch()
+		fmt.Println("watching")
+		time.Sleep(time.Hour)
+	}
+}
+
+func helper(t *testing.T, mode string, timeout time.Duration) (Result, error, string) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "result.json")
+	r, err := Run(Spec{
+		Path:    os.Args[0],
+		Args:    []string{"-test.run=^TestHelperChild$", "-test.count=1"},
+		Env:     append(Env("BenchmarkX", file), "BENCHKIT_TEST_CHILD="+mode),
+		Timeout: timeout,
+	})
+	return r, err, file
+}
+
+func TestRunOK(t *testing.T) {
+	r, err, file := helper(t, "ok", time.Minute)
+	require.NoError(t, err, "%s", Tail(r, 20))
+	assert.Equal(t, 0, r.Code)
+	assert.Contains(t, string(r.Stdout), "measured")
+	var got map[string]int
+	require.NoError(t, ReadResult(file, &got))
+	assert.Equal(t, 7, got["rounds"])
+}
+
+func TestRunFailures(t *testing.T) {
+	for _, tc := range []struct {
+		mode, want string
+		timeout    bool
+	}{
+		{"fail", "the benchmark failed: broken input", false},
+		{"panic", "boom in the child", false},
+		{"hang", "did not finish within its deadline", true},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			timeout := time.Minute
+			if tc.timeout {
+				timeout = 2 * time.Second
+			}
+			r, err, file := helper(t, tc.mode, timeout)
+			var ce *Error
+			require.True(t, errors.As(err, &ce), "got %v", err)
+			assert.Equal(t, tc.timeout, ce.Timeout)
+			assert.NotEqual(t, 0, r.Code)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Contains(t, err.Error(), "child process "+os.Args[0])
+			err = ReadResult(file, new(map[string]int))
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "the child wrote no result")
+		})
+	}
+}
+
+func TestRunBadSpec(t *testing.T) {
+	_, err := Run(Spec{Path: os.Args[0], Timeout: 0})
+	assert.ErrorContains(t, err, "the timeout must be positive")
+	_, err = Run(Spec{Path: filepath.Join(t.TempDir(), "missing.test"), Timeout: time.Second})
+	assert.ErrorContains(t, err, "cannot start")
+}
+
+// TestWatch closes the child's stdin and expects it to exit with status 3
+// on its own; the deadline only keeps a broken Watch from hanging the test.
+func TestWatch(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), append(Env("BenchmarkX", filepath.Join(t.TempDir(), "r")), "BENCHKIT_TEST_CHILD=watch")...)
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	buf := make([]byte, len("watching"))
+	_, err = out.Read(buf)
+	require.NoError(t, err)
+	require.NoError(t, stdin.Close())
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("the child did not exit after its stdin closed")
+	}
+	var ee *exec.ExitError
+	require.True(t, errors.As(err, &ee), "got %v", err)
+	assert.Equal(t, 3, ee.ExitCode())
+}
+
+func TestOutsideChild(t *testing.T) {
+	t.Setenv(EnvResult, "")
+	assert.False(t, Is())
+	_, _, ok := Target()
+	assert.False(t, ok)
+	assert.ErrorContains(t, WriteResult(1), "outside a child")
+	Watch() // a no-op outside a child
+}
+
+func TestTail(t *testing.T) {
+	var lines []string
+	for i := range 50 {
+		lines = append(lines, fmt.Sprint("line ", i))
+	}
+	got := Tail(Result{Stdout: []byte(strings.Join(lines, "\n")), Stderr: []byte("err\n")}, 5)
+	assert.Equal(t, "… (45 lines before)\nline 45\nline 46\nline 47\nline 48\nline 49\nerr\n", got)
+	assert.Equal(t, "(nothing)\n", Tail(Result{}, 5))
+	assert.Equal(t, 2*time.Minute+10*time.Second, Deadline(time.Second))
+}
+
+func TestTailBuffer(t *testing.T) {
+	b := &tailBuffer{max: 4}
+	_, _ = b.Write([]byte("abcdef"))
+	_, _ = b.Write([]byte("gh"))
+	assert.Equal(t, "efgh", string(b.Bytes()))
+}
