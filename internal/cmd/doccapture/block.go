@@ -31,7 +31,8 @@ type block struct {
 }
 
 // parseBlocks finds the capture blocks in the lines of a markdown file.
-// It reports a start marker without an end marker, an end marker without a
+// Markers count only at the start of a line, so an indented example of a
+// block is left alone. It reports a start marker without an end marker, an end marker without a
 // start marker, a nested start marker and an invalid option, each with its
 // 1-based line number.
 func parseBlocks(lines []string) ([]block, error) {
@@ -39,7 +40,7 @@ func parseBlocks(lines []string) ([]block, error) {
 	open := -1
 	var cur block
 	for i, line := range lines {
-		t := strings.TrimSpace(line)
+		t := strings.TrimRight(line, " \t\r")
 		switch {
 		case strings.HasPrefix(t, startPrefix) && strings.HasSuffix(t, startSuffix):
 			if open >= 0 {

@@ -16,6 +16,7 @@ const doc = "# Title\n" +
 	"<!-- capture: go run ./tool | slow | markdown | lines=2-3 -->\n" +
 	"| a | b |\n" +
 	"<!-- /capture -->\n" +
+	"    <!-- capture: indented example -->\n" +
 	"end\n"
 
 func TestParseBlocks(t *testing.T) {
