@@ -24,21 +24,30 @@
 //
 // [Track] is one line at the top of any benchmark, `for b.Loop()` or
 // `for range b.N` style. Through b.Cleanup it records the run testing
-// prints (ns/op, allocs/op, the timed fraction of the wall time, the time
-// the process waited for a CPU) under the benchmark's name, and reports on
-// the benchmark's line:
+// prints (ns/op, allocs/op and B/op, the timed fraction of the wall time,
+// the time the process's threads waited for a CPU, involuntary context
+// switches) under the benchmark's name, for the report, and reports on the
+// benchmark's line:
 //
 //	BenchmarkSum-2   1000000   1021 ns/op   1.842 cv%   0.3120 wait%
 //
-// cv% is the coefficient of variation of ns/op across this benchmark's
-// -count repeats so far (from the second repeat on: seed 001's cv.awk,
-// in-process); wait% is the run-queue wait over the wall time (Linux). Both
-// survive benchstat unchanged; benchstat writes values below 1 with a milli
-// prefix (530.0m cv% is 0.53%). No metric is ever NaN or Inf and nothing is
-// printed to stdout. The benchmark's own ns/op is left alone: Track pauses
-// the timer while it works, which costs a b.Loop benchmark nothing and a
-// b.N-style run about 1 µs of timed time in all (visible only with a tiny
-// -benchtime=Nx).
+// The metrics:
+//
+//   - cv%: the coefficient of variation of ns/op across this benchmark's
+//     -count repeats so far, 100·sd/mean with the sample standard deviation
+//     (n−1), from the second repeat on;
+//   - wait%: the time the process's threads spent runnable but waiting for
+//     a CPU, over the run's wall time, in percent (Linux only; it can exceed
+//     100 when several threads wait);
+//   - batchcv%: the CV of the batch times within the run, when [Loop] ran it.
+//
+// All three survive benchstat unchanged; benchstat writes values below 1
+// with a milli prefix (530.0m cv% is 0.53%). No metric is ever NaN or Inf
+// and nothing is printed to stdout. The benchmark's own ns/op is left
+// alone: Track pauses the timer while it reads its counters, which costs a
+// b.Loop benchmark nothing (its first b.Loop call resets the timer) and a
+// b.N-style run about 1 µs of timed time in all, visible only with a tiny
+// -benchtime=Nx.
 //
 // # Loop and Setup
 //
@@ -46,53 +55,78 @@
 // alive, and times batches of iterations so that one run (-count=1) has a
 // CV, batchcv%, and a timeline for the report's strip plot, in fixed memory
 // whatever b.N is. [Setup](b, setup, f) runs a per-iteration setup with the
-// timer stopped, in the one order that measures f alone, and warns when
-// the StopTimer/StartTimer pairs cost more wall time than the work.
+// timer stopped, in the one order that measures f alone (seed 004's
+// TimerOrder bug cannot be written with it), and warns when the
+// StopTimer/StartTimer pairs cost more wall time than the work.
 //
 // There is no `for k.Loop()` wrapper: the compiler keeps a loop body alive
 // only when the condition is literally b.Loop(), so with a wrapper it can
-// delete the work being measured.
+// delete the work being measured. Loop costs about a nanosecond and a half
+// per iteration more than a plain `for b.Loop()` (most of it the call
+// through f); for nanosecond-scale bodies use Track with a plain loop.
 //
 // # Checks
 //
 // Each run is checked; a problem is a flag, logged with b.Log under the
-// benchmark's line (--- BENCH:) and kept for the report:
+// benchmark's line (--- BENCH:) with the numbers and the fix, and kept for
+// the report:
+//
 //   - timer-stopped: a b.N-style benchmark that calls b.StopTimer() and
 //     never b.StartTimer() makes testing ramp b.N to 1e9 and print about
-//     0 ns/op, minutes later. Track fails it at the second ramp step (b.N =
-//     100) with a message naming the missing b.StartTimer() (one step
-//     later, b.N = 10000, when the machine's load could explain the untimed
-//     time, and outside Linux). This flag always fails the benchmark. (With
-//     b.Loop, testing already fails.)
-//   - timer-toggling: the timer was off for most of the run's wall time
-//     across many StopTimer/StartTimer calls.
-//   - setup-cost: Setup's stop/start pairs cost more than the work.
+//     0 ns/op, minutes later. Track sees b.N grow ×100 between ramp steps
+//     while the timed time does not, the untimed time grow with b.N after
+//     the last timed stretch, and the timer not toggled per iteration. It
+//     fails the benchmark at the second ramp step (b.N = 100) with a
+//     message naming the missing b.StartTimer(); one step later (b.N =
+//     10000) when the thread's run-queue wait or a slow stop-the-world
+//     could explain the untimed time, and outside Linux. This flag always
+//     fails the benchmark. (With b.Loop, testing already fails.)
+//   - timer-toggling: the timer was off for more than 90% of at least 10 ms
+//     of wall time, across at least 16 stop-the-world pauses: per-iteration
+//     StopTimer/StartTimer (about 10 µs a pair) makes the wall time balloon.
+//   - setup-cost: Setup's stop/start pairs cost more wall time than the
+//     measured work, and at least 10 ms.
 //   - eliminated: ns/op within 2.5× of an empty loop iteration, calibrated
-//     once per process: the compiler probably removed the work. The fix is
+//     once per process and net of the thread's run-queue wait: the compiler
+//     probably removed the work, or it is a few instructions timing cannot
+//     tell from nothing (the assembly can: go test -gcflags=-S). The fix is
 //     sink.Keep, sink.Opaque for constant inputs, or a `for b.Loop()` body;
 //     go test -gcflags=-m shows what was inlined and removed.
-//   - allocs: fewer allocs/op than declared with [ExpectAllocs], the exact
-//     signal of removed allocating work.
-//   - misuse: Track called twice in one benchmark run.
+//   - allocs: allocs/op rounds below the count declared with
+//     [ExpectAllocs]: the exact signal of removed allocating work.
+//   - misuse: Track called twice in one benchmark run (the second call is
+//     ignored).
 //
-// Flags warn by default; with [FailOnFlags] they fail the benchmark.
+// Flags warn by default; with [FailOnFlags] they fail the benchmark, and
+// with Main's strict setting any flag makes the exit code 1.
 //
 // # Main and the report
 //
-// Call benchkit.Main from TestMain, `func TestMain(m *testing.M) {
-// benchkit.Main(m) }`: it checks the environment and warms the machine up
-// before the first benchmark, runs the tests and benchmarks, and after
-// m.Run prints one report of everything Track, Loop, Setup and package
-// control recorded (per-benchmark CV, contention, flags, strip plots, and
-// comparisons), then exits with m's code.
+// [Main], called from TestMain, checks the environment and warms the
+// machine up before the first benchmark, runs the tests and benchmarks,
+// prints one report of everything Track, Loop, Setup and package control
+// recorded, optionally writes a JSON report and a benchstat samples file,
+// and exits. Its doc lists the settings (flags, environment variables,
+// options) and the exit codes. The report's sections and every field of the
+// JSON schema benchkit-report/v1 are described in docs/report.md
+// (https://github.com/benchkit/go-benchkit/blob/main/docs/report.md).
 //
 // # Limits
 //
 // Track, Loop and Setup take a *testing.B: calling them from a Test does
 // not compile. Call them in leaf benchmarks (a benchmark that calls b.Run
-// is not measured itself and records nothing) and outside RunParallel
-// bodies. Metrics appear from the run testing prints; the ramp steps of a
-// b.N-style benchmark only feed the timer audit. With -benchtime=1x the
-// eliminated-work check cannot see anything (one iteration's time is
-// mostly the clock's own cost).
+// is not measured itself and records nothing). In RunParallel benchmarks
+// call Track at the top, never inside the body; there ns/op is wall time
+// over b.N across goroutines and can sit under the empty-loop floor on
+// several cores. Metrics appear from the run testing prints; the ramp
+// steps of a b.N-style benchmark only feed the timer audit. With
+// -benchtime=1x the eliminated-work check cannot see anything (one
+// iteration's time is mostly the clock's own cost).
+//
+// The timer audit reads the benchmark thread's run-queue wait on Linux
+// only; elsewhere it decides one ramp step later, and the eliminated-work
+// check has no on-CPU correction. allocs/op and the timer state are read
+// from testing.B's unexported fields through reflection (read-only, no
+// unsafe, checked by a test); if a future Go renames them, Track falls back
+// to runtime.ReadMemStats and assumes the timer runs.
 package benchkit

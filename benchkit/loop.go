@@ -99,7 +99,8 @@ func (t *batcher) perIter() []float64 {
 // (and k doubled) when full, so memory is fixed whatever b.N is. The
 // iterations of an unfinished last batch are measured by testing but not
 // batched. What Loop adds per iteration is an indirect call of f and a
-// counter decrement; the README lists it against a plain `for b.Loop()`.
+// counter decrement; docs/measurements.md measures it against a plain
+// `for b.Loop()`.
 //
 // f's own body is not kept alive beyond its result: a func() T closure
 // that returns the work's result is measured in full, while a closure that

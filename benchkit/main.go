@@ -38,8 +38,9 @@ import (
 //
 // Without -bench, Main only runs m and exits with its code: it adds nothing
 // to the output. With -bench but no benchmark that called [Track], [Loop],
-// [Setup] or control.Compare, it prints nothing either (the files, if requested,
-// are still written, with no benchmarks).
+// [Setup] or control.Compare, it prints nothing either (the files, if
+// requested, are still written, with no benchmarks). The report's sections
+// and the JSON schema are described in the repository's docs/report.md.
 //
 // Settings, each with a flag (registered by Main on flag.CommandLine when
 // it is called, never at import time), an environment variable and a

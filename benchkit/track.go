@@ -82,54 +82,20 @@ var states sync.Map // *testing.B → *state
 //
 // Track registers a b.Cleanup that runs after each call of the benchmark
 // function (once per ramp step in b.N style, once per repeat with b.Loop).
-// Only the run testing prints is recorded: ns/op, allocs/op and B/op (the
-// same counts testing prints), the timed fraction (b.Elapsed() over the
-// wall time since Track), the process's run-queue wait and involuntary
-// context switches, in benchkit's registry under b.Name() (with the "-P"
-// GOMAXPROCS suffix testing prints when P != 1), which benchkit.Main's
-// report reads. Memory is bounded: the registry keeps a fixed number of runs
-// per name.
+// The run testing prints is recorded in benchkit's registry under b.Name()
+// (with the "-P" GOMAXPROCS suffix testing prints when P != 1), for
+// [Main]'s report; the registry keeps a bounded number of runs per name.
+// Track adds the cv% and wait% metrics to the benchmark's line and checks
+// the run, logging each problem with b.Log (or failing the benchmark with
+// [FailOnFlags]): see the package doc's Track and Checks sections for the
+// metrics, the flags and their thresholds.
 //
-// Track reports, with b.ReportMetric on the benchmark's own line:
-//   - cv%: the coefficient of variation, 100·stddev/mean, of ns/op across
-//     this benchmark's repeats so far in the process (-count), from the
-//     second repeat on;
-//   - wait%: the time the process's threads spent runnable but waiting for
-//     a CPU, over the run's wall time, in percent (can exceed 100 with
-//     several threads waiting; Linux only, absent elsewhere);
-//   - batchcv%: the CV of batch times within the run, when [Loop] ran it.
-//
-// No metric is ever NaN or Inf and nothing is written to stdout. Track
-// pauses the timer while it reads its counters and starts it again only if
-// it was running, so the benchmark's ns/op is left alone: a b.Loop-style
-// benchmark pays nothing (its first b.Loop call resets the timer), a
-// b.N-style run about 1 µs of timed time in all (the pause's own
-// stop-the-world), 1 ns/op at b.N = 1000.
-//
-// Track checks the run and raises flags, logged with b.Log (or failing the
-// benchmark with [FailOnFlags]) and recorded for the report:
-//   - a timer stopped and never started again: b.N grows ×100 per ramp step
-//     while the timed time stays put. Testing would ramp to b.N = 1e9 and
-//     print about 0 ns/op, minutes later for a 1 µs body; Track fails the
-//     benchmark at the second ramp step (b.N = 100) with a message naming
-//     the missing b.StartTimer(), or one step later (b.N = 10000) when the
-//     machine's load could explain the untimed time, and outside Linux.
-//     This flag always fails the benchmark.
-//   - heavy timer toggling: the timer was off for more than 90% of at least
-//     10 ms of wall time, across many StopTimer/StartTimer calls.
-//   - probably eliminated work: ns/op within 2.5× of an empty loop
-//     iteration, calibrated once per process.
-//   - fewer allocations than declared with [ExpectAllocs].
-//
-// Bad input: Track panics if b is nil. It takes a *testing.B, so calling it
-// from a Test does not compile. A second call in the same run of the
-// benchmark function (or a call after [Loop] or [Setup], which call it) is
-// ignored and flagged as misuse. A benchmark that skips or fails records
-// nothing; one that calls b.Run records nothing for itself (call Track in
-// the sub-benchmarks). In a RunParallel benchmark call Track at the top of
-// the benchmark function, never inside the body given to RunParallel: its
-// ns/op is testing's wall time over b.N across goroutines, which can sit
-// below the empty-loop floor on several cores.
+// Track panics if b is nil. A second call in the same run of the benchmark
+// function (or a call after [Loop] or [Setup], which call it) is ignored
+// and flagged as misuse. A benchmark that skips or fails records nothing;
+// one that calls b.Run records nothing for itself (call Track in the
+// sub-benchmarks). In a RunParallel benchmark call Track at the top of the
+// benchmark function, never inside the body given to RunParallel.
 func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")

@@ -46,42 +46,13 @@ const DefaultBenchtime = time.Second
 //			control.Func("itoa", func() string { return strconv.Itoa(n) }))
 //	}
 //
-// # Measurement
-//
-// One iteration count is calibrated on the baseline so that its batch
-// takes about 50µs ([BatchTime]) and shared by every
-// implementation (capped so the slowest batch stays under ten batch
-// times). After a discarded warm-up round, each round runs one batch of
-// every implementation in an order drawn from balanced random blocks
-// (every implementation takes every position once per block). Rounds
-// continue while the next one fits in the budget:
-//
-//	budget = benchtime × max(2, 1 + len(cands))
-//
-// the time go test would spend on the same implementations as separate
-// benchmarks at that -benchtime; the control comes out of it (an A/A run,
-// with no candidates, gets two benchtimes, one for the baseline and one
-// for its copy). The budget
-// includes calibration and warm-up, and is never overrun by more than one
-// batch. Under -benchtime=Nx, Compare runs N rounds (within a budget of
-// 1s per implementation) and says so in the log: -benchtime=1x gives an
-// Undecided result quickly, for smoke runs. -count above 1 works but
-// multiplies the cost; interleaving already happens inside.
-//
-// # Results
-//
-// See [Analyze] for the verdict rule. On the benchmark line: ns/op is the
-// baseline's median time per call; <name>-ns/op each implementation's
-// (benchstat rescales them to <name>-sec/op); <name>/<base>-% the
-// candidates' and the control's median time ratios to the baseline in
-// percent, 100 meaning equal ([RatioUnit], [RatioPct]); closure-ns/op the
-// calibrated cost of one call through the Func closure;
-// rounds the number of rounds. With -benchmem, allocs/op and B/op are the
-// baseline's. The verdicts are logged (one line each) and recorded for
-// the end-of-run report. With [Gate], a decided regression beyond the
-// threshold fails b with b.Errorf.
-//
-// # Misuse
+// It spends about -benchtime × max(2, 1 + len(cands)) in all, reports the
+// metrics on b's line, logs one verdict per candidate, records the result
+// for benchkit's end-of-run report and returns it. See the package doc's
+// "How it measures" and "Metrics" sections for the calibration, the
+// rounds, the budget, -benchtime=Nx and the units, and [Analyze] for the
+// verdict rule. With [Gate], a decided regression beyond the threshold
+// fails b with b.Errorf.
 //
 // Compare fails b with b.Fatalf for a zero Impl, a nil function, an empty,
 // duplicate, reserved or malformed name, or an invalid option. A panic in
@@ -90,7 +61,8 @@ const DefaultBenchtime = time.Second
 // called from a RunParallel body (seen on the call stack, whatever
 // GOMAXPROCS is) or from two goroutines sharing b, it panics with a
 // message, since b.Fatal may not be called off the benchmark goroutine;
-// called twice, it fails b.
+// called twice, it fails b. The package doc's "Bad input" section lists
+// every case.
 func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 	b.Helper()
 	cfg := buildConfig(c.opts)

@@ -9,36 +9,107 @@
 //		)
 //	}
 //
-// go test -bench=Format prints one line with the baseline's ns/op, each
-// implementation's <name>-ns/op, each candidate's and the control's
-// <name>/<base>-% (median time ratio to the baseline, in percent: 100 is
-// equal, 104.9 is 4.9% slower), the
-// calibrated closure-ns/op and the number of rounds, then logs a verdict
-// per candidate:
+// go test -bench=Format prints one line with the metrics below, then logs
+// a verdict per candidate:
 //
 //	control: control   +0.00% [-0.02%, +0.04%] same: noise floor: ...
 //	control: itoa     -69.36% [-69.38%, -69.33%] faster: the interval excludes 0 and lies below the control's ...
 //
 // # How it measures
 //
-// [Compare] calibrates one iteration count on the baseline (batches of
-// about 50µs, [BatchTime]), runs a discarded warm-up round, then runs
-// rounds of one batch per implementation in balanced random order until a
-// budget of -benchtime × max(2, 1 + candidates) is spent. Per
-// round it divides each implementation's time by the baseline's. The
+// [Compare] runs everything inside one b.Loop iteration, so the benchmark
+// function runs once per -count:
+//
+//  1. One iteration count, calibrated on the baseline so that its batch
+//     takes about 50µs ([BatchTime], [DefaultBatchTime]), is shared by
+//     every implementation (separate calibration biases ratios; nanobench
+//     measured 1.2%). It is lowered if the slowest implementation's batch
+//     would exceed 10 batch times.
+//  2. The closure-call overhead is calibrated with a func() T returning
+//     the zero value, through the same code path, and reported as
+//     closure-ns/op.
+//  3. A warm-up round runs every implementation once and is discarded.
+//  4. Rounds follow: one batch per implementation, in an order drawn from
+//     balanced random blocks (each block of m rounds is a cyclic Latin
+//     square over a fresh random permutation, rows shuffled: every
+//     implementation takes every position once per block). The seed is
+//     logged; [Seed] fixes it.
+//  5. Rounds continue while the next one fits in the budget,
+//     -benchtime × max(2, 1 + number of candidates): the time go test
+//     would spend on the same implementations as separate benchmarks. The
+//     control comes out of it (an A/A run, with no candidates, gets two
+//     benchtimes). Calibration and warm-up count against it, and no batch
+//     starts after the deadline, so the budget is overrun by at most one
+//     batch. With the default -benchtime=1s, a baseline and two
+//     candidates cost 3s.
+//
+// Under -benchtime=Nx, Compare runs N measured rounds within a budget of
+// 1s per implementation and logs it; one round cannot decide, so a smoke
+// run with -benchtime=1x passes quickly with an Undecided verdict. -count
+// above 1 works and logs once that it multiplies the cost.
+//
+// Per round, each implementation's time is divided by the baseline's. The
 // median of those ratios, with a sign-test confidence interval corrected
 // for the number of intervals (Bonferroni), is the estimate; [Analyze]
-// states the verdict rule. A difference is called only when its interval
-// excludes zero and lies beyond the control's interval; when the control
-// itself is off zero, every verdict is Undecided and says why.
+// states the verdict rule, and [Analyze] alone applies it to per-round
+// times without timing anything. A difference is called only when its
+// interval excludes zero and lies beyond the control's interval; when the
+// control itself is off zero, every verdict is Undecided and says why.
+// The reasons behind the rule, and its measured accuracy, are in the
+// repository's docs/statistics.md and docs/measurements.md.
+//
+// # Metrics
+//
+// The benchmark's line carries:
+//
+//	ns/op             the baseline's median time per call (not elapsed/N)
+//	<name>-ns/op      each implementation's median time per call
+//	                  (benchstat shows <name>-sec/op)
+//	<name>/<base>-%   median time ratio to the baseline in percent, 100 =
+//	                  equal (plus5/alpha-% 104.8 is +4.8%); also for the
+//	                  control ([RatioUnit], [RatioPct])
+//	closure-ns/op     calibrated cost of one call through the Func closure
+//	rounds            measured rounds
+//	allocs/op, B/op   the baseline's, with -benchmem
+//
+// go test prints four significant digits (0.1 points near 100); the log
+// line has two decimals. Ratios are centred on 100 rather than reported as
+// signed deltas because benchstat renders a delta of 0.03 as 30.0m
+// (milli), prints ? for an interval that crosses zero, and cannot take a
+// geomean of negative values. The verdicts are logged, one line each, and
+// recorded for benchkit's end-of-run report.
 //
 // # Options
 //
-// [With] carries options: [Gate] fails the benchmark on a decided
-// regression beyond a threshold (never on an undecided one), [Confidence],
-// [Negligible], [Seed], [BatchTime] and [Bootstrap].
+// [With] carries options: [Gate] fails the benchmark with b.Errorf on a
+// decided regression beyond a threshold (never on an undecided one),
+// [Confidence], [Negligible], [Seed], [BatchTime] and [Bootstrap].
 //
 //	control.With(control.Gate(5)).Compare(b, old, new)
+//
+// # Bad input
+//
+// Each case has a test (testdata/bench, run by TestTestdataBench):
+//
+//   - a nil function or a zero [Impl]: b.Fatalf naming the implementation
+//     ("candidate 1 ("b") has a nil function: pass a func() T that does the
+//     work and returns its result");
+//   - an empty or whitespace name, one containing '/', '#' or ',', a
+//     -<digits> suffix, the reserved name "control", duplicate names:
+//     b.Fatalf naming the implementation, the rule and the fix;
+//   - an invalid option (Gate(-3), Confidence(1), …): b.Fatalf with the
+//     valid range and an example;
+//   - an implementation that panics: re-panics with its name and the
+//     original stack;
+//   - an implementation slower than the whole budget: not a failure; the
+//     verdict is Undecided ("measuring stopped: one call of "glacial" took
+//     300.5ms, more than the whole budget of 200ms"), the line shows
+//     0 rounds and no ns/op;
+//   - Compare called from a RunParallel body (detected from the call stack,
+//     whatever GOMAXPROCS is) or from two goroutines sharing b: a panic
+//     with the fix, since b.Fatal is not allowed off the benchmark
+//     goroutine; called twice: b.Fatalf;
+//   - Rounds(b, 0, …): b.Fatalf, the number of rounds must be ≥ 1.
 //
 // # benchstat mode
 //
@@ -47,14 +118,20 @@
 //
 //	go test -run='^$' -bench=X -count=1 | benchstat -col /impl -ignore /round -
 //
+// Each leaf is an ordinary `for b.Loop() { f() }` benchmark; the control
+// column is that run's error bar. Rounds costs R × (k + 2) × -benchtime
+// and gives no verdict; Compare is the mode that decides.
+//
 // # Closure overhead
 //
 // Every call goes through the func() T closure given to [Func], which
 // costs a nanosecond or two. A measured time is work + overhead, so a
-// ratio is (w₂+o)/(w₁+o): for nanosecond-scale work it is pulled toward
-// 1 and the percentage toward 0. Compare measures o (closure-ns/op) and
+// ratio is (w₂+o)/(w₁+o): for nanosecond-scale work it is pulled toward 1
+// and the percentage toward 0. Compare measures o (closure-ns/op) and
 // warns when it exceeds a tenth of the baseline; it does not subtract it,
 // since a subtraction of two noisy numbers can turn a small time negative.
+// For work of a few nanoseconds, compare a larger unit (a loop of 100
+// calls inside f).
 //
 // Package control never imports package benchkit; its results reach
 // benchkit's end-of-run report through an internal registry.

@@ -112,10 +112,10 @@ func Seed(s uint64) Option {
 //
 // Shorter batches pair more tightly in time: on a shared 2-core machine a
 // 1ms batch of an allocating workload often contains a GC cycle or a
-// preemption, and the control's interval was 9–27 points wide, against
-// 1.2–1.5 at 100µs and 0.4–1.0 at 50µs (the README has the measurement).
-// Below about 20µs the two clock reads per batch (about 40–80ns each)
-// start to count.
+// preemption, and the control's interval was about 15–30 times wider than
+// at 50µs (the sweep is in the repository's docs/measurements.md). Below
+// about 20µs the two clock reads per batch (about 40–80ns each) start to
+// count.
 func BatchTime(d time.Duration) Option {
 	return optionFunc(func(c *config) {
 		if d < 10*time.Microsecond || d > time.Second {

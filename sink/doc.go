@@ -16,9 +16,10 @@
 //
 // Keep is inlined and allocation-free. In a b.N loop it costs what the
 // compiler's own keep-alive in a for b.Loop() body costs (2.54 ns against
-// 2.54 ns per iteration for a two-multiply function, in the README's table).
-// Opaque is one non-inlined call; it belongs outside the loop. sink imports
-// nothing but the runtime.
+// 2.54 ns per iteration for a two-multiply function; the repository's
+// docs/measurements.md has the command and table). Opaque is one
+// non-inlined call; it belongs outside the loop. sink imports nothing but
+// the runtime.
 //
 // # When a sink is still needed
 //
@@ -65,11 +66,11 @@
 //
 // No sink stops constant folding, b.Loop included. Inside for b.Loop(),
 // bits.OnesCount(0b10110) compiles to the constant 3 (MOVL $3 on amd64),
-// and sink.Keep(mix(0xdeadbeef)) keeps a precomputed constant. Build such inputs outside the loop and pass them
-// through [Opaque]; the compiler cannot know what it returns, so the
-// computation runs at run time. A value read from a package-level variable
-// has the same effect, but Opaque says why it is there and keeps the input
-// local.
+// and sink.Keep(mix(0xdeadbeef)) keeps a precomputed constant. Build such
+// inputs outside the loop and pass them through [Opaque]; the compiler
+// cannot know what it returns, so the computation runs at run time. A
+// value read from a package-level variable has the same effect, but Opaque
+// says why it is there and keeps the input local.
 //
 // # Why there are no sink variables
 //
@@ -81,6 +82,6 @@
 // the benchmark measures a heap allocation the production code may not
 // have. And concurrent stores from RunParallel bodies are a data race. A
 // sink of type any is worse still: each store boxes the value, about 32 ns
-// and one allocation per iteration on top of the work. The tests show the allocation counts;
-// the README shows the timings.
+// and one allocation per iteration on top of the work. The tests show the
+// allocation counts; docs/measurements.md shows the timings.
 package sink

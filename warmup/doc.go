@@ -18,11 +18,11 @@
 //		fmt.Println(w) // e.g. did not converge within the limit, with the fix
 //	}
 //
-// Options change the rule: [Stable](k, tolerance), [Limit](d), [MinTime](d),
-// [BatchTime](d).
-// Invalid option values panic at construction with a "warmup:" message,
-// because they are programming errors; a warm-up that does not converge is
-// a runtime condition and is reported in [Result.Warnings] instead.
+// Options change the rule: [Stable](k, tolerance), [Limit](d),
+// [MinTime](d), [BatchTime](d). Invalid option values panic at
+// construction with a "warmup:" message, because they are programming
+// errors; a warm-up that does not converge is a runtime condition and is
+// reported in [Result.Warnings] instead.
 //
 // Without a TestMain, make the first benchmark of the package a disposable
 // one and discard its line:

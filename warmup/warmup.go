@@ -12,15 +12,10 @@ import (
 // Defaults used by [Run] when the corresponding option is not given.
 //
 // They were chosen by measurement on a shared 2-vCPU KVM guest, running Run
-// in 20–30 fresh processes per candidate and sweep, candidates interleaved
-// (the tables are in the README). Stable(5, 0.05) with 2ms batches
-// converged in 60 of 60 runs at load averages of 1–4.5 (median 15–21ms),
-// and in 73 of 90 at load averages of 6–13 on 2 CPUs, where the rest ran
-// into the 1s limit and said so. Longer batches (5ms) converged less often
-// under load, because a longer batch is more likely to be preempted; a
-// tighter tolerance (2%) or a longer streak (10) converged less often and
-// later; a shorter streak (3) converged most often but is weaker evidence
-// of a steady state. One second bounds what a busy machine can cost.
+// in 20–30 fresh processes per candidate rule and sweep, at load averages
+// from 1 to 13: Stable(5, 0.05) with 2ms batches converged most reliably,
+// and one second bounds what a busy machine can cost. The sweeps are
+// summarised in the repository's docs/measurements.md.
 const (
 	// DefaultStreak is the number of consecutive batches whose times must
 	// agree (see [Stable]).

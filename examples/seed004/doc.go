@@ -13,7 +13,7 @@
 // limit of timing: the folded constant and the real POPCNT both cost about
 // 1 ns, around 2.5× the floor, so either, both or neither may be flagged
 // from run to run; the assembly tells them apart (MOVL $3 against
-// POPCNTQ), and sink.Opaque is the fix. The deliberate misuses that fail a benchmark (a
-// StopTimer without StartTimer) live in benchkit/testdata, run by
-// benchkit's tests.
+// POPCNTQ), and sink.Opaque is the fix. The deliberate misuses that fail a
+// benchmark (a StopTimer without StartTimer) live in benchkit/testdata, run
+// by benchkit's tests.
 package seed004

@@ -4,7 +4,7 @@
 // batch, in run order).
 //
 //	mean, _ := stats.Mean(nsPerOp)          // Σx/n
-//	cv, ok := stats.CV(nsPerOp)             // 100·sd/mean, percent, sd with n−1 (seed 001's cv.awk)
+//	cv, ok := stats.CV(nsPerOp)             // 100·sd/mean, percent, sample sd (n−1)
 //	med, lo, hi, ok := stats.MedianCI(nsPerOp, 0.95) // benchstat's "± x%" (benchmath, n ≥ 6)
 //	mad, _ := stats.MAD(nsPerOp)            // unscaled; σ ≈ stats.MADNormal·mad
 //	o, _ := stats.Tukey(nsPerOp)            // 1.5·IQR mild, 3·IQR severe: reported, never dropped
@@ -51,4 +51,7 @@
 // [LehrRuns] is ⌈16·(cv/Δ)²⌉ runs per side for about 80% power at
 // two-sided α = 0.05 under independent normal noise. Two regimes break its
 // assumptions; check [TwoRegimes] first.
+//
+// The reasons behind these rules, and the measured false-positive rates
+// of the regime tests, are in the repository's docs/statistics.md.
 package stats
