@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // Verdict is the outcome of one candidate in a comparison.
@@ -188,7 +188,7 @@ func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
 	eps := cfg.negligible
 
 	if !ctlOK {
-		why := fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", plural(n, "round"), 100*level, minN)
+		why := fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", textfmt.Plural(n, "round"), 100*level, minN)
 		res.Control.Verdict, res.Control.Reason = Undecided, why
 		for i := range res.Candidates {
 			res.Candidates[i].Verdict, res.Candidates[i].Reason = Undecided, why
@@ -235,24 +235,6 @@ func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
 		}
 	}
 	return res, nil
-}
-
-// plural returns "1 round", "2 rounds".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// fmtDur rounds a duration to about four significant digits for messages.
-func fmtDur(d time.Duration) string {
-	for unit := time.Duration(1); unit < time.Hour; unit *= 10 {
-		if d < 10000*unit {
-			return d.Round(unit).String()
-		}
-	}
-	return d.Round(time.Second).String()
 }
 
 // pct converts a ratio to a signed percentage difference.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // measurement is what the measuring layer saw: per implementation (in the
@@ -85,7 +86,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	// One call of each implementation: none may exceed the budget alone.
 	for _, im := range impls {
 		if d := timeBatch(now, im, 1); d > budget {
-			return fail("one call of %q took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, fmtDur(d), fmtDur(budget))
+			return fail("one call of %q took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, textfmt.Dur(d), textfmt.Dur(budget))
 		}
 	}
 
@@ -95,7 +96,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	for {
 		d := timeBatch(now, impls[0], n)
 		if !now().Before(deadline) {
-			return fail("calibrating %q used the whole budget of %s (%d calls took %s): raise -benchtime", impls[0].name, fmtDur(budget), n, fmtDur(d))
+			return fail("calibrating %q used the whole budget of %s (%d calls took %s): raise -benchtime", impls[0].name, textfmt.Dur(budget), n, textfmt.Dur(d))
 		}
 		if d >= cfg.batchTime/10 || n > 1<<26 {
 			n = scale(n, d, cfg.batchTime)
@@ -132,7 +133,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	var round, slowest time.Duration
 	for i, im := range impls {
 		if !now().Before(deadline) {
-			return fail("the warm-up round did not fit in the budget of %s (%d iterations per batch): raise -benchtime", fmtDur(budget), n)
+			return fail("the warm-up round did not fit in the budget of %s (%d iterations per batch): raise -benchtime", textfmt.Dur(budget), n)
 		}
 		var m0, m1 runtime.MemStats
 		if i == 0 {
@@ -145,7 +146,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 			ms.bytesPerOp = float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
 		}
 		if d > budget {
-			return fail("one batch of %q (%d calls) took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, n, fmtDur(d), fmtDur(budget))
+			return fail("one batch of %q (%d calls) took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, n, textfmt.Dur(d), textfmt.Dur(budget))
 		}
 		round += d
 		slowest = max(slowest, d)
@@ -156,7 +157,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	if limit := 10 * cfg.batchTime; slowest > limit && n > 1 {
 		n = max(1, int(float64(n)*float64(limit)/float64(slowest)))
 		round = time.Duration(float64(round) * float64(n) / float64(ms.iters))
-		ms.warnings = append(ms.warnings, fmt.Sprintf("the slowest batch took %s, over 10 batch times: the count per batch was lowered from %d to %d", fmtDur(slowest), ms.iters, n))
+		ms.warnings = append(ms.warnings, fmt.Sprintf("the slowest batch took %s, over 10 batch times: the count per batch was lowered from %d to %d", textfmt.Dur(slowest), ms.iters, n))
 		ms.iters = n
 	}
 
@@ -190,7 +191,7 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 		}
 	}
 	if zero > 0 {
-		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read 0ns on this clock; raise BatchTime", plural(zero, "round"), n))
+		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read 0ns on this clock; raise BatchTime", textfmt.Plural(zero, "round"), n))
 	}
 	return ms
 }
