@@ -2,15 +2,13 @@ package control
 
 import (
 	"bytes"
-	"errors"
-	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/benchkit/go-benchkit/internal/testbin"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
@@ -20,32 +18,13 @@ import (
 // which misuse the package on purpose, checking each message and exit
 // status, and the Rounds output as benchstat would read it.
 func TestTestdataBench(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go tool on PATH")
-	}
-	bin := filepath.Join(t.TempDir(), "bench.test")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	out, err := exec.Command(goTool, "test", "-c", "-o", bin, "./testdata/bench").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-
+	bin := testbin.Build(t, "./testdata/bench")
+	// run returns stdout and stderr together, and the exit status. The
+	// timeout only stops a hung binary; no test here depends on it.
 	run := func(t *testing.T, args ...string) (string, int) {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"-test.run=^$"}, args...)...)
-		out, err := cmd.CombinedOutput()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else {
-			require.NoError(t, err)
-		}
-		return string(out), code
+		r := testbin.Run(t, bin, "", 5*time.Minute, nil, append([]string{"-test.run=^$"}, args...)...)
+		return r.Combined(), r.Code
 	}
 
 	t.Run("Rounds", func(t *testing.T) {
