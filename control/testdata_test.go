@@ -37,7 +37,7 @@ func TestTestdataBench(t *testing.T) {
 		for r.Scan() {
 			switch rec := r.Result().(type) {
 			case *benchfmt.SyntaxError:
-				t.Errorf("unparsable line: %v", rec)
+				assert.Fail(t, "unparsable line", "%v", rec)
 			case *benchfmt.Result:
 				base, parts := rec.Name.Parts()
 				require.Equal(t, "Rounds", string(base))
@@ -166,7 +166,7 @@ func checkParses(t *testing.T, out string, want int) {
 	for r.Scan() {
 		switch rec := r.Result().(type) {
 		case *benchfmt.SyntaxError:
-			t.Errorf("unparsable line: %v", rec)
+			assert.Fail(t, "unparsable line", "%v", rec)
 		case *benchfmt.Result:
 			n++
 			for _, v := range rec.Values {
