@@ -181,6 +181,8 @@ type estimator struct {
 	seed      uint64    // bootstrap seed
 }
 
+// newEstimator takes minN from the sign test at level, and at least 2
+// with the bootstrap.
 func newEstimator(base []float64, level float64, cfg config) estimator {
 	minN, _ := stats.PairedSignMinN(level)
 	if cfg.bootstrap > 0 {
