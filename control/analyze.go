@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // Verdict is the outcome of one candidate in a comparison.
@@ -111,27 +111,11 @@ func Analyze(base, control Sample, cands []Sample, opts ...Option) (Result, erro
 }
 
 func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
-	n := len(base.NsPerOp)
-	names := map[string]bool{}
-	for _, s := range append([]Sample{base, control}, cands...) {
-		if s.Name == "" {
-			return Result{}, fmt.Errorf("control: a sample has an empty name")
-		}
-		if names[s.Name] {
-			return Result{}, fmt.Errorf("control: two samples are named %q", s.Name)
-		}
-		names[s.Name] = true
-		if len(s.NsPerOp) != n {
-			return Result{}, fmt.Errorf("control: sample %q has %d rounds, the baseline %d: every implementation needs one time per round", s.Name, len(s.NsPerOp), n)
-		}
-		for r, t := range s.NsPerOp {
-			if !(t > 0) || math.IsInf(t, 0) {
-				return Result{}, fmt.Errorf("control: sample %q round %d has time %v: times must be finite and > 0", s.Name, r, t)
-			}
-		}
+	if err := checkSamples(base, control, cands); err != nil {
+		return Result{}, err
 	}
-	m := len(cands) + 1
-	level, _ := stats.PairedConfidence(cfg.confidence, m)
+	n := len(base.NsPerOp)
+	level, _ := stats.PairedConfidence(cfg.confidence, len(cands)+1)
 	res := Result{
 		Baseline:   base.Name,
 		Rounds:     n,
@@ -143,93 +127,17 @@ func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
 	if n > 0 {
 		res.BaselineNsPerOp, _ = stats.Median(base.NsPerOp)
 	}
-	minN, _ := stats.PairedSignMinN(level)
-	if cfg.bootstrap > 0 {
-		minN = max(minN, 2)
-	}
-	estimate := func(s Sample) (Estimate, bool) {
-		e := Estimate{Name: s.Name}
-		if n == 0 {
-			return e, false
-		}
-		e.NsPerOp, _ = stats.Median(s.NsPerOp)
-		ratios, ok := stats.PairedRatios(base.NsPerOp, s.NsPerOp)
-		if !ok {
-			return e, false
-		}
-		med, _ := stats.Median(ratios)
-		e.DeltaPct = pct(med)
-		var ci stats.PairedInterval
-		if n >= minN {
-			if cfg.bootstrap > 0 {
-				ci, ok = stats.PairedBootstrapCI(ratios, level, cfg.bootstrap, cfg.seed)
-			} else {
-				ci, ok = stats.PairedSignCI(ratios, level)
-			}
-		} else {
-			ok = false
-		}
-		if !ok {
-			e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
-			return e, false
-		}
-		e.LoPct, e.HiPct = pct(ci.Lo), pct(ci.Hi)
-		return e, true
-	}
+	est := newEstimator(base.NsPerOp, level, cfg)
+	r := rule{base: base.Name, eps: cfg.negligible, n: n, level: level, minN: est.minN}
 
-	ctl, ctlOK := estimate(control)
+	ctl, ctlOK := est.estimate(control)
+	ctl.Verdict, ctl.Reason = r.decideControl(ctl, ctlOK)
 	res.Control = ctl
-	cands2 := make([]Estimate, len(cands))
-	oks := make([]bool, len(cands))
+	res.Candidates = make([]Estimate, len(cands))
 	for i, s := range cands {
-		cands2[i], oks[i] = estimate(s)
-	}
-	res.Candidates = cands2
-	eps := cfg.negligible
-
-	if !ctlOK {
-		why := fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", plural(n, "round"), 100*level, minN)
-		res.Control.Verdict, res.Control.Reason = Undecided, why
-		for i := range res.Candidates {
-			res.Candidates[i].Verdict, res.Candidates[i].Reason = Undecided, why
-		}
-		return res, nil
-	}
-	ctlOff := (ctl.LoPct > 0 || ctl.HiPct < 0) && math.Abs(ctl.DeltaPct) > eps/2
-	if ctlOff {
-		res.Control.Verdict = Undecided
-		res.Control.Reason = fmt.Sprintf("a copy of %s measured %s [%s, %s] from it: the harness's own error exceeds ±%.2g%%", base.Name,
-			fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), eps/2)
-	} else {
-		res.Control.Verdict = Same
-		res.Control.Reason = fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", base.Name, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-	}
-	for i := range res.Candidates {
-		e := &res.Candidates[i]
-		switch {
-		case ctlOff:
-			e.Verdict = Undecided
-			e.Reason = fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
-				base.Name, fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), eps/2)
-		case !oks[i]:
-			e.Verdict, e.Reason = Undecided, "no interval: a time could not be paired"
-		case e.LoPct >= -eps && e.HiPct <= eps:
-			e.Verdict = Same
-			e.Reason = fmt.Sprintf("the interval lies within ±%.2g%% (Negligible)", eps)
-		case e.LoPct > 0 && e.LoPct > ctl.HiPct:
-			e.Verdict = Slower
-			e.Reason = fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-		case e.HiPct < 0 && e.HiPct < ctl.LoPct:
-			e.Verdict = Faster
-			e.Reason = fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-		case e.LoPct <= 0 && e.HiPct >= 0:
-			e.Verdict = Undecided
-			e.Reason = fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: too wide to tell with %d rounds (control: [%s, %s]); raise -benchtime or quiet the machine",
-				eps, n, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-		default:
-			e.Verdict = Undecided
-			e.Reason = fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-		}
+		e, ok := est.estimate(s)
+		e.Verdict, e.Reason = r.decide(ctl, ctlOK, e, ok)
+		res.Candidates[i] = e
 		if cfg.gate > 0 && e.Verdict == Slower && e.DeltaPct > cfg.gate {
 			res.GateFailed = true
 		}
@@ -237,22 +145,148 @@ func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
 	return res, nil
 }
 
-// plural returns "1 round", "2 rounds".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// fmtDur rounds a duration to about four significant digits for messages.
-func fmtDur(d time.Duration) string {
-	for unit := time.Duration(1); unit < time.Hour; unit *= 10 {
-		if d < 10000*unit {
-			return d.Round(unit).String()
+// checkSamples returns an error when the samples do not pair up: an empty
+// or duplicate name, a length other than the baseline's, or a time that is
+// not finite and positive.
+func checkSamples(base, control Sample, cands []Sample) error {
+	n := len(base.NsPerOp)
+	names := map[string]bool{}
+	for _, s := range append([]Sample{base, control}, cands...) {
+		if s.Name == "" {
+			return fmt.Errorf("control: a sample has an empty name")
+		}
+		if names[s.Name] {
+			return fmt.Errorf("control: two samples are named %q", s.Name)
+		}
+		names[s.Name] = true
+		if len(s.NsPerOp) != n {
+			return fmt.Errorf("control: sample %q has %d rounds, the baseline %d: every implementation needs one time per round", s.Name, len(s.NsPerOp), n)
+		}
+		for r, t := range s.NsPerOp {
+			if !(t > 0) || math.IsInf(t, 0) {
+				return fmt.Errorf("control: sample %q round %d has time %v: times must be finite and > 0", s.Name, r, t)
+			}
 		}
 	}
-	return d.Round(time.Second).String()
+	return nil
+}
+
+// estimator computes each implementation's difference from the baseline
+// (step 1 of the rule in [Analyze]).
+type estimator struct {
+	base      []float64 // the baseline's ns/op per round
+	level     float64   // confidence of each interval
+	minN      int       // rounds needed for a finite interval at level
+	bootstrap int       // resamples; 0 = sign test
+	seed      uint64    // bootstrap seed
+}
+
+// newEstimator takes minN from the sign test at level, and at least 2
+// with the bootstrap.
+func newEstimator(base []float64, level float64, cfg config) estimator {
+	minN, _ := stats.PairedSignMinN(level)
+	if cfg.bootstrap > 0 {
+		minN = max(minN, 2)
+	}
+	return estimator{base: base, level: level, minN: minN, bootstrap: cfg.bootstrap, seed: cfg.seed}
+}
+
+// estimate returns s's median ns/op and its median ratio to the baseline
+// as DeltaPct with the interval [LoPct, HiPct], and whether that interval
+// exists. Without one (no rounds, fewer than minN, or a ratio that cannot
+// be formed) the interval collapses to DeltaPct and ok is false; the
+// Verdict and Reason are left for [rule.decide].
+func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
+	e = Estimate{Name: s.Name}
+	n := len(est.base)
+	if n == 0 {
+		return e, false
+	}
+	e.NsPerOp, _ = stats.Median(s.NsPerOp)
+	ratios, ok := stats.PairedRatios(est.base, s.NsPerOp)
+	if !ok {
+		return e, false
+	}
+	med, _ := stats.Median(ratios)
+	e.DeltaPct = pct(med)
+	var ci stats.PairedInterval
+	switch {
+	case n < est.minN:
+		ok = false
+	case est.bootstrap > 0:
+		ci, ok = stats.PairedBootstrapCI(ratios, est.level, est.bootstrap, est.seed)
+	default:
+		ci, ok = stats.PairedSignCI(ratios, est.level)
+	}
+	if !ok {
+		e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
+		return e, false
+	}
+	e.LoPct, e.HiPct = pct(ci.Lo), pct(ci.Hi)
+	return e, true
+}
+
+// rule is what the verdict rule of [Analyze] needs besides the estimates.
+// Its methods are pure: same estimates, same verdict and reason.
+type rule struct {
+	base  string  // the baseline's name, quoted in reasons
+	eps   float64 // Negligible, in percent
+	n     int     // rounds
+	level float64 // confidence of each interval
+	minN  int     // rounds needed for a finite interval at level
+}
+
+// tooFew is the reason every verdict is Undecided when the control has no
+// interval (step 2).
+func (r rule) tooFew() string {
+	return fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", textfmt.Plural(r.n, "round"), 100*r.level, r.minN)
+}
+
+// controlOff reports whether the control's interval excludes 0 and its
+// delta exceeds ε/2 in size (step 3).
+func (r rule) controlOff(ctl Estimate) bool {
+	return (ctl.LoPct > 0 || ctl.HiPct < 0) && math.Abs(ctl.DeltaPct) > r.eps/2
+}
+
+// decideControl returns the control's verdict and reason: Undecided
+// without an interval or when it is off (steps 2 and 3), else Same.
+func (r rule) decideControl(ctl Estimate, ctlOK bool) (Verdict, string) {
+	switch {
+	case !ctlOK:
+		return Undecided, r.tooFew()
+	case r.controlOff(ctl):
+		return Undecided, fmt.Sprintf("a copy of %s measured %s [%s, %s] from it: the harness's own error exceeds ±%.2g%%", r.base,
+			fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), r.eps/2)
+	default:
+		return Same, fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", r.base, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+	}
+}
+
+// decide returns candidate e's verdict and reason given the control's
+// estimate (steps 2 to 4 of the rule in [Analyze]); ok and ctlOK say
+// whether e and ctl have an interval.
+func (r rule) decide(ctl Estimate, ctlOK bool, e Estimate, ok bool) (Verdict, string) {
+	eps := r.eps
+	switch {
+	case !ctlOK:
+		return Undecided, r.tooFew()
+	case r.controlOff(ctl):
+		return Undecided, fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
+			r.base, fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), eps/2)
+	case !ok:
+		return Undecided, "no interval: a time could not be paired"
+	case e.LoPct >= -eps && e.HiPct <= eps:
+		return Same, fmt.Sprintf("the interval lies within ±%.2g%% (Negligible)", eps)
+	case e.LoPct > 0 && e.LoPct > ctl.HiPct:
+		return Slower, fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+	case e.HiPct < 0 && e.HiPct < ctl.LoPct:
+		return Faster, fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+	case e.LoPct <= 0 && e.HiPct >= 0:
+		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: too wide to tell with %d rounds (control: [%s, %s]); raise -benchtime or quiet the machine",
+			eps, r.n, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+	default:
+		return Undecided, fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+	}
 }
 
 // pct converts a ratio to a signed percentage difference.

@@ -1,17 +1,15 @@
 package control
 
 import (
-	"flag"
 	"fmt"
 	"math"
-	"runtime"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // Comparer runs comparisons with a fixed set of options. The zero value
@@ -34,7 +32,7 @@ func Compare(b *testing.B, base Impl, cands ...Impl) Result {
 // DefaultBenchtime is the -benchtime Compare assumes when the flag is
 // absent, and the per-implementation budget it falls back to under
 // -benchtime=Nx.
-const DefaultBenchtime = time.Second
+const DefaultBenchtime = testflag.DefaultBenchtime
 
 // Compare measures base, a control copy of base and each candidate inside
 // the one benchmark b, interleaved, and reports the verdicts. Call it once,
@@ -79,16 +77,16 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}
 
-	bt := readBenchtime()
-	budget := bt.d * time.Duration(max(2, 1+len(cands)))
+	bt := testflag.Read()
+	budget := bt.D * time.Duration(max(2, 1+len(cands)))
 	maxRounds := math.MaxInt
 	var notes []string
-	if bt.n > 0 {
+	if bt.N > 0 {
 		budget = DefaultBenchtime * time.Duration(max(2, 1+len(cands)))
-		maxRounds = bt.n
-		notes = append(notes, fmt.Sprintf("-benchtime=%dx: running %s within a %s budget; a verdict needs -benchtime=1s (or ≥ 10x) or more", bt.n, plural(bt.n, "round"), fmtDur(budget)))
+		maxRounds = bt.N
+		notes = append(notes, fmt.Sprintf("-benchtime=%dx: running %s within a %s budget; a verdict needs -benchtime=1s (or ≥ 10x) or more", bt.N, textfmt.Plural(bt.N, "round"), textfmt.Dur(budget)))
 	}
-	if n := readCount(); n > 1 && once(b.Name()) {
+	if n := testflag.Count(); n > 1 && once(b.Name()) {
 		notes = append(notes, fmt.Sprintf("-count=%d: Compare interleaves inside each run, so -count multiplies the cost by %d; -count=1 is enough", n, n))
 	}
 
@@ -213,7 +211,7 @@ func Lines(res Result) []string {
 		w = max(w, len(e.Name))
 	}
 	out := []string{fmt.Sprintf("control: %s %.4g ns/op; %s × %d calls; closure %.3g ns/op; %.1f%% intervals (Bonferroni over %d); seed %d",
-		res.Baseline, res.BaselineNsPerOp, plural(res.Rounds, "round"), res.BatchIters, res.OverheadNsPerOp, 100*res.Confidence, len(res.Candidates)+1, res.Seed)}
+		res.Baseline, res.BaselineNsPerOp, textfmt.Plural(res.Rounds, "round"), res.BatchIters, res.OverheadNsPerOp, 100*res.Confidence, len(res.Candidates)+1, res.Seed)}
 	line := func(e Estimate) string {
 		if res.Rounds == 0 {
 			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
@@ -252,114 +250,3 @@ func RatioUnit(name, base string) string { return name + "/" + base + "-%" }
 // digits, so the benchmark line resolves 0.1 points near 100; the log
 // line has two decimals and the Result full precision.
 func RatioPct(e Estimate) float64 { return 100 + e.DeltaPct }
-
-// benchtime is the parsed -test.benchtime: a duration d, or a count n > 0.
-type benchtime struct {
-	d time.Duration
-	n int
-}
-
-// readBenchtime parses -test.benchtime as the testing package does; when
-// the flag is absent or unreadable it returns DefaultBenchtime.
-func readBenchtime() benchtime {
-	f := flag.Lookup("test.benchtime")
-	if f == nil {
-		return benchtime{d: DefaultBenchtime}
-	}
-	return parseBenchtime(f.Value.String())
-}
-
-func parseBenchtime(s string) benchtime {
-	if n, ok := strings.CutSuffix(s, "x"); ok {
-		if v, err := strconv.Atoi(n); err == nil && v > 0 {
-			return benchtime{n: v}
-		}
-		return benchtime{d: DefaultBenchtime}
-	}
-	if d, err := time.ParseDuration(s); err == nil && d > 0 {
-		return benchtime{d: d}
-	}
-	return benchtime{d: DefaultBenchtime}
-}
-
-func readCount() int {
-	f := flag.Lookup("test.count")
-	if f == nil {
-		return 1
-	}
-	n, err := strconv.Atoi(f.Value.String())
-	if err != nil {
-		return 1
-	}
-	return n
-}
-
-var (
-	onceMu   sync.Mutex
-	onceSeen = map[string]bool{}
-)
-
-// once reports whether key is seen for the first time in this process.
-func once(key string) bool {
-	onceMu.Lock()
-	defer onceMu.Unlock()
-	if onceSeen[key] {
-		return false
-	}
-	onceSeen[key] = true
-	return true
-}
-
-// inRunParallel reports whether the caller runs inside a RunParallel
-// body, from the function names on its stack.
-func inRunParallel() bool {
-	pcs := make([]uintptr, 64)
-	frames := runtime.CallersFrames(pcs[:runtime.Callers(3, pcs)])
-	for {
-		f, more := frames.Next()
-		if strings.HasPrefix(f.Function, "testing.(*B).RunParallel") {
-			return true
-		}
-		if !more {
-			return false
-		}
-	}
-}
-
-var (
-	activeMu sync.Mutex
-	active   = map[*testing.B]string{}
-)
-
-// enter marks b as in use by fn. A second entry while b is in use (a
-// RunParallel body, or goroutines sharing b) panics: b.Fatal may not be
-// called off the benchmark goroutine. A second call on the same run after
-// the first returned fails b.
-func enter(b *testing.B, fn string) (release func()) {
-	b.Helper()
-	if inRunParallel() {
-		panic(fmt.Sprintf("control: %s called on %s from inside a RunParallel body: it measures on the benchmark's own goroutine and cannot run in parallel workers; call it once, directly in the benchmark function, outside RunParallel", fn, b.Name()))
-	}
-	activeMu.Lock()
-	state, busy := active[b]
-	if !busy {
-		active[b] = "running"
-	}
-	activeMu.Unlock()
-	switch state {
-	case "running":
-		panic(fmt.Sprintf("control: %s called on %s while another control call is running on the same *testing.B: do not call it from a RunParallel body or from goroutines; call it once, directly in the benchmark function", fn, b.Name()))
-	case "done":
-		b.Fatalf("control: %s called twice in %s: call it once per benchmark function (for several comparisons, use one b.Run sub-benchmark each)", fn, b.Name())
-	}
-	b.Cleanup(func() {
-		activeMu.Lock()
-		delete(active, b)
-		activeMu.Unlock()
-	})
-	return func() {
-		activeMu.Lock()
-		active[b] = "done"
-		activeMu.Unlock()
-	}
-}

@@ -69,23 +69,6 @@ func TestValidate(t *testing.T) {
 	assert.Equal(t, []string{"a", "control", "b"}, names, "the control copy follows the baseline")
 }
 
-func TestParseBenchtime(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want benchtime
-	}{
-		{"1s", benchtime{d: time.Second}},
-		{"100ms", benchtime{d: 100 * time.Millisecond}},
-		{"1x", benchtime{n: 1}},
-		{"250x", benchtime{n: 250}},
-		{"0x", benchtime{d: DefaultBenchtime}},
-		{"garbage", benchtime{d: DefaultBenchtime}},
-		{"-1s", benchtime{d: DefaultBenchtime}},
-	} {
-		assert.Equal(t, tc.want, parseBenchtime(tc.in), tc.in)
-	}
-}
-
 // setBenchtime sets -test.benchtime for one test.
 func setBenchtime(t *testing.T, v string) {
 	t.Helper()
@@ -158,21 +141,4 @@ func TestCompareOneX(t *testing.T) {
 	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
 	assert.Contains(t, res.Candidates[0].Reason, "only 1 round:")
 	assert.Equal(t, 1.0, br.Extra["rounds"])
-}
-
-func TestFmtDur(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{300498185, "300.5ms"},
-		{2 * time.Second, "2s"},
-		{1234, "1.234µs"},
-		{12345678, "12.35ms"},
-		{999, "999ns"},
-	} {
-		assert.Equal(t, tc.want, fmtDur(tc.d))
-	}
-	assert.Equal(t, "1 round", plural(1, "round"))
-	assert.Equal(t, "0 rounds", plural(0, "round"))
 }

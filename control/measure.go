@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // measurement is what the measuring layer saw: per implementation (in the
@@ -72,127 +73,188 @@ func timeBatch(now func() time.Time, im Impl, n int) time.Duration {
 // never starts a batch after the deadline, so it overruns the budget by at
 // most one batch.
 func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms measurement) {
-	now := cfg.now
-	start := now()
-	deadline := start.Add(budget)
+	start := cfg.now()
+	m := meter{now: cfg.now, impls: impls, budget: budget, deadline: start.Add(budget), batchTime: cfg.batchTime}
 	ms = measurement{allocsPerOp: -1, bytesPerOp: -1}
-	defer func() { ms.elapsed = now().Sub(start) }()
-	fail := func(format string, args ...any) measurement {
-		ms.stopped = fmt.Sprintf(format, args...)
+	defer func() { ms.elapsed = cfg.now().Sub(start) }()
+
+	if ms.stopped = m.probe(); ms.stopped != "" {
 		return ms
 	}
+	if ms.iters, ms.stopped = m.calibrate(); ms.stopped != "" {
+		return ms
+	}
+	ms.overhead = m.closureOverhead(ms.iters)
+	w, stopped := m.warmUp(ms.iters)
+	ms.allocsPerOp, ms.bytesPerOp, ms.stopped = w.allocsPerOp, w.bytesPerOp, stopped
+	if stopped != "" {
+		return ms
+	}
+	n, round, warning := w.capIters(ms.iters, cfg.batchTime)
+	if warning != "" {
+		ms.warnings = append(ms.warnings, warning)
+		ms.iters = n
+	}
+	var zero int
+	ms.ns, zero = m.rounds(n, round, maxRounds, cfg.seed)
+	if zero > 0 {
+		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read 0ns on this clock; raise BatchTime", textfmt.Plural(zero, "round"), n))
+	}
+	return ms
+}
 
-	// One call of each implementation: none may exceed the budget alone.
-	for _, im := range impls {
-		if d := timeBatch(now, im, 1); d > budget {
-			return fail("one call of %q took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, fmtDur(d), fmtDur(budget))
+// meter holds what every phase of [measure] shares: the clock, the
+// implementations (baseline first), the budget and its deadline, and the
+// target baseline batch time.
+type meter struct {
+	now       func() time.Time
+	impls     []Impl
+	budget    time.Duration
+	deadline  time.Time
+	batchTime time.Duration
+}
+
+// probe times one call of each implementation and returns why measuring
+// must stop when one alone exceeds the budget, or "".
+func (m meter) probe() (stopped string) {
+	for _, im := range m.impls {
+		if d := timeBatch(m.now, im, 1); d > m.budget {
+			return fmt.Sprintf("one call of %q took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, textfmt.Dur(d), textfmt.Dur(m.budget))
 		}
 	}
+	return ""
+}
 
-	// Calibrate on the baseline: ×10 until a batch takes a tenth of the
-	// target, then scale; check once more at the scaled count.
-	n := 1
+// calibrate returns the iteration count whose baseline batch lasts about
+// batchTime: ×10 until a batch takes a tenth of it, then scale; check once
+// more at the scaled count. It returns 0 and why when the deadline passes
+// first.
+func (m meter) calibrate() (n int, stopped string) {
+	base := m.impls[0]
+	n = 1
 	for {
-		d := timeBatch(now, impls[0], n)
-		if !now().Before(deadline) {
-			return fail("calibrating %q used the whole budget of %s (%d calls took %s): raise -benchtime", impls[0].name, fmtDur(budget), n, fmtDur(d))
+		d := timeBatch(m.now, base, n)
+		if !m.now().Before(m.deadline) {
+			return 0, fmt.Sprintf("calibrating %q used the whole budget of %s (%d calls took %s): raise -benchtime", base.name, textfmt.Dur(m.budget), n, textfmt.Dur(d))
 		}
-		if d >= cfg.batchTime/10 || n > 1<<26 {
-			n = scale(n, d, cfg.batchTime)
-			if d2 := timeBatch(now, impls[0], n); d2 > 0 {
-				n = scale(n, d2, cfg.batchTime)
+		if d >= m.batchTime/10 || n > 1<<26 {
+			n = scale(n, d, m.batchTime)
+			if d2 := timeBatch(m.now, base, n); d2 > 0 {
+				n = scale(n, d2, m.batchTime)
 			}
-			break
+			return n, ""
 		}
 		n *= 10
 	}
-	ms.iters = n
+}
 
-	// Closure-call overhead: the median of 5 batches of a closure returning
-	// the zero value, with a count large enough (≥ n, batch ≥ 20µs) that
-	// the clock reads do not dominate.
+// closureOverhead returns the closure-call overhead in ns per call: the
+// median of 5 batches of a closure returning the zero value, with a count
+// large enough (≥ n, batch ≥ 20µs) that the clock reads do not dominate.
+func (m meter) closureOverhead(n int) float64 {
+	empty := Impl{name: "empty", run: m.impls[0].empty}
 	ne := n
 	for ne < 1<<30 {
-		if d := timeBatch(now, Impl{name: "empty", run: impls[0].empty}, ne); d >= 20*time.Microsecond || d > cfg.batchTime {
+		if d := timeBatch(m.now, empty, ne); d >= 20*time.Microsecond || d > m.batchTime {
 			break
 		}
 		ne *= 4
 	}
 	var ov []float64
 	for range 5 {
-		t0 := now()
-		impls[0].empty(ne)
-		ov = append(ov, float64(now().Sub(t0))/float64(ne))
+		t0 := m.now()
+		m.impls[0].empty(ne)
+		ov = append(ov, float64(m.now().Sub(t0))/float64(ne))
 	}
-	ms.overhead, _ = stats.Median(ov)
+	med, _ := stats.Median(ov)
+	return med
+}
 
-	// Warm-up round, discarded; it also measures the baseline's allocations
-	// and predicts the round time.
+// warmup is what the discarded warm-up round saw: the sum and the maximum
+// of its batch times, and the baseline's allocations and bytes per
+// operation (-1 when not measured).
+type warmup struct {
+	round, slowest          time.Duration
+	allocsPerOp, bytesPerOp float64
+}
+
+// warmUp runs one discarded round of n-call batches in the declared order,
+// measuring the baseline's allocations on the way. It returns why
+// measuring must stop, or "", when the deadline passes before a batch or
+// one batch exceeds the whole budget; the allocations are kept either way.
+func (m meter) warmUp(n int) (w warmup, stopped string) {
+	w = warmup{allocsPerOp: -1, bytesPerOp: -1}
 	runtime.GC()
-	var round, slowest time.Duration
-	for i, im := range impls {
-		if !now().Before(deadline) {
-			return fail("the warm-up round did not fit in the budget of %s (%d iterations per batch): raise -benchtime", fmtDur(budget), n)
+	for i, im := range m.impls {
+		if !m.now().Before(m.deadline) {
+			return w, fmt.Sprintf("the warm-up round did not fit in the budget of %s (%d iterations per batch): raise -benchtime", textfmt.Dur(m.budget), n)
 		}
 		var m0, m1 runtime.MemStats
 		if i == 0 {
 			runtime.ReadMemStats(&m0)
 		}
-		d := timeBatch(now, im, n)
+		d := timeBatch(m.now, im, n)
 		if i == 0 {
 			runtime.ReadMemStats(&m1)
-			ms.allocsPerOp = float64(m1.Mallocs-m0.Mallocs) / float64(n)
-			ms.bytesPerOp = float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
+			w.allocsPerOp = float64(m1.Mallocs-m0.Mallocs) / float64(n)
+			w.bytesPerOp = float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
 		}
-		if d > budget {
-			return fail("one batch of %q (%d calls) took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, n, fmtDur(d), fmtDur(budget))
+		if d > m.budget {
+			return w, fmt.Sprintf("one batch of %q (%d calls) took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, n, textfmt.Dur(d), textfmt.Dur(m.budget))
 		}
-		round += d
-		slowest = max(slowest, d)
+		w.round += d
+		w.slowest = max(w.slowest, d)
 	}
-	// Keep the slowest implementation's batch under 10 batch times: a
-	// candidate 100× slower than the baseline would otherwise make every
-	// round 100 batch times long.
-	if limit := 10 * cfg.batchTime; slowest > limit && n > 1 {
-		n = max(1, int(float64(n)*float64(limit)/float64(slowest)))
-		round = time.Duration(float64(round) * float64(n) / float64(ms.iters))
-		ms.warnings = append(ms.warnings, fmt.Sprintf("the slowest batch took %s, over 10 batch times: the count per batch was lowered from %d to %d", fmtDur(slowest), ms.iters, n))
-		ms.iters = n
-	}
+	return w, ""
+}
 
-	ms.ns = make([][]float64, len(impls))
-	sched := newSchedule(len(impls), cfg.seed)
-	times := make([]time.Duration, len(impls))
-	zero := 0
+// capIters keeps the slowest implementation's batch under 10 batch times:
+// a candidate 100× slower than the baseline would otherwise make every
+// round 100 batch times long. It returns the count per batch, the
+// predicted round time at that count, and a warning when it lowered n
+// ("" otherwise).
+func (w warmup) capIters(n int, batchTime time.Duration) (int, time.Duration, string) {
+	limit := 10 * batchTime
+	if w.slowest <= limit || n <= 1 {
+		return n, w.round, ""
+	}
+	capped := max(1, int(float64(n)*float64(limit)/float64(w.slowest)))
+	round := time.Duration(float64(w.round) * float64(capped) / float64(n))
+	return capped, round, fmt.Sprintf("the slowest batch took %s, over 10 batch times: the count per batch was lowered from %d to %d", textfmt.Dur(w.slowest), n, capped)
+}
+
+// rounds runs rounds of n-call batches, in balanced random order from
+// seed, until maxRounds are done or the next round would end after the
+// deadline; a round's length is predicted as round (from the warm-up) for
+// the first and as the previous round's after. A round the deadline cuts
+// short is dropped and ends measuring. It returns each implementation's
+// ns/op per kept round, and the number of rounds dropped because a batch
+// read 0 on the clock.
+func (m meter) rounds(n int, round time.Duration, maxRounds int, seed uint64) (ns [][]float64, zero int) {
+	ns = make([][]float64, len(m.impls))
+	sched := newSchedule(len(m.impls), seed)
+	times := make([]time.Duration, len(m.impls))
 	for r := 0; r < maxRounds; r++ {
-		if now().Add(round).After(deadline) {
+		if m.now().Add(round).After(m.deadline) {
 			break
 		}
-		t0 := now()
-		complete := true
+		t0 := m.now()
 		for _, i := range sched.next() {
-			if !now().Before(deadline) {
-				complete = false
-				break
+			if !m.now().Before(m.deadline) {
+				return ns, zero
 			}
-			times[i] = timeBatch(now, impls[i], n)
+			times[i] = timeBatch(m.now, m.impls[i], n)
 		}
-		if !complete {
-			break
-		}
-		round = now().Sub(t0)
+		round = m.now().Sub(t0)
 		if slices.Min(times) <= 0 {
 			zero++ // a clock too coarse for the batch: no ratio
 			continue
 		}
 		for i, d := range times {
-			ms.ns[i] = append(ms.ns[i], float64(d)/float64(n))
+			ns[i] = append(ns[i], float64(d)/float64(n))
 		}
 	}
-	if zero > 0 {
-		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read 0ns on this clock; raise BatchTime", plural(zero, "round"), n))
-	}
-	return ms
+	return ns, zero
 }
 
 // scale returns the count that makes a batch of n calls taking d last

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
 // Rounds is With().Rounds: see [Comparer.Rounds].
@@ -48,7 +49,7 @@ func (c Comparer) Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
 	if !cfg.seedSet {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}
-	if n := readCount(); n > 1 && once(b.Name()) {
+	if n := testflag.Count(); n > 1 && once(b.Name()) {
 		msg := fmt.Sprintf("control: -count=%d repeats each round=/impl= leaf back to back; Rounds already repeats by round, so run it with -count=1", n)
 		b.Log(msg) // shown with -v: go test prints a parent benchmark's log only then
 		registry.Default().AddFlag(registry.Key(b.Name()), registry.Flag{Kind: registry.FlagMisuse, Message: msg})
