@@ -17,6 +17,9 @@ type measurement struct {
 	ns       [][]float64
 	iters    int
 	overhead float64 // ns/op of the empty closure at the same iteration count
+	// fixed is the per-batch cost outside the calls (the two clock reads
+	// and the batch function's own call), subtracted from every batch.
+	fixed time.Duration
 	// allocs and bytes per operation of the baseline, from its warm-up
 	// batch; -1 when not measured.
 	allocsPerOp, bytesPerOp float64
@@ -85,20 +88,20 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 		return ms
 	}
 	ms.overhead = m.closureOverhead(ms.iters)
+	m.fixed = m.batchCost()
+	ms.fixed = m.fixed
 	w, stopped := m.warmUp(ms.iters)
 	ms.allocsPerOp, ms.bytesPerOp, ms.stopped = w.allocsPerOp, w.bytesPerOp, stopped
 	if stopped != "" {
 		return ms
 	}
-	n, round, warning := w.capIters(ms.iters, cfg.batchTime)
-	if warning != "" {
-		ms.warnings = append(ms.warnings, warning)
-		ms.iters = n
-	}
+	n, round, warnings := w.fitIters(ms.iters, cfg.batchTime, m.fixed)
+	ms.warnings = append(ms.warnings, warnings...)
+	ms.iters = n
 	var zero int
 	ms.ns, zero = m.rounds(n, round, maxRounds, cfg.seed)
 	if zero > 0 {
-		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read 0ns on this clock; raise BatchTime", textfmt.Plural(zero, "round"), n))
+		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read no longer than the clock's own cost on this clock; raise BatchTime", textfmt.Plural(zero, "round"), n))
 	}
 	return ms
 }
@@ -112,6 +115,7 @@ type meter struct {
 	budget    time.Duration
 	deadline  time.Time
 	batchTime time.Duration
+	fixed     time.Duration // per-batch cost outside the calls, from batchCost
 }
 
 // probe times one call of each implementation and returns why measuring
@@ -170,11 +174,26 @@ func (m meter) closureOverhead(n int) float64 {
 	return med
 }
 
+// batchCost returns the cost of a batch of zero calls of the baseline:
+// the two clock reads around it and the batch function's own call and
+// return, the median of 9 tries. Every batch pays it once whatever its
+// length, so rounds subtracts it; without that, a short batch (a fast
+// candidate under a shared count) reads slower per call than a long one,
+// and a ratio depends on which implementation is the baseline.
+func (m meter) batchCost() time.Duration {
+	var ds []float64
+	for range 9 {
+		ds = append(ds, float64(timeBatch(m.now, m.impls[0], 0)))
+	}
+	med, _ := stats.Median(ds)
+	return time.Duration(med)
+}
+
 // warmup is what the discarded warm-up round saw: the sum and the maximum
 // of its batch times, and the baseline's allocations and bytes per
 // operation (-1 when not measured).
 type warmup struct {
-	round, slowest          time.Duration
+	round, slowest, fastest time.Duration
 	allocsPerOp, bytesPerOp float64
 }
 
@@ -204,23 +223,52 @@ func (m meter) warmUp(n int) (w warmup, stopped string) {
 		}
 		w.round += d
 		w.slowest = max(w.slowest, d)
+		if i == 0 || d < w.fastest {
+			w.fastest = d
+		}
 	}
 	return w, ""
 }
 
-// capIters keeps the slowest implementation's batch under 10 batch times:
-// a candidate 100× slower than the baseline would otherwise make every
-// round 100 batch times long. It returns the count per batch, the
-// predicted round time at that count, and a warning when it lowered n
-// ("" otherwise).
-func (w warmup) capIters(n int, batchTime time.Duration) (int, time.Duration, string) {
-	limit := 10 * batchTime
-	if w.slowest <= limit || n <= 1 {
-		return n, w.round, ""
+// Limits on one batch, relative to the target batch time t: the slowest
+// implementation's batch stays under maxBatches·t, and the fastest one's
+// above min(minBatch, t) where possible.
+const (
+	maxBatches = 10
+	minBatch   = 20 * time.Microsecond
+	// maxFixedShare: a batch whose fixed cost (clock reads, call) is more
+	// than this share of it is too short to trust, subtraction or not.
+	maxFixedShare = 0.01
+)
+
+// fitIters returns the count per batch, the predicted round time at that
+// count, and warnings. It lengthens batches when the fastest
+// implementation's batch at n is shorter than min(minBatch, batchTime),
+// and shortens them when the slowest one's exceeds maxBatches·batchTime
+// (a candidate 100× slower than the baseline would otherwise make every
+// round 100 batch times long); the cap wins. The count is derived from all
+// implementations' batches, not the baseline's alone, so swapping the
+// baseline changes it little. A fastest batch whose fixed cost is still
+// more than maxFixedShare of it is warned about.
+func (w warmup) fitIters(n int, batchTime, fixed time.Duration) (int, time.Duration, []string) {
+	var warnings []string
+	fit := n
+	floor := min(minBatch, batchTime)
+	if w.fastest > 0 && w.fastest < floor {
+		fit = int(float64(n) * float64(floor) / float64(w.fastest))
 	}
-	capped := max(1, int(float64(n)*float64(limit)/float64(w.slowest)))
-	round := time.Duration(float64(w.round) * float64(capped) / float64(n))
-	return capped, round, fmt.Sprintf("the slowest batch took %s, over 10 batch times: the count per batch was lowered from %d to %d", textfmt.Dur(w.slowest), n, capped)
+	if limit := maxBatches * batchTime; w.slowest > 0 && float64(w.slowest)*float64(fit)/float64(n) > float64(limit) && fit > 1 {
+		fit = max(1, int(float64(n)*float64(limit)/float64(w.slowest)))
+		if fit < n {
+			warnings = append(warnings, fmt.Sprintf("the slowest batch took %s, over %d batch times: the count per batch was lowered from %d to %d", textfmt.Dur(w.slowest), maxBatches, n, fit))
+		}
+	}
+	round := time.Duration(float64(w.round) * float64(fit) / float64(n))
+	if fast := time.Duration(float64(w.fastest) * float64(fit) / float64(n)); fast > 0 && float64(fixed) > maxFixedShare*float64(fast) {
+		warnings = append(warnings, fmt.Sprintf("the fastest implementation's batch lasts about %s, of which the clock reads and the call take %s (%.0f%%): its time per call is uncertain by about that much; compare implementations closer in cost, or raise BatchTime",
+			textfmt.Dur(fast), textfmt.Dur(fixed), 100*float64(fixed)/float64(fast)))
+	}
+	return fit, round, warnings
 }
 
 // rounds runs rounds of n-call batches, in balanced random order from
@@ -246,12 +294,12 @@ func (m meter) rounds(n int, round time.Duration, maxRounds int, seed uint64) (n
 			times[i] = timeBatch(m.now, m.impls[i], n)
 		}
 		round = m.now().Sub(t0)
-		if slices.Min(times) <= 0 {
+		if slices.Min(times) <= m.fixed {
 			zero++ // a clock too coarse for the batch: no ratio
 			continue
 		}
 		for i, d := range times {
-			ns[i] = append(ns[i], float64(d)/float64(n))
+			ns[i] = append(ns[i], float64(d-m.fixed)/float64(n))
 		}
 	}
 	return ns, zero

@@ -192,3 +192,58 @@ func TestMeasureZeroDurationBatches(t *testing.T) {
 	res := result(impls, ms, fakeConfig(c), 50*time.Millisecond)
 	assert.Greater(t, res.Rounds, 0, "the other rounds still count")
 }
+
+// TestMeasureBaselineIndependent is the fnv/xxhash case of a real suite:
+// two implementations about 20× apart. The ratio must not depend on which
+// one is the baseline: the fast one's batch is lengthened, and the fixed
+// per-batch cost (100ns on the fake clock) subtracted.
+func TestMeasureBaselineIndependent(t *testing.T) {
+	ratio := func(slow bool) float64 {
+		c := newFakeClock(0)
+		fnv, xx := c.impl("fnv", 1180), c.impl("xxhash", 55)
+		base, cand := fnv, xx
+		if !slow {
+			base, cand = xx, fnv
+		}
+		impls, err := validate(base, []Impl{cand})
+		require.NoError(t, err)
+		ms := measure(impls, 300*time.Millisecond, 1<<30, fakeConfig(c))
+		require.Empty(t, ms.stopped)
+		assert.Equal(t, 100*time.Nanosecond, ms.fixed, "the fixed cost is measured")
+		res := result(impls, ms, fakeConfig(c), 300*time.Millisecond)
+		return 1 + res.Candidates[0].DeltaPct/100
+	}
+	fnvBase, xxBase := ratio(true), ratio(false)
+	assert.InDelta(t, 55.0/1180, fnvBase, 1e-6*55/1180, "xxhash/fnv with fnv as the baseline")
+	assert.InDelta(t, 1180.0/55, xxBase, 1e-6*1180/55, "fnv/xxhash with xxhash as the baseline")
+	assert.InDelta(t, 1, fnvBase*xxBase, 1e-6, "the two ratios are each other's inverse")
+}
+
+func TestFitIters(t *testing.T) {
+	bt := 50 * time.Microsecond
+	// The baseline's batch is 50µs, a candidate's 2.5µs: lengthen to 20µs.
+	w := warmup{round: 52500 * time.Nanosecond, slowest: 50 * time.Microsecond, fastest: 2500 * time.Nanosecond}
+	n, round, warns := w.fitIters(42, bt, 60)
+	assert.Equal(t, 336, n)
+	assert.Equal(t, time.Duration(420000), round)
+	assert.Empty(t, warns)
+	// 100× apart: raised only up to the cap on the slowest, and the
+	// still-short batch is said.
+	w = warmup{round: 101 * time.Microsecond, slowest: 100 * time.Microsecond, fastest: time.Microsecond}
+	n, _, warns = w.fitIters(100, bt, 60*time.Nanosecond)
+	assert.Equal(t, 500, n)
+	require.Len(t, warns, 1)
+	assert.Contains(t, warns[0], "the fastest implementation's batch lasts about 5µs, of which the clock reads and the call take 60ns")
+	// Too short even at the cap: both warnings.
+	w = warmup{round: 1001 * time.Microsecond, slowest: time.Millisecond, fastest: time.Microsecond}
+	n, _, warns = w.fitIters(1000, bt, 200*time.Nanosecond)
+	assert.Equal(t, 500, n)
+	require.Len(t, warns, 2)
+	assert.Contains(t, warns[0], "lowered from 1000 to 500")
+	assert.Contains(t, warns[1], "the fastest implementation's batch lasts about 500ns")
+	// Within bounds: unchanged.
+	w = warmup{round: 100 * time.Microsecond, slowest: 50 * time.Microsecond, fastest: 50 * time.Microsecond}
+	n, _, warns = w.fitIters(50, bt, 60)
+	assert.Equal(t, 50, n)
+	assert.Empty(t, warns)
+}
