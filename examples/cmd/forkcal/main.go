@@ -1,0 +1,111 @@
+// Command forkcal prints issue 9's calibration table: how often
+// control.Compare, run with several fork counts, and plain go test -count
+// + benchstat get known answers on the workloads of examples/calibrate,
+// over R repetitions that are each a fresh process.
+//
+//	go run ./examples/cmd/forkcal -r 20                    # 1s Compare, forks 1 and 5
+//	go run ./examples/cmd/forkcal -r 2 -benchtime 50ms -count 2 -plain-benchtime 10ms -forks 1,2
+//
+// It builds the test binary of -pkg once with go test -c. Each repetition
+// then runs, as separate processes, in an order rotated by one place per
+// repetition (so each method takes each position equally often):
+//
+//   - for each fork count F in -forks, "Compare F=<F>": the binary with
+//     -test.run='^$' -test.bench='^BenchmarkCompare$/^work=(<works>)$'
+//     -test.benchtime=<-benchtime> and BENCHKIT_FORKS=<F> in the
+//     environment. Until control.Compare reads BENCHKIT_FORKS, every F
+//     measures in one process and the rows differ only by chance;
+//   - "plain": the binary with -test.run='^$'
+//     -test.bench='^BenchmarkPlain$/^work=(<works>)$' -test.count=<-count>
+//     -test.benchtime=<-plain-benchtime>.
+//
+// Every process has a deadline (-timeout). A process that fails, passes its
+// deadline or prints output that cannot be read is reported with its
+// output on stderr, its repetition is left out of that method's rows, and
+// forkcal exits with status 1 after printing the table.
+//
+// Compare's estimate, interval and verdict for each implementation are
+// read from the log line it prints (two decimals). The plain way is
+// compared exactly as benchstat -col /impl does: golang.org/x/perf/benchmath
+// AssumeNothing, the ratio of the medians of the -count samples, and a
+// Mann-Whitney U test, flagged when p ≤ 0.05 (benchstat prints a delta
+// instead of ~).
+//
+// The table has a row per method × workload × variant (same, p2, p5,
+// p10), every variant against base, with the columns:
+//
+//   - coverage: k/n, the repetitions whose printed interval contains the
+//     median of the n estimates of that row (the footnote says why the
+//     median and not the nominal size); "–" for the plain way, which
+//     prints no interval on the ratio;
+//   - width: the median interval width, in percentage points ("–" for
+//     plain);
+//   - flagged / caught: for same (truth 0%), the repetitions with a decided
+//     verdict (faster or slower; p ≤ 0.05 for plain); for p2, p5 and p10,
+//     the repetitions that called the variant slower (p ≤ 0.05 with a
+//     positive delta for plain);
+//   - wrong sign: for p2, p5 and p10, the repetitions that called it
+//     faster;
+//   - undecided: the repetitions where Compare refused a verdict (Compare
+//     only);
+//   - median Δ and Δ range: the median, minimum and maximum of the n
+//     estimates, in percent of base;
+//   - wall / rep: the median wall time of that method's process, all its
+//     workloads together, process start-up and the children's included.
+//
+// After the table come footnotes, a line describing the machine (Go
+// version, CPU model, CPU count, load average at start, UTC date) and the
+// command line that reproduces the run, every flag spelled out.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "forkcal:", err)
+		os.Exit(2)
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "forkcal:", err)
+		os.Exit(1)
+	}
+}
+
+// errFailed reports that some processes failed; their output has already
+// been printed.
+var errFailed = errors.New("some processes failed (see above); their repetitions are left out of the table")
+
+// run builds the binary, runs the repetitions and prints the table.
+func run(cfg config) error {
+	machine := machineLine()
+	tmp, err := os.MkdirTemp("", "forkcal")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bin, err := build(cfg.pkg, tmp)
+	if err != nil {
+		return err
+	}
+	methods := cfg.methods()
+	res := newResults()
+	failed := 0
+	for rep := range cfg.reps {
+		for _, m := range rotate(methods, rep) {
+			if !runMethod(cfg, bin, m, rep, res) {
+				failed++
+			}
+		}
+	}
+	printTable(os.Stdout, cfg, methods, res)
+	fmt.Fprintf(os.Stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	if failed > 0 {
+		return fmt.Errorf("%d of %d processes failed: %w", failed, cfg.reps*len(methods), errFailed)
+	}
+	return nil
+}
