@@ -37,11 +37,16 @@ type Estimate struct {
 	// operation, in nanoseconds.
 	NsPerOp float64
 	// DeltaPct is (median over rounds of t_impl/t_base − 1)·100, and
-	// [LoPct, HiPct] its confidence interval at Result.Confidence.
+	// [LoPct, HiPct] its confidence interval at Result.Confidence. Over
+	// several forks ([AnalyzeForks]) DeltaPct is the mean of the forks'
+	// deltas and the interval a t-interval around it.
 	DeltaPct, LoPct, HiPct float64
 	Verdict                Verdict
 	// Reason says, with the numbers, why the verdict was reached.
 	Reason string
+	// ForkDeltaPct holds each fork's own delta, in fork order, when the
+	// comparison ran in several processes; nil within one process.
+	ForkDeltaPct []float64
 }
 
 // Result is the outcome of one comparison.
@@ -59,6 +64,10 @@ type Result struct {
 	// Bonferroni correction.
 	Rounds     int
 	Confidence float64
+	// Forks is the number of processes the rounds were spread over; 1
+	// means within one process (the interval then describes this
+	// process, not the code).
+	Forks int
 	// Negligible and Gate are the thresholds used, in percent (Gate 0: no
 	// gate). GateFailed is true when a candidate is Slower by more than
 	// Gate.
@@ -119,6 +128,7 @@ func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
 	res := Result{
 		Baseline:   base.Name,
 		Rounds:     n,
+		Forks:      1,
 		Confidence: level,
 		Negligible: cfg.negligible,
 		Gate:       cfg.gate,
@@ -234,11 +244,17 @@ type rule struct {
 	n     int     // rounds
 	level float64 // confidence of each interval
 	minN  int     // rounds needed for a finite interval at level
+	// noInterval, when set, replaces tooFew's reason (forks without
+	// rounds).
+	noInterval string
 }
 
 // tooFew is the reason every verdict is Undecided when the control has no
 // interval (step 2).
 func (r rule) tooFew() string {
+	if r.noInterval != "" {
+		return r.noInterval
+	}
 	return fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", textfmt.Plural(r.n, "round"), 100*r.level, r.minN)
 }
 

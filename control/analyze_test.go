@@ -238,7 +238,7 @@ func TestLines(t *testing.T) {
 		Warnings:   []string{"w"}}
 	got := Lines(res)
 	require.Len(t, got, 4)
-	assert.Equal(t, "control: old 412.3 ns/op; 712 rounds × 120 calls; closure 1.8 ns/op; 97.5% intervals (Bonferroni over 2); seed 1", got[0])
+	assert.Equal(t, "control: old 412.3 ns/op; 712 rounds × 120 calls within one process; closure 1.8 ns/op; 97.5% intervals (Bonferroni over 2); seed 1", got[0])
 	assert.Equal(t, "control: control   +0.02% [-0.21%, +0.25%] same: noise floor", got[1])
 	assert.Equal(t, "control: new       +4.93% [+4.61%, +5.20%] slower: r", got[2])
 	assert.Equal(t, "control: warning: w", got[3])

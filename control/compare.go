@@ -1,12 +1,14 @@
 package control
 
 import (
+	"flag"
 	"fmt"
-	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
@@ -77,31 +79,70 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}
 
+	forks, err := resolveForks(cfg, os.Getenv, flag.CommandLine)
+	if err != nil {
+		b.Fatalf("%v", err)
+	}
+	child.Watch()
 	bt := testflag.Read()
-	budget := bt.D * time.Duration(max(2, 1+len(cands)))
-	maxRounds := math.MaxInt
-	var notes []string
+	p := planFor(b.Name(), bt, len(cands), forks, flag.CommandLine, os.Executable)
+	notes := p.notes
 	if bt.N > 0 {
-		budget = DefaultBenchtime * time.Duration(max(2, 1+len(cands)))
-		maxRounds = bt.N
-		notes = append(notes, fmt.Sprintf("-benchtime=%dx: running %s within a %s budget; a verdict needs -benchtime=1s (or ≥ 10x) or more", bt.N, textfmt.Plural(bt.N, "round"), textfmt.Dur(budget)))
+		notes = append(notes, fmt.Sprintf("-benchtime=%dx: running %s within a %s budget; a verdict needs -benchtime=1s (or ≥ 10x) or more", bt.N, textfmt.Plural(bt.N, "round"), textfmt.Dur(p.budget)))
 	}
 	if n := testflag.Count(); n > 1 && once(b.Name()) {
 		notes = append(notes, fmt.Sprintf("-count=%d: Compare interleaves inside each run, so -count multiplies the cost by %d; -count=1 is enough", n, n))
 	}
 
-	var ms measurement
-	done := false
-	for b.Loop() {
-		if !done {
-			ms = measure(impls, budget, maxRounds, cfg)
-			done = true
-		}
+	res, ms, err := c.run(b, impls, p, cfg)
+	if err != nil {
+		b.Fatalf("%v", err)
 	}
-
-	res := result(impls, ms, cfg, budget)
 	report(b, res, ms, notes)
 	return res
+}
+
+// run measures inside one b.Loop iteration, in forks or in this process,
+// and analyses the rounds. In a fork started for b it also hands the
+// measurement back to the parent. When the first fork cannot be started,
+// it measures in this process and says so in a warning.
+func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, measurement, error) {
+	var (
+		ms      measurement
+		frs     []forkResult
+		started = true
+		err     error
+		done    bool
+	)
+	for b.Loop() {
+		if done {
+			continue
+		}
+		done = true
+		if p.forks > 1 {
+			frs, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
+		}
+		if p.forks <= 1 || !started {
+			ms = measure(impls, p.budget, p.maxRounds, cfg)
+		}
+	}
+	switch {
+	case err != nil && started:
+		return Result{}, ms, err
+	case p.forks > 1 && started:
+		ms = combine(frs)
+		return forkedResult(frs, ms, cfg, p.budget), ms, nil
+	}
+	res := result(impls, ms, cfg, p.budget)
+	if err != nil {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("could not start a fork (%v): measured within this one process; the interval describes this process only", err))
+	}
+	if childTarget(b) {
+		if werr := child.WriteResult(newForkResult(impls, ms)); werr != nil {
+			return res, ms, fmt.Errorf("control: fork of %s: %v", b.Name(), werr)
+		}
+	}
+	return res, ms, nil
 }
 
 // result turns a measurement into a Result.
@@ -118,6 +159,14 @@ func result(impls []Impl, ms measurement, cfg config, budget time.Duration) Resu
 		// Measured times are positive and paired by construction.
 		panic("control: internal error: " + err.Error())
 	}
+	return finish(res, ms, budget)
+}
+
+// finish adds the measurement's details to an analysed Result: the count
+// per batch, the closure overhead, the budget, the warnings, Undecided
+// everywhere when measuring stopped early, and the closure-overhead
+// warning.
+func finish(res Result, ms measurement, budget time.Duration) Result {
 	res.BatchIters = ms.iters
 	res.OverheadNsPerOp = ms.overhead
 	res.BudgetNs = float64(budget)
@@ -210,8 +259,12 @@ func Lines(res Result) []string {
 	for _, e := range res.Candidates {
 		w = max(w, len(e.Name))
 	}
-	out := []string{fmt.Sprintf("control: %s %.4g ns/op; %s × %d calls; closure %.3g ns/op; %.1f%% intervals (Bonferroni over %d); seed %d",
-		res.Baseline, res.BaselineNsPerOp, textfmt.Plural(res.Rounds, "round"), res.BatchIters, res.OverheadNsPerOp, 100*res.Confidence, len(res.Candidates)+1, res.Seed)}
+	where := "within one process"
+	if res.Forks > 1 {
+		where = fmt.Sprintf("over %d forks, t-interval over the forks", res.Forks)
+	}
+	out := []string{fmt.Sprintf("control: %s %.4g ns/op; %s × %d calls %s; closure %.3g ns/op; %.1f%% intervals (Bonferroni over %d); seed %d",
+		res.Baseline, res.BaselineNsPerOp, textfmt.Plural(res.Rounds, "round"), res.BatchIters, where, res.OverheadNsPerOp, 100*res.Confidence, len(res.Candidates)+1, res.Seed)}
 	line := func(e Estimate) string {
 		if res.Rounds == 0 {
 			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
@@ -221,6 +274,9 @@ func Lines(res Result) []string {
 	out = append(out, line(res.Control))
 	for _, e := range res.Candidates {
 		out = append(out, line(e))
+	}
+	if line := forksLine(res); line != "" {
+		out = append(out, line)
 	}
 	for _, wn := range res.Warnings {
 		out = append(out, "control: warning: "+wn)

@@ -24,6 +24,7 @@ type config struct {
 	seedSet    bool          //
 	batchTime  time.Duration // target baseline batch
 	bootstrap  int           // resamples; 0 = sign test
+	forks      int           // processes; 0 = not set by an option
 	errs       []string      // invalid options, reported by the entry point
 
 	now func() time.Time // test knob: clock
@@ -140,5 +141,26 @@ func Bootstrap(resamples int) Option {
 			return
 		}
 		c.bootstrap = resamples
+	})
+}
+
+// DefaultForks is the number of processes [Compare] spreads its rounds
+// over when neither [Forks], BENCHKIT_FORKS nor -benchkit.forks says
+// otherwise. docs/measurements.md has the calibration it was chosen by.
+const DefaultForks = 5
+
+// Forks sets the number of fresh processes [Compare] spreads its rounds
+// over: n = 1 measures within this process, as Compare did before forks
+// existed, and its interval then describes this process only. n must be
+// at least 1. The environment variable BENCHKIT_FORKS and the flag
+// -benchkit.forks (registered by benchkit.Main) override it. See the
+// package doc's "Forks" section.
+func Forks(n int) Option {
+	return optionFunc(func(c *config) {
+		if n < 1 {
+			c.bad("control: Forks(%d): the number of processes must be at least 1, like Forks(5); Forks(1) measures within this process", n)
+			return
+		}
+		c.forks = n
 	})
 }

@@ -2,6 +2,7 @@ package control
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -24,9 +25,76 @@ func TestTestdataBench(t *testing.T) {
 	// timeout only stops a hung binary; no test here depends on it.
 	run := func(t *testing.T, args ...string) (string, int) {
 		t.Helper()
-		r := testbin.Run(t, bin, "", 5*time.Minute, nil, append([]string{"-test.run=^$"}, args...)...)
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=1"}, append([]string{"-test.run=^$"}, args...)...)
 		return r.Combined(), r.Code
 	}
+	// forked is run with BENCHKIT_FORKS=2.
+	forked := func(t *testing.T, args ...string) testbin.Result {
+		t.Helper()
+		return testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=2"}, append([]string{"-test.run=^$"}, args...)...)
+	}
+
+	t.Run("Forks", func(t *testing.T) {
+		r := forked(t, "-test.bench=^BenchmarkForks$", "-test.benchtime=100ms")
+		require.Equal(t, 0, r.Code, r.Combined())
+		for _, name := range []string{"a.b*c+(d)|e", "x_y", "dup", "dup#01"} {
+			full := "BenchmarkForks/" + name + "/size=[10]"
+			assert.Contains(t, r.Stdout, full+"-", "%s ran", full)
+		}
+		assert.Equal(t, 4, strings.Count(r.Stdout, "over 2 forks, t-interval over the forks"), r.Stdout)
+		assert.Equal(t, 4, strings.Count(r.Stdout, "control: per fork (%): control "), r.Stdout)
+		// Nothing a fork printed reaches this stdout: exactly one result
+		// line per benchmark, and every line parses.
+		br := benchfmt.NewReader(strings.NewReader(r.Stdout), "forks")
+		results := 0
+		for br.Scan() {
+			switch rec := br.Result().(type) {
+			case *benchfmt.SyntaxError:
+				assert.Fail(t, "unparsable line", "%v", rec)
+			case *benchfmt.Result:
+				results++
+			}
+		}
+		assert.Equal(t, 4, results)
+	})
+
+	t.Run("ForkPanics", func(t *testing.T) {
+		r := forked(t, "-test.bench=^BenchmarkPanic$")
+		assert.NotEqual(t, 0, r.Code)
+		out := r.Combined()
+		assert.Contains(t, out, "control: fork 1 of 2 of BenchmarkPanic failed: child process")
+		assert.Contains(t, out, `control: implementation "boom" panicked: assignment to entry in nil map`)
+		assert.Contains(t, out, "exited with status 2")
+	})
+
+	t.Run("ForkFails", func(t *testing.T) {
+		r := forked(t, "-test.bench=^BenchmarkFailInFork$")
+		assert.NotEqual(t, 0, r.Code)
+		out := r.Combined()
+		assert.Contains(t, out, "control: fork 1 of 2 of BenchmarkFailInFork failed")
+		assert.Contains(t, out, "the input file is missing in this process")
+	})
+
+	t.Run("ForkStops", func(t *testing.T) {
+		r := forked(t, "-test.bench=^BenchmarkSlow$", "-test.benchtime=100ms")
+		require.Equal(t, 0, r.Code, r.Combined())
+		assert.Contains(t, r.Stdout, "(in fork 1 of 2, whose share of the budget is 100ms of 200ms; fewer forks, -benchkit.forks=1, give each more)")
+		assert.NotContains(t, r.Stdout, "per fork")
+	})
+
+	t.Run("ForksBadSetting", func(t *testing.T) {
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=many"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=1x")
+		assert.NotEqual(t, 0, r.Code)
+		assert.Contains(t, r.Combined(), "control: environment variable BENCHKIT_FORKS=many is not a number of processes: use a whole number ≥ 1, like 5")
+	})
+
+	t.Run("ForksProfile", func(t *testing.T) {
+		prof := filepath.Join(t.TempDir(), "cpu.out")
+		r := forked(t, "-test.bench=^BenchmarkCount$", "-test.benchtime=50ms", "-test.cpuprofile="+prof)
+		require.Equal(t, 0, r.Code, r.Combined())
+		assert.Contains(t, r.Stdout, "-test.cpuprofile is set: measuring within this one process so that the profile holds the measurement")
+		assert.Contains(t, r.Stdout, "within one process;")
+	})
 
 	t.Run("Rounds", func(t *testing.T) {
 		out, code := run(t, "-test.bench=^BenchmarkRounds$", "-test.benchtime=1x", "-test.count=1")

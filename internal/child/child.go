@@ -99,13 +99,17 @@ func (e *Error) Error() string {
 		e.Spec.Path, strings.Join(e.Spec.Args, " "), what, Tail(e.Result, 40))
 }
 
-// Tail returns the last n lines of r's stdout and stderr, stdout first.
+// Tail returns r's stdout and then its stderr, each cut to its first n/2
+// and last n/2 lines when longer than n: a panic's message is at the top
+// of its stack trace, a failure's summary at the end.
 func Tail(r Result, n int) string {
 	var sb strings.Builder
+	head, tail := n/2, n-n/2
 	for _, out := range [][]byte{r.Stdout, r.Stderr} {
 		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
 		if len(lines) > n {
-			lines = append([]string{fmt.Sprintf("… (%d lines before)", len(lines)-n)}, lines[len(lines)-n:]...)
+			cut := fmt.Sprintf("… (%d lines left out)", len(lines)-n)
+			lines = append(append(lines[:head:head], cut), lines[len(lines)-tail:]...)
 		}
 		if s := strings.Join(lines, "\n"); strings.TrimSpace(s) != "" {
 			sb.WriteString(s)

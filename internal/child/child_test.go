@@ -227,7 +227,7 @@ func TestTail(t *testing.T) {
 		lines = append(lines, fmt.Sprint("line ", i))
 	}
 	got := Tail(Result{Stdout: []byte(strings.Join(lines, "\n")), Stderr: []byte("err\n")}, 5)
-	assert.Equal(t, "… (45 lines before)\nline 45\nline 46\nline 47\nline 48\nline 49\nerr\n", got)
+	assert.Equal(t, "line 0\nline 1\n… (45 lines left out)\nline 47\nline 48\nline 49\nerr\n", got)
 	assert.Equal(t, "(nothing)\n", Tail(Result{}, 5))
 	assert.Equal(t, 2*time.Minute+10*time.Second, Deadline(time.Second))
 }

@@ -114,4 +114,27 @@ func BenchmarkCount(b *testing.B) {
 	control.Compare(b, control.Func("a", sum(100)), control.Func("b", sum(100)))
 }
 
+// BenchmarkForks has sub-benchmarks with awkward names: regexp
+// metacharacters, a space (go test rewrites it to '_') and a repeated
+// name (the second gets "#01"), two levels deep; each must be selected
+// alone in its forks.
+func BenchmarkForks(b *testing.B) {
+	for _, name := range []string{"a.b*c+(d)|e", "x y", "dup", "dup"} {
+		b.Run(name, func(b *testing.B) {
+			b.Run("size=[10]", func(b *testing.B) {
+				control.Compare(b, control.Func("base", sum(200)), control.Func("more", sum(400)))
+			})
+		})
+	}
+}
+
+// BenchmarkFailInFork fails only inside a fork, the way a benchmark that
+// depends on its process's state would.
+func BenchmarkFailInFork(b *testing.B) {
+	if os.Getenv("BENCHKIT_CHILD_RESULT") != "" {
+		b.Fatal("the input file is missing in this process")
+	}
+	control.Compare(b, control.Func("a", sum(10)), control.Func("b", sum(10)))
+}
+
 func TestMain(m *testing.M) { os.Exit(m.Run()) }

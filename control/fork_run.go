@@ -1,0 +1,277 @@
+package control
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
+)
+
+// Where the number of forks comes from, besides the Forks option.
+const (
+	forksEnv  = "BENCHKIT_FORKS"
+	forksFlag = "benchkit.forks"
+)
+
+// resolveForks returns the number of forks asked for: the Forks option
+// over DefaultForks, then BENCHKIT_FORKS, then -benchkit.forks when
+// benchkit.Main registered it and it was set. A value that is not a whole
+// number ≥ 1 is an error naming the fix.
+func resolveForks(cfg config, getenv func(string) string, fs *flag.FlagSet) (int, error) {
+	n := DefaultForks
+	if cfg.forks > 0 {
+		n = cfg.forks
+	}
+	parse := func(what, v string) (int, error) {
+		k, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || k < 1 {
+			return 0, fmt.Errorf("control: %s=%s is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", what, v)
+		}
+		return k, nil
+	}
+	if v := getenv(forksEnv); v != "" {
+		k, err := parse("environment variable "+forksEnv, v)
+		if err != nil {
+			return 0, err
+		}
+		n = k
+	}
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == forksFlag })
+	if set {
+		k, err := parse("flag -"+forksFlag, fs.Lookup(forksFlag).Value.String())
+		if err != nil {
+			return 0, err
+		}
+		n = k
+	}
+	return n, nil
+}
+
+// plan is how one Compare call spends its budget.
+type plan struct {
+	// budget is the whole comparison's, maxRounds its round limit
+	// (-benchtime=Nx), over all forks.
+	budget    time.Duration
+	maxRounds int
+	// forks is the number of processes; 1 measures in this one. share is
+	// each fork's -test.benchtime, forkBudget its budget.
+	forks      int
+	share      string
+	forkBudget time.Duration
+	notes      []string
+}
+
+// planFor returns the plan of a comparison of 1+k implementations (the
+// control aside) under bt, asked to use forks processes. It measures in
+// this process, with a note saying why, when a go test flag that writes
+// a file is set (the profile must hold the measurement) or the test binary
+// cannot be found; in a child it always does.
+func planFor(name string, bt testflag.Benchtime, k, forks int, fs *flag.FlagSet, executable func() (string, error)) plan {
+	p := plan{forks: 1, maxRounds: int(^uint(0) >> 1)}
+	impls := time.Duration(max(2, 1+k))
+	p.budget = bt.D * impls
+	if bt.N > 0 {
+		p.budget = DefaultBenchtime * impls
+		p.maxRounds = bt.N
+		forks = min(forks, bt.N)
+	}
+	switch {
+	case forks <= 1 || child.Is():
+		return p
+	case name == "" || lookup(fs, "test.bench") == "":
+		// testing.Benchmark called from a Test: no -test.bench pattern
+		// can select this benchmark in a child.
+		p.notes = append(p.notes, "run by testing.Benchmark, not go test -bench: a fork could not select it, so it is measured within this one process; the interval describes this process only")
+		return p
+	case child.FileFlag(fs) != "":
+		p.notes = append(p.notes, fmt.Sprintf("-%s is set: measuring within this one process so that the profile holds the measurement (forks would each write their own); the interval describes this process only", child.FileFlag(fs)))
+		return p
+	}
+	if _, err := executable(); err != nil {
+		p.notes = append(p.notes, fmt.Sprintf("cannot re-execute the test binary (%v): measuring within this one process; the interval describes this process only", err))
+		return p
+	}
+	p.forks = forks
+	if bt.N > 0 {
+		per := (bt.N + forks - 1) / forks
+		p.share, p.maxRounds = strconv.Itoa(per)+"x", per
+		p.forkBudget = p.budget / time.Duration(forks)
+		return p
+	}
+	share := max(bt.D/time.Duration(forks), time.Millisecond)
+	p.share, p.forkBudget = share.String(), share*impls
+	return p
+}
+
+// forkResult is what a fork hands back to its parent through the result
+// file: its measurement, in a form encoding/json carries.
+type forkResult struct {
+	Names       []string    `json:"names"`
+	NsPerOp     [][]float64 `json:"ns_per_op"` // per implementation, per round
+	Iters       int         `json:"iters"`
+	Overhead    float64     `json:"overhead_ns"`
+	FixedNs     int64       `json:"fixed_ns"`
+	AllocsPerOp float64     `json:"allocs_per_op"`
+	BytesPerOp  float64     `json:"bytes_per_op"`
+	Stopped     string      `json:"stopped"`
+	Warnings    []string    `json:"warnings"`
+	ElapsedNs   int64       `json:"elapsed_ns"`
+}
+
+func newForkResult(impls []Impl, ms measurement) forkResult {
+	fr := forkResult{NsPerOp: ms.ns, Iters: ms.iters, Overhead: ms.overhead, FixedNs: int64(ms.fixed),
+		AllocsPerOp: ms.allocsPerOp, BytesPerOp: ms.bytesPerOp, Stopped: ms.stopped, Warnings: ms.warnings,
+		ElapsedNs: int64(ms.elapsed)}
+	for _, im := range impls {
+		fr.Names = append(fr.Names, im.name)
+	}
+	return fr
+}
+
+// samples returns the fork's rounds as Samples, base first.
+func (fr forkResult) samples() []Sample {
+	out := make([]Sample, len(fr.Names))
+	for i, name := range fr.Names {
+		out[i] = Sample{Name: name}
+		if i < len(fr.NsPerOp) {
+			out[i].NsPerOp = fr.NsPerOp[i]
+		}
+	}
+	return out
+}
+
+// runForks runs p.forks children, one at a time, each measuring the
+// benchmark named name with p.share of the time, and returns their
+// results. started is false when the first child could not even be
+// started (re-execution is impossible here): the caller then measures in
+// this process. A child that fails, panics or passes its deadline is an
+// error carrying its exit status and output.
+func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (frs []forkResult, started bool, err error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, false, err
+	}
+	for f := range p.forks {
+		file := filepath.Join(dir, fmt.Sprintf("fork%d.json", f+1))
+		spec := child.Spec{Path: exe, Args: child.Args(fs, name, p.share, runtime.GOMAXPROCS(0)),
+			Env: child.Env(name, file), Timeout: child.Deadline(p.forkBudget)}
+		r, err := child.Run(spec)
+		var ce *child.Error
+		switch {
+		case err != nil && f == 0 && !errors.As(err, &ce):
+			return nil, false, err
+		case err != nil:
+			return nil, true, fmt.Errorf("control: fork %d of %d of %s failed: %w", f+1, p.forks, name, err)
+		}
+		var fr forkResult
+		if err := child.ReadResult(file, &fr); err != nil {
+			return nil, true, fmt.Errorf("control: fork %d of %d of %s: %v; its output:\n%s", f+1, p.forks, name, err, child.Tail(r, 40))
+		}
+		if want := newForkResult(impls, measurement{}).Names; !slices.Equal(fr.Names, want) {
+			return nil, true, fmt.Errorf("control: fork %d of %d of %s measured %v, not %v: the benchmark must build the same implementations in every process", f+1, p.forks, name, fr.Names, want)
+		}
+		if fr.Stopped != "" {
+			// The other forks have the same share: they would stop too.
+			fr.Stopped = fmt.Sprintf("%s (in fork %d of %d, whose share of the budget is %s of %s; fewer forks, -benchkit.forks=1, give each more)",
+				fr.Stopped, f+1, p.forks, textfmt.Dur(p.forkBudget), textfmt.Dur(p.budget))
+			return append(frs, fr), true, nil
+		}
+		frs = append(frs, fr)
+	}
+	return frs, true, nil
+}
+
+// combine summarises the forks' measurements for the result and the
+// metrics: the median count per batch, closure overhead, fixed cost and
+// allocations, every distinct warning, and the first reason a fork
+// stopped.
+func combine(frs []forkResult) measurement {
+	ms := measurement{allocsPerOp: -1, bytesPerOp: -1}
+	var iters, over, fixed, allocs, bytes []float64
+	for _, fr := range frs {
+		iters = append(iters, float64(fr.Iters))
+		over = append(over, fr.Overhead)
+		fixed = append(fixed, float64(fr.FixedNs))
+		if fr.AllocsPerOp >= 0 {
+			allocs, bytes = append(allocs, fr.AllocsPerOp), append(bytes, fr.BytesPerOp)
+		}
+		for _, w := range fr.Warnings {
+			if !slices.Contains(ms.warnings, w) {
+				ms.warnings = append(ms.warnings, w)
+			}
+		}
+		if ms.stopped == "" {
+			ms.stopped = fr.Stopped
+		}
+		ms.elapsed += time.Duration(fr.ElapsedNs)
+	}
+	m, _ := stats.Median(iters)
+	ms.iters = int(m)
+	ms.overhead, _ = stats.Median(over)
+	f, _ := stats.Median(fixed)
+	ms.fixed = time.Duration(f)
+	if a, ok := stats.Median(allocs); ok {
+		ms.allocsPerOp = a
+		ms.bytesPerOp, _ = stats.Median(bytes)
+	}
+	return ms
+}
+
+// forkedResult analyses the forks' rounds with [AnalyzeForks]' rule.
+func forkedResult(frs []forkResult, ms measurement, cfg config, budget time.Duration) Result {
+	forks := make([][]Sample, len(frs))
+	for f, fr := range frs {
+		forks[f] = fr.samples()
+	}
+	res, err := analyzeForks(forks, cfg)
+	if err != nil {
+		// The children measured the implementations runForks checked.
+		panic("control: internal error: " + err.Error())
+	}
+	return finish(res, ms, budget)
+}
+
+// childTarget reports whether this process is a fork started to measure
+// the benchmark b.
+func childTarget(b *testing.B) bool {
+	name, _, ok := child.Target()
+	return ok && name == b.Name()
+}
+
+// forksLine is the log line listing each implementation's per-fork
+// deltas, "" when no fork measured a round.
+func forksLine(res Result) string {
+	if len(res.Control.ForkDeltaPct) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, e := range append([]Estimate{res.Control}, res.Candidates...) {
+		ds := make([]string, len(e.ForkDeltaPct))
+		for i, d := range e.ForkDeltaPct {
+			ds[i] = fmt.Sprintf("%+.2f", d)
+		}
+		parts = append(parts, e.Name+" "+strings.Join(ds, " "))
+	}
+	return fmt.Sprintf("control: per fork (%%): %s; %s", strings.Join(parts, "; "), textfmt.Plural(res.Forks, "fork"))
+}
+
+// lookup returns the value of the flag named name on fs, or "".
+func lookup(fs *flag.FlagSet, name string) string {
+	if f := fs.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}

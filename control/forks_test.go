@@ -1,0 +1,106 @@
+package control
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// synthFork returns one fork's samples: base, control and one candidate
+// "new" whose time is the baseline's × (1 + shift) per round, with 0.1%
+// noise per batch.
+func synthFork(rng *rand.Rand, rounds int, ctlShift, shift float64) []Sample {
+	s := []Sample{{Name: "base"}, {Name: ControlName}, {Name: "new"}}
+	for range rounds {
+		b := 100 * (1 + 0.001*rng.NormFloat64())
+		s[0].NsPerOp = append(s[0].NsPerOp, b)
+		s[1].NsPerOp = append(s[1].NsPerOp, b*(1+ctlShift)*(1+0.001*rng.NormFloat64()))
+		s[2].NsPerOp = append(s[2].NsPerOp, b*(1+shift)*(1+0.001*rng.NormFloat64()))
+	}
+	return s
+}
+
+func TestAnalyzeForksWidth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	// The same +3% in every fork: the interval stays narrow, the verdict
+	// is slower.
+	var agree, disagree [][]Sample
+	for range 5 {
+		agree = append(agree, synthFork(rng, 200, 0, 0.03))
+	}
+	// Forks that disagree (+1% … +5%, mean +3%): the interval widens to
+	// take in the spread between processes.
+	for _, sh := range []float64{0.01, 0.05, 0.02, 0.04, 0.03} {
+		disagree = append(disagree, synthFork(rng, 200, 0, sh))
+	}
+	a, err := AnalyzeForks(agree)
+	require.NoError(t, err)
+	d, err := AnalyzeForks(disagree)
+	require.NoError(t, err)
+	assert.Equal(t, 5, a.Forks)
+	assert.Equal(t, 1000, a.Rounds)
+	ea, ed := a.Candidates[0], d.Candidates[0]
+	assert.InDelta(t, 3, ea.DeltaPct, 0.05)
+	assert.InDelta(t, 3, ed.DeltaPct, 0.05)
+	assert.Len(t, ed.ForkDeltaPct, 5)
+	assert.InDelta(t, 1, ed.ForkDeltaPct[0], 0.05, "each fork's own delta, in order")
+	assert.Less(t, ea.HiPct-ea.LoPct, 0.1, "agreeing forks: narrow")
+	assert.Greater(t, ed.HiPct-ed.LoPct, 2.0, "disagreeing forks: wide enough to hold their spread")
+	assert.Equal(t, Slower, ea.Verdict)
+	assert.Equal(t, Same, a.Control.Verdict)
+	// A within-process analysis of the same rounds pooled would be narrow
+	// either way: that is what the forks are for.
+	pooled := []Sample{{Name: "base"}, {Name: ControlName}, {Name: "new"}}
+	for _, f := range disagree {
+		for i := range pooled {
+			pooled[i].NsPerOp = append(pooled[i].NsPerOp, f[i].NsPerOp...)
+		}
+	}
+	p, err := Analyze(pooled[0], pooled[1], pooled[2:])
+	require.NoError(t, err)
+	assert.Less(t, p.Candidates[0].HiPct-p.Candidates[0].LoPct, ed.HiPct-ed.LoPct)
+	assert.Equal(t, 1, p.Forks)
+}
+
+func TestAnalyzeForksUndecided(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	one, err := AnalyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05)})
+	require.NoError(t, err)
+	assert.Equal(t, Undecided, one.Candidates[0].Verdict)
+	assert.Contains(t, one.Candidates[0].Reason, "only 1 fork: an interval across processes needs at least 2")
+
+	empty := synthFork(rng, 0, 0, 0)
+	r, err := AnalyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05), empty})
+	require.NoError(t, err)
+	assert.Equal(t, Undecided, r.Candidates[0].Verdict)
+	assert.Contains(t, r.Candidates[0].Reason, "fork 2 of 2 measured no round")
+
+	// The control off zero in every fork: nothing is decided.
+	var off [][]Sample
+	for range 4 {
+		off = append(off, synthFork(rng, 100, 0.02, 0.05))
+	}
+	r, err = AnalyzeForks(off)
+	require.NoError(t, err)
+	assert.Equal(t, Undecided, r.Control.Verdict)
+	assert.Equal(t, Undecided, r.Candidates[0].Verdict)
+	assert.Contains(t, r.Candidates[0].Reason, "cannot decide: the control")
+}
+
+func TestAnalyzeForksBadInput(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	_, err := AnalyzeForks(nil)
+	assert.ErrorContains(t, err, "no forks")
+	other := synthFork(rng, 10, 0, 0)
+	other[2].Name = "other"
+	_, err = AnalyzeForks([][]Sample{synthFork(rng, 10, 0, 0), other})
+	assert.ErrorContains(t, err, "every fork must measure the same ones")
+	short := synthFork(rng, 10, 0, 0)
+	short[2].NsPerOp = short[2].NsPerOp[:3]
+	_, err = AnalyzeForks([][]Sample{short})
+	assert.ErrorContains(t, err, "fork 0: control: sample \"new\" has 3 rounds")
+	_, err = AnalyzeForks([][]Sample{synthFork(rng, 10, 0, 0)}, Gate(-1))
+	assert.ErrorContains(t, err, "Gate(-1)")
+}
