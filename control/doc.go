@@ -18,16 +18,23 @@
 // # How it measures
 //
 // [Compare] runs everything inside one b.Loop iteration, so the benchmark
-// function runs once per -count:
+// function runs once per -count. By default it spreads the measurement
+// over fresh processes (see Forks below); each process, or this one with
+// [Forks](1), measures like this:
 //
 //  1. One iteration count, calibrated on the baseline so that its batch
 //     takes about 50µs ([BatchTime], [DefaultBatchTime]), is shared by
 //     every implementation (separate calibration biases ratios; nanobench
-//     measured 1.2%). It is lowered if the slowest implementation's batch
-//     would exceed 10 batch times.
+//     measured 1.2%). After the warm-up round it is raised until the
+//     fastest implementation's batch lasts at least 20µs, and lowered if
+//     the slowest one's would exceed 10 batch times; the cap wins, and a
+//     batch still too short for the clock is warned about.
 //  2. The closure-call overhead is calibrated with a func() T returning
 //     the zero value, through the same code path, and reported as
-//     closure-ns/op.
+//     closure-ns/op. The fixed cost of a batch (its two clock reads and
+//     the batch function's call, timed on batches of zero calls) is
+//     measured too and subtracted from every batch, so that a ratio does
+//     not depend on which implementation is the baseline.
 //  3. A warm-up round runs every implementation once and is discarded.
 //  4. Rounds follow: one batch per implementation, in an order drawn from
 //     balanced random blocks (each block of m rounds is a cyclic Latin
@@ -48,15 +55,56 @@
 // run with -benchtime=1x passes quickly with an Undecided verdict. -count
 // above 1 works and logs once that it multiplies the cost.
 //
-// Per round, each implementation's time is divided by the baseline's. The
-// median of those ratios, with a sign-test confidence interval corrected
-// for the number of intervals (Bonferroni), is the estimate; [Analyze]
-// states the verdict rule, and [Analyze] alone applies it to per-round
-// times without timing anything. A difference is called only when its
-// interval excludes zero and lies beyond the control's interval; when the
-// control itself is off zero, every verdict is Undecided and says why.
-// The reasons behind the rule, and its measured accuracy, are in the
-// repository's docs/statistics.md and docs/measurements.md.
+// Per round, each implementation's time is divided by the baseline's.
+// Within one process the estimate is the median of those ratios, with a
+// sign-test confidence interval corrected for the number of intervals
+// (Bonferroni); [Analyze] states the verdict rule and applies it to
+// per-round times without timing anything. A difference is called only
+// when its interval excludes zero and lies beyond the control's interval;
+// when the control itself is off zero, every verdict is Undecided and
+// says why. The reasons behind the rule, and its measured accuracy, are
+// in the repository's docs/statistics.md and docs/measurements.md.
+//
+// # Forks
+//
+// Rounds in one process agree with each other far better than processes
+// agree with each other: where the heap and stacks land, and the machine's
+// state, are fixed for a process and move its ratios by more than its own
+// interval (Mytkowicz et al., ASPLOS 2009; JMH forks for this reason). So
+// Compare re-executes the test binary [DefaultForks] times, one process
+// after another, each with a -test.bench pattern that selects exactly this
+// benchmark (every name element quoted and anchored), -test.run='^$',
+// -test.count=1, -test.cpu set to the current GOMAXPROCS, -test.benchtime
+// set to the fork's share (-benchtime/F; Nx is split into rounds), the
+// user's other flags, and a marker in the environment. Each fork measures
+// as above and hands its rounds back through a file, never through the
+// stdout go test parses; this process combines them with [AnalyzeForks]'
+// rule: each fork's median ratio, and Student's t-interval over the forks
+// (a two-level, cluster-level interval: Kalibera and Jones, "Rigorous
+// Benchmarking in Reasonable Time", ISMM 2013). The control gets the same
+// treatment, so the noise floor includes process-to-process variation.
+// The log adds a line with every fork's delta.
+//
+// The number of processes is [Forks](n), overridden by the environment
+// variable BENCHKIT_FORKS and by -benchkit.forks (which benchkit.Main
+// registers). The budget is unchanged; each fork adds its start-up (the
+// test binary's initialisation and TestMain; benchkit.Main prints no
+// report and runs no warm-up in a fork, but a TestMain's own expensive
+// setup repeats once per fork), tens of milliseconds each. Forks run one
+// at a time, each with a deadline of 10 × its budget + 2 minutes, and
+// none outlives this process. A fork that fails, panics or passes its
+// deadline fails the benchmark with the fork's exit status and output; a
+// fork that stops early (an implementation slower than its share)
+// stops the others and makes every verdict Undecided.
+//
+// Compare measures within this one process, and its log says "within one
+// process", with Forks(1), under -benchtime=1x, inside a fork, when
+// testing.Benchmark runs it (no pattern can select it), when a go test
+// flag that writes a file is set (-cpuprofile, -memprofile,
+// -blockprofile, -mutexprofile, -trace, -coverprofile: the profile must
+// hold the measurement, and forks would overwrite each other's), and when
+// the test binary cannot be re-executed; each case but the first two is
+// noted in the log.
 //
 // # Metrics
 //
@@ -83,7 +131,8 @@
 //
 // [With] carries options: [Gate] fails the benchmark with b.Errorf on a
 // decided regression beyond a threshold (never on an undecided one),
-// [Confidence], [Negligible], [Seed], [BatchTime] and [Bootstrap].
+// [Confidence], [Negligible], [Seed], [BatchTime], [Bootstrap] (within one
+// process) and [Forks].
 //
 //	control.With(control.Gate(5)).Compare(b, old, new)
 //
@@ -109,7 +158,11 @@
 //     whatever GOMAXPROCS is) or from two goroutines sharing b: a panic
 //     with the fix, since b.Fatal is not allowed off the benchmark
 //     goroutine; called twice: b.Fatalf;
-//   - Rounds(b, 0, …): b.Fatalf, the number of rounds must be ≥ 1.
+//   - Rounds(b, 0, …): b.Fatalf, the number of rounds must be ≥ 1;
+//   - BENCHKIT_FORKS or -benchkit.forks that is not a whole number ≥ 1,
+//     or Forks(0): b.Fatalf with the fix;
+//   - a fork that fails, panics or passes its deadline: b.Fatalf with the
+//     fork's exit status and the start and end of its output.
 //
 // # benchstat mode
 //
