@@ -4,14 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
@@ -52,7 +51,15 @@ import (
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP    MainWarmup       warmup.DefaultLimit
 //	-benchkit.delta=pct         BENCHKIT_DELTA     MainDelta        5 (Δ% for runs needed)
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
+//	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
 //
+// -benchkit.forks is read by package control (see its "Forks" section);
+// Main registers it so that go test accepts it, and checks its value.
+//
+// In a child process started by control.Compare's forks, Main only runs
+// m and exits with its code: no environment probe, no warm-up, no report,
+// no files (the parent process reports). A TestMain's own setup before
+// Main still runs in every fork.
 // A file path is relative to the package directory (go test runs the test
 // binary there). A path that ends with a separator or names an existing
 // directory gets one file per package in it, named after the import path
@@ -81,209 +88,6 @@ func mainCheck(m interface{ Run() int }) {
 	if m == nil {
 		panic("benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }")
 	}
-}
-
-// MainOption configures [Main]. Options are built by [MainJSON],
-// [MainSamples], [MainWarmup], [MainDelta] and [MainStrict]; the interface
-// is sealed.
-type MainOption interface{ applyMain(*mainConfig) }
-
-type mainOptionFunc func(*mainConfig)
-
-func (f mainOptionFunc) applyMain(c *mainConfig) { f(c) }
-
-// MainJSON writes the JSON report (schema "benchkit-report/v1", described
-// in the README and in internal/report) to path after the benchmarks.
-// The file is created or truncated. An empty path writes no file.
-func MainJSON(path string) MainOption {
-	return mainOptionFunc(func(c *mainConfig) { c.jsonPath = path })
-}
-
-// MainSamples writes every sample (one benchmark result line per run, and
-// the Loop batches of single-run benchmarks in a separate block) to path
-// in the Go benchmark format, for `benchstat path`. An empty path writes no
-// file.
-func MainSamples(path string) MainOption {
-	return mainOptionFunc(func(c *mainConfig) { c.samplesPath = path })
-}
-
-// MainWarmup sets the warm-up's time limit; 0 turns the warm-up off. The
-// warm-up stops earlier, as soon as its batch times are stable (see
-// package warmup). It panics if limit is negative.
-func MainWarmup(limit time.Duration) MainOption {
-	if limit < 0 {
-		panic(fmt.Sprintf("benchkit: MainWarmup(%v): the warm-up limit must be positive, or 0 to turn it off", limit))
-	}
-	return mainOptionFunc(func(c *mainConfig) { c.warmup = limit })
-}
-
-// MainDelta sets the change, in percent, that the report's runs-needed
-// column sizes for (Lehr's rule, runs ≈ 16·(cv/Δ)²). It panics unless pct
-// is positive and finite.
-func MainDelta(pct float64) MainOption {
-	if !(pct > 0) || math.IsInf(pct, 0) {
-		panic(fmt.Sprintf("benchkit: MainDelta(%v): the change to resolve must be a positive percentage, e.g. 5", pct))
-	}
-	return mainOptionFunc(func(c *mainConfig) { c.delta = pct })
-}
-
-// MainStrict makes every flag a benchmark raised (eliminated work, timer
-// misuse, setup cost, ...) fail the run: Main exits 1 when m passed.
-func MainStrict() MainOption {
-	return mainOptionFunc(func(c *mainConfig) { c.strict = true })
-}
-
-// mainConfig is Main's resolved settings.
-type mainConfig struct {
-	jsonPath    string
-	samplesPath string
-	warmup      time.Duration // 0: off
-	delta       float64
-	strict      bool
-}
-
-func mainDefaults() mainConfig {
-	return mainConfig{warmup: warmup.DefaultLimit, delta: report.DefaultDeltaPct}
-}
-
-// mainSetting is one setting's flag and environment variable.
-type mainSetting struct {
-	flag, env, usage string
-	def              func(c mainConfig) string
-	set              func(c *mainConfig, v string) error
-}
-
-var mainSettings = []mainSetting{
-	{
-		flag: "benchkit.json", env: "BENCHKIT_JSON",
-		usage: "write the benchkit JSON report (schema benchkit-report/v1) to `path` (env BENCHKIT_JSON)",
-		def:   func(c mainConfig) string { return c.jsonPath },
-		set:   func(c *mainConfig, v string) error { c.jsonPath = v; return nil },
-	},
-	{
-		flag: "benchkit.samples", env: "BENCHKIT_SAMPLES",
-		usage: "write every benchmark sample to `path` in the Go benchmark format, for benchstat (env BENCHKIT_SAMPLES)",
-		def:   func(c mainConfig) string { return c.samplesPath },
-		set:   func(c *mainConfig, v string) error { c.samplesPath = v; return nil },
-	},
-	{
-		flag: "benchkit.warmup", env: "BENCHKIT_WARMUP",
-		usage: "warm-up time `limit` before the benchmarks (e.g. 2s), or off (env BENCHKIT_WARMUP)",
-		def: func(c mainConfig) string {
-			if c.warmup == 0 {
-				return "off"
-			}
-			return c.warmup.String()
-		},
-		set: func(c *mainConfig, v string) error {
-			v = strings.TrimSpace(v)
-			if v == "off" || v == "0" {
-				c.warmup = 0
-				return nil
-			}
-			d, err := time.ParseDuration(v)
-			if err != nil || d < 0 {
-				return fmt.Errorf("%q is not a duration: use a limit such as 2s or 500ms, or off", v)
-			}
-			c.warmup = d
-			return nil
-		},
-	},
-	{
-		flag: "benchkit.delta", env: "BENCHKIT_DELTA",
-		usage: "the change in `percent` the report's runs-needed column sizes for (Lehr's rule) (env BENCHKIT_DELTA)",
-		def:   func(c mainConfig) string { return strconv.FormatFloat(c.delta, 'g', -1, 64) },
-		set: func(c *mainConfig, v string) error {
-			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
-			if err != nil || !(f > 0) || math.IsInf(f, 0) {
-				return fmt.Errorf("%q is not a positive percentage: use a number such as 5", v)
-			}
-			c.delta = f
-			return nil
-		},
-	},
-	{
-		flag: "benchkit.strict", env: "BENCHKIT_STRICT",
-		usage: "exit non-zero when any benchmark raised a benchkit flag (env BENCHKIT_STRICT)",
-		def:   func(c mainConfig) string { return strconv.FormatBool(c.strict) },
-		set: func(c *mainConfig, v string) error {
-			b, err := strconv.ParseBool(strings.TrimSpace(v))
-			if err != nil {
-				return fmt.Errorf("%q is not a boolean: use true or false", v)
-			}
-			c.strict = b
-			return nil
-		},
-	},
-}
-
-// mainBoolFlag is the flag.Value of -benchkit.strict, so that the flag can
-// be given without a value.
-type mainBoolFlag struct{ v string }
-
-func (b *mainBoolFlag) String() string {
-	if b == nil {
-		return ""
-	}
-	return b.v
-}
-func (b *mainBoolFlag) Set(s string) error { b.v = s; return nil }
-func (b *mainBoolFlag) IsBoolFlag() bool   { return true }
-
-// mainStringFlag is the flag.Value of the other settings; values are
-// checked after parsing, with the setting's own message.
-type mainStringFlag struct{ v string }
-
-func (s *mainStringFlag) String() string {
-	if s == nil {
-		return ""
-	}
-	return s.v
-}
-func (s *mainStringFlag) Set(v string) error { s.v = v; return nil }
-
-// mainRegister defines the -benchkit.* flags on fs unless they already
-// are (Main called twice, or a FlagSet reused), with the defaults of c.
-func mainRegister(fs *flag.FlagSet, c mainConfig) {
-	for _, s := range mainSettings {
-		if fs.Lookup(s.flag) != nil {
-			continue
-		}
-		if s.flag == "benchkit.strict" {
-			fs.Var(&mainBoolFlag{v: s.def(c)}, s.flag, s.usage)
-		} else {
-			fs.Var(&mainStringFlag{v: s.def(c)}, s.flag, s.usage)
-		}
-	}
-}
-
-// mainResolve applies opts, then the environment, then the flags set on
-// the (parsed) fs, over the defaults.
-func mainResolve(opts []MainOption, getenv func(string) string, fs *flag.FlagSet) (mainConfig, error) {
-	c := mainDefaults()
-	for _, o := range opts {
-		if o != nil {
-			o.applyMain(&c)
-		}
-	}
-	for _, s := range mainSettings {
-		if v := getenv(s.env); v != "" {
-			if err := s.set(&c, v); err != nil {
-				return c, fmt.Errorf("benchkit: environment variable %s=%s", s.env, err)
-			}
-		}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	for _, s := range mainSettings {
-		if !set[s.flag] {
-			continue
-		}
-		if err := s.set(&c, fs.Lookup(s.flag).Value.String()); err != nil {
-			return c, fmt.Errorf("benchkit: flag -%s=%s", s.flag, err)
-		}
-	}
-	return c, nil
 }
 
 // mainDeps is what mainRun touches outside its arguments, so that tests
@@ -328,41 +132,73 @@ func mainPackage() string {
 
 // mainRun is Main without os.Exit: it returns the exit code.
 func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
+	cfg, code := mainSettingsOf(opts, d)
+	if code != 0 {
+		return code
+	}
+	if child.Is() {
+		// A fork of control.Compare or a run of -benchkit.against: the
+		// parent reports; this process only measures.
+		child.Watch()
+		return m.Run()
+	}
+	if !mainBenchRequested(d.fs) {
+		return m.Run()
+	}
+	snap := d.probe()
+	wu := mainWarmup(cfg, d)
+	code = m.Run()
+	in := mainInput(cfg, d, snap, wu)
+	a := report.Analyze(in)
+	if mainOutput(cfg, d, in, a) && code == 0 {
+		code = 1
+	}
+	return code
+}
+
+// mainSettingsOf registers and parses the -benchkit.* flags and resolves
+// the settings; a non-zero code (2) means they were invalid, and the
+// message is on stderr.
+func mainSettingsOf(opts []MainOption, d mainDeps) (mainConfig, int) {
 	mainRegister(d.fs, mainDefaults())
 	if !d.fs.Parsed() {
 		if err := d.fs.Parse(d.args); err != nil {
 			fmt.Fprintf(d.stderr, "benchkit: %v\n", err)
-			return 2
+			return mainConfig{}, 2
 		}
 	}
 	cfg, err := mainResolve(opts, d.getenv, d.fs)
 	if err != nil {
 		fmt.Fprintln(d.stderr, err)
-		return 2
+		return cfg, 2
 	}
-	if !mainBenchRequested(d.fs) {
-		return m.Run()
+	return cfg, 0
+}
+
+// mainWarmup runs the warm-up when it is on and returns its summary for
+// the report, or nil.
+func mainWarmup(cfg mainConfig, d mainDeps) *report.Warmup {
+	if cfg.warmup <= 0 {
+		return nil
 	}
-
-	snap := d.probe()
-	var wu *report.Warmup
-	if cfg.warmup > 0 {
-		r := d.warm(cfg.warmup)
-		wu = &report.Warmup{
-			Summary: r.String(), Duration: r.Duration, Batches: r.Batches,
-			Converged: r.Converged, FirstToLast: r.FirstToLast,
-		}
-		for _, w := range r.Warnings {
-			wu.Warnings = append(wu.Warnings, w.Error())
-		}
-		if !r.Converged {
-			wu.Warnings = append(wu.Warnings, fmt.Sprintf(
-				"benchkit: under benchkit.Main the warm-up limit (now %v) is set with -benchkit.warmup, BENCHKIT_WARMUP or MainWarmup", cfg.warmup))
-		}
+	r := d.warm(cfg.warmup)
+	wu := &report.Warmup{
+		Summary: r.String(), Duration: r.Duration, Batches: r.Batches,
+		Converged: r.Converged, FirstToLast: r.FirstToLast,
 	}
+	for _, w := range r.Warnings {
+		wu.Warnings = append(wu.Warnings, w.Error())
+	}
+	if !r.Converged {
+		wu.Warnings = append(wu.Warnings, fmt.Sprintf(
+			"benchkit: under benchkit.Main the warm-up limit (now %v) is set with -benchkit.warmup, BENCHKIT_WARMUP or MainWarmup", cfg.warmup))
+	}
+	return wu
+}
 
-	code := m.Run()
-
+// mainInput gathers what the report shows: the environment snapshot, the
+// warm-up, the registry's records and the settings.
+func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup) report.Input {
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
 		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
@@ -377,9 +213,14 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 	for _, w := range snap.Warnings() {
 		in.Warnings = append(in.Warnings, report.Warning{Key: w.Key, Message: w.Message})
 	}
-	a := report.Analyze(in)
+	return in
+}
 
-	failed := a.Failed()
+// mainOutput prints the report (when anything was recorded) and writes
+// the requested files. It reports whether the run must fail: a gate or a
+// strict-mode flag, or a file that could not be written.
+func mainOutput(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (failed bool) {
+	failed = a.Failed()
 	if len(in.Benches) > 0 {
 		if err := report.TextAnalysis(d.stdout, in, a); err != nil {
 			fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
@@ -397,10 +238,7 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 			failed = true
 		}
 	}
-	if code == 0 && failed {
-		code = 1
-	}
-	return code
+	return failed
 }
 
 // mainBenchRequested reports whether benchmarks will run: -test.bench is

@@ -1,0 +1,235 @@
+package benchkit
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/warmup"
+)
+
+// MainOption configures [Main]. Options are built by [MainJSON],
+// [MainSamples], [MainWarmup], [MainDelta] and [MainStrict]; the interface
+// is sealed.
+type MainOption interface{ applyMain(*mainConfig) }
+
+type mainOptionFunc func(*mainConfig)
+
+func (f mainOptionFunc) applyMain(c *mainConfig) { f(c) }
+
+// MainJSON writes the JSON report (schema "benchkit-report/v1", described
+// in the README and in internal/report) to path after the benchmarks.
+// The file is created or truncated. An empty path writes no file.
+func MainJSON(path string) MainOption {
+	return mainOptionFunc(func(c *mainConfig) { c.jsonPath = path })
+}
+
+// MainSamples writes every sample (one benchmark result line per run, and
+// the Loop batches of single-run benchmarks in a separate block) to path
+// in the Go benchmark format, for `benchstat path`. An empty path writes no
+// file.
+func MainSamples(path string) MainOption {
+	return mainOptionFunc(func(c *mainConfig) { c.samplesPath = path })
+}
+
+// MainWarmup sets the warm-up's time limit; 0 turns the warm-up off. The
+// warm-up stops earlier, as soon as its batch times are stable (see
+// package warmup). It panics if limit is negative.
+func MainWarmup(limit time.Duration) MainOption {
+	if limit < 0 {
+		panic(fmt.Sprintf("benchkit: MainWarmup(%v): the warm-up limit must be positive, or 0 to turn it off", limit))
+	}
+	return mainOptionFunc(func(c *mainConfig) { c.warmup = limit })
+}
+
+// MainDelta sets the change, in percent, that the report's runs-needed
+// column sizes for (Lehr's rule, runs ≈ 16·(cv/Δ)²). It panics unless pct
+// is positive and finite.
+func MainDelta(pct float64) MainOption {
+	if !(pct > 0) || math.IsInf(pct, 0) {
+		panic(fmt.Sprintf("benchkit: MainDelta(%v): the change to resolve must be a positive percentage, e.g. 5", pct))
+	}
+	return mainOptionFunc(func(c *mainConfig) { c.delta = pct })
+}
+
+// MainStrict makes every flag a benchmark raised (eliminated work, timer
+// misuse, setup cost, ...) fail the run: Main exits 1 when m passed.
+func MainStrict() MainOption {
+	return mainOptionFunc(func(c *mainConfig) { c.strict = true })
+}
+
+// mainConfig is Main's resolved settings.
+type mainConfig struct {
+	jsonPath    string
+	samplesPath string
+	warmup      time.Duration // 0: off
+	delta       float64
+	strict      bool
+	forks       int // 0: control's own default (control.DefaultForks)
+}
+
+func mainDefaults() mainConfig {
+	return mainConfig{warmup: warmup.DefaultLimit, delta: report.DefaultDeltaPct}
+}
+
+// mainSetting is one setting's flag and environment variable.
+type mainSetting struct {
+	flag, env, usage string
+	def              func(c mainConfig) string
+	set              func(c *mainConfig, v string) error
+}
+
+var mainSettings = []mainSetting{
+	{
+		flag: "benchkit.json", env: "BENCHKIT_JSON",
+		usage: "write the benchkit JSON report (schema benchkit-report/v1) to `path` (env BENCHKIT_JSON)",
+		def:   func(c mainConfig) string { return c.jsonPath },
+		set:   func(c *mainConfig, v string) error { c.jsonPath = v; return nil },
+	},
+	{
+		flag: "benchkit.samples", env: "BENCHKIT_SAMPLES",
+		usage: "write every benchmark sample to `path` in the Go benchmark format, for benchstat (env BENCHKIT_SAMPLES)",
+		def:   func(c mainConfig) string { return c.samplesPath },
+		set:   func(c *mainConfig, v string) error { c.samplesPath = v; return nil },
+	},
+	{
+		flag: "benchkit.warmup", env: "BENCHKIT_WARMUP",
+		usage: "warm-up time `limit` before the benchmarks (e.g. 2s), or off (env BENCHKIT_WARMUP)",
+		def: func(c mainConfig) string {
+			if c.warmup == 0 {
+				return "off"
+			}
+			return c.warmup.String()
+		},
+		set: func(c *mainConfig, v string) error {
+			v = strings.TrimSpace(v)
+			if v == "off" || v == "0" {
+				c.warmup = 0
+				return nil
+			}
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return fmt.Errorf("%q is not a duration: use a limit such as 2s or 500ms, or off", v)
+			}
+			c.warmup = d
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.delta", env: "BENCHKIT_DELTA",
+		usage: "the change in `percent` the report's runs-needed column sizes for (Lehr's rule) (env BENCHKIT_DELTA)",
+		def:   func(c mainConfig) string { return strconv.FormatFloat(c.delta, 'g', -1, 64) },
+		set: func(c *mainConfig, v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+			if err != nil || !(f > 0) || math.IsInf(f, 0) {
+				return fmt.Errorf("%q is not a positive percentage: use a number such as 5", v)
+			}
+			c.delta = f
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.strict", env: "BENCHKIT_STRICT",
+		usage: "exit non-zero when any benchmark raised a benchkit flag (env BENCHKIT_STRICT)",
+		def:   func(c mainConfig) string { return strconv.FormatBool(c.strict) },
+		set: func(c *mainConfig, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%q is not a boolean: use true or false", v)
+			}
+			c.strict = b
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.forks", env: "BENCHKIT_FORKS",
+		usage: "`n` fresh processes control.Compare spreads its rounds over; 1 measures within one process (env BENCHKIT_FORKS)",
+		def: func(c mainConfig) string {
+			if c.forks == 0 {
+				return ""
+			}
+			return strconv.Itoa(c.forks)
+		},
+		set: func(c *mainConfig, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", v)
+			}
+			c.forks = n
+			return nil
+		},
+	},
+}
+
+// mainBoolFlag is the flag.Value of -benchkit.strict, so that the flag can
+// be given without a value.
+type mainBoolFlag struct{ v string }
+
+func (b *mainBoolFlag) String() string {
+	if b == nil {
+		return ""
+	}
+	return b.v
+}
+func (b *mainBoolFlag) Set(s string) error { b.v = s; return nil }
+func (b *mainBoolFlag) IsBoolFlag() bool   { return true }
+
+// mainStringFlag is the flag.Value of the other settings; values are
+// checked after parsing, with the setting's own message.
+type mainStringFlag struct{ v string }
+
+func (s *mainStringFlag) String() string {
+	if s == nil {
+		return ""
+	}
+	return s.v
+}
+func (s *mainStringFlag) Set(v string) error { s.v = v; return nil }
+
+// mainRegister defines the -benchkit.* flags on fs unless they already
+// are (Main called twice, or a FlagSet reused), with the defaults of c.
+func mainRegister(fs *flag.FlagSet, c mainConfig) {
+	for _, s := range mainSettings {
+		if fs.Lookup(s.flag) != nil {
+			continue
+		}
+		if s.flag == "benchkit.strict" {
+			fs.Var(&mainBoolFlag{v: s.def(c)}, s.flag, s.usage)
+		} else {
+			fs.Var(&mainStringFlag{v: s.def(c)}, s.flag, s.usage)
+		}
+	}
+}
+
+// mainResolve applies opts, then the environment, then the flags set on
+// the (parsed) fs, over the defaults.
+func mainResolve(opts []MainOption, getenv func(string) string, fs *flag.FlagSet) (mainConfig, error) {
+	c := mainDefaults()
+	for _, o := range opts {
+		if o != nil {
+			o.applyMain(&c)
+		}
+	}
+	for _, s := range mainSettings {
+		if v := getenv(s.env); v != "" {
+			if err := s.set(&c, v); err != nil {
+				return c, fmt.Errorf("benchkit: environment variable %s=%s", s.env, err)
+			}
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, s := range mainSettings {
+		if !set[s.flag] {
+			continue
+		}
+		if err := s.set(&c, fs.Lookup(s.flag).Value.String()); err != nil {
+			return c, fmt.Errorf("benchkit: flag -%s=%s", s.flag, err)
+		}
+	}
+	return c, nil
+}
