@@ -1,12 +1,12 @@
 package benchkit
 
 import (
-	"flag"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // step is what Track saw of one call of the benchmark function: one runN
@@ -178,7 +178,7 @@ func stoppedMessage(name string, prev, cur step, late bool) string {
 		"b.N grew from %d to %d but the timed time by %s (%s, then %s) while the wall time did (%s untimed of %s)%s; "+
 		"testing would keep ramping b.N to 1e9 and report about 0 ns/op. "+
 		"Fix: call b.StartTimer() after the untimed part (or use benchkit.Setup for per-iteration setup)",
-		name, prev.N, cur.N, grew, fmtDur(prev.Timed), fmtDur(cur.Timed), fmtDur(cur.idleHi()), fmtDur(cur.Wall), note)
+		name, prev.N, cur.N, grew, textfmt.Dur(prev.Timed), textfmt.Dur(cur.Timed), textfmt.Dur(cur.idleHi()), textfmt.Dur(cur.Wall), note)
 }
 
 // heavyToggling reports whether a final step spent most of its wall time
@@ -195,7 +195,7 @@ func togglingMessage(name string, s step) string {
 		"with %d stop-the-world pauses: each StopTimer/StartTimer pair costs about 10 µs (two runtime.ReadMemStats), "+
 		"and testing grows b.N until the timed time reaches -benchtime, so the wall time balloons. "+
 		"Fix: prepare inputs in bulk before the loop, or use benchkit.Setup, which reports the pairs' cost, and a fixed -benchtime=Nx",
-		name, fmtDur(s.untimed()), fmtDur(s.Wall), fmtDur(s.Timed),
+		name, textfmt.Dur(s.untimed()), textfmt.Dur(s.Wall), textfmt.Dur(s.Timed),
 		100*float64(s.Timed)/float64(max(s.Wall, 1)), s.Toggles)
 }
 
@@ -254,41 +254,8 @@ func setupMessage(name string, iters int, pairs, setup, work time.Duration) stri
 		"against %s of measured work (plus %s of setup): the run took %.1f× the wall time of its work. "+
 		"Fix: if the setup is cheap, prepare a pool of inputs before the loop and cycle through it; "+
 		"otherwise bound the run with -benchtime=Nx",
-		name, iters, fmtDur(pairs), fmtDur(per), fmtDur(work), fmtDur(setup),
+		name, iters, textfmt.Dur(pairs), textfmt.Dur(per), textfmt.Dur(work), textfmt.Dur(setup),
 		float64(pairs+setup+work)/float64(max(work, 1)))
-}
-
-// benchtime is the parsed -test.benchtime flag: a duration d, or a fixed
-// iteration count n (the "Nx" form).
-type benchtime struct {
-	d time.Duration
-	n int
-}
-
-// parseBenchtime parses the flag's String() form, "1s" or "100x".
-func parseBenchtime(s string) (benchtime, bool) {
-	if c, ok := strings.CutSuffix(s, "x"); ok {
-		n, err := strconv.Atoi(c)
-		if err != nil || n <= 0 {
-			return benchtime{}, false
-		}
-		return benchtime{n: n}, true
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return benchtime{}, false
-	}
-	return benchtime{d: d}, true
-}
-
-// currentBenchtime reads -test.benchtime; it defaults to testing's 1s.
-func currentBenchtime() benchtime {
-	if f := flag.Lookup("test.benchtime"); f != nil {
-		if bt, ok := parseBenchtime(f.Value.String()); ok {
-			return bt
-		}
-	}
-	return benchtime{d: time.Second}
 }
 
 // maxN is testing's cap on b.N (maxBenchPredictIters).
@@ -300,22 +267,9 @@ const maxN = 1_000_000_000
 // (or the first run when n is 1); with a duration d, a run whose timed
 // time reached d or whose N reached the 1e9 cap. A b.Loop-style benchmark
 // runs once and always meets one of these conditions.
-func final(bt benchtime, n int, timed time.Duration) bool {
-	if bt.n > 0 {
-		return n == bt.n || bt.n == 1
+func final(bt testflag.Benchtime, n int, timed time.Duration) bool {
+	if bt.N > 0 {
+		return n == bt.N || bt.N == 1
 	}
-	return timed >= bt.d || n >= maxN
-}
-
-// fmtDur formats d with about three significant digits.
-func fmtDur(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		d = d.Round(time.Millisecond)
-	case d >= time.Millisecond:
-		d = d.Round(time.Microsecond)
-	case d >= time.Microsecond:
-		d = d.Round(10 * time.Nanosecond)
-	}
-	return d.String()
+	return timed >= bt.D || n >= maxN
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
 const us = time.Microsecond
@@ -195,35 +197,17 @@ func TestSetupCostly(t *testing.T) {
 	}
 }
 
-func TestBenchtimeAndFinal(t *testing.T) {
-	for _, tt := range []struct {
-		in   string
-		want benchtime
-		ok   bool
-	}{
-		{"1s", benchtime{d: time.Second}, true},
-		{"100ms", benchtime{d: 100 * time.Millisecond}, true},
-		{"50x", benchtime{n: 50}, true},
-		{"1x", benchtime{n: 1}, true},
-		{"0x", benchtime{}, false},
-		{"x", benchtime{}, false},
-		{"-1s", benchtime{}, false},
-		{"bogus", benchtime{}, false},
-	} {
-		got, ok := parseBenchtime(tt.in)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("parseBenchtime(%q) = %+v, %v; want %+v, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-	d := benchtime{d: time.Second}
+// TestFinal: the parsing of -benchtime is internal/testflag's and tested there.
+func TestFinal(t *testing.T) {
+	d := testflag.Benchtime{D: time.Second}
 	if final(d, 1, time.Millisecond) || !final(d, 100, time.Second) || !final(d, maxN, 0) || final(d, 1e6, 999*time.Millisecond) {
 		t.Error("final (duration): want final when timed ≥ d or N at the 1e9 cap, as testing's launch loop")
 	}
-	n := benchtime{n: 50}
+	n := testflag.Benchtime{N: 50}
 	if final(n, 1, 0) || !final(n, 50, 0) {
 		t.Error("final (Nx): want final only at N = 50")
 	}
-	if !final(benchtime{n: 1}, 1, 0) {
+	if !final(testflag.Benchtime{N: 1}, 1, 0) {
 		t.Error("final (1x): the first run is the only one")
 	}
 }
@@ -254,20 +238,6 @@ func TestThreadDelta(t *testing.T) {
 	}
 	if got := d.onCPU(100 * us); got != 0.5 {
 		t.Errorf("onCPU across threads = %v, want 0.5", got)
-	}
-}
-
-func TestFmtDur(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		1140163 * time.Microsecond: "1.14s",
-		21713 * time.Nanosecond:    "21.71µs",
-		489534 * time.Nanosecond:   "489.53µs",
-		3*time.Millisecond + 7:     "3ms",
-		999 * time.Nanosecond:      "999ns",
-	} {
-		if got := fmtDur(d); got != want {
-			t.Errorf("fmtDur(%d) = %q, want %q", d, got, want)
-		}
 	}
 }
 

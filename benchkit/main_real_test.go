@@ -1,33 +1,25 @@
 package benchkit
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/benchkit/go-benchkit/internal/testbin"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 )
 
-// mainBinaryOf builds benchkit/testdata/<pkg> once, with go test -c, into
-// dir, for the subtests to run.
-func mainBinaryOf(t *testing.T, dir, pkg string) string {
+// mainBinaryOf builds benchkit/testdata/<pkg> once, with go test -c, for
+// the subtests to run; dir is unused (testbin builds into t's temp dir)
+// and kept so the call sites read the same.
+func mainBinaryOf(t *testing.T, _ string, pkg string) string {
 	t.Helper()
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command on PATH to build the testdata package: %v", err)
-	}
-	bin := filepath.Join(dir, pkg+".test")
-	cmd := exec.Command(gobin, "test", "-c", "-o", bin, "./testdata/"+pkg)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go test -c ./testdata/%s:\n%s", pkg, out)
-	return bin
+	return testbin.Build(t, "./testdata/"+pkg)
 }
 
 type mainRealRun struct {
@@ -37,20 +29,8 @@ type mainRealRun struct {
 
 func mainExec(t *testing.T, bin string, env []string, args ...string) mainRealRun {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := mainRealRun{stdout: stdout.String(), stderr: stderr.String()}
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		r.code = exit.ExitCode()
-	} else {
-		require.NoError(t, err)
-	}
-	return r
+	r := testbin.Run(t, bin, t.TempDir(), 5*time.Minute, env, args...)
+	return mainRealRun{stdout: r.Stdout, stderr: r.Stderr, code: r.Code}
 }
 
 // mainParse reads a whole go test output with benchfmt.Reader and returns

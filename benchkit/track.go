@@ -12,6 +12,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
 // Units of the metrics Track and Loop report on the benchmark's line.
@@ -44,7 +45,7 @@ type state struct {
 	cont0 env.Contention
 	stw0  int64 // stop-the-world pauses so far, -1 unknown
 	stwT0 time.Duration
-	mem0  uint64 // runtime.MemStats.Mallocs, only when view lacks netAllocs
+	mem0  uint64 // runtime.MemStats.Mallocs, only when bfields lacks netAllocs
 	memB0 uint64
 	th0   threadSample
 
@@ -110,7 +111,7 @@ func Track(b *testing.B, opts ...Option) {
 // benchmark, whose timer runs when Track is called, is charged for none of
 // Track's work.
 func pause(b *testing.B) (restart bool) {
-	on, known := theView().TimerOn(b)
+	on, known := bFields().TimerOn(b)
 	restart = on || !known
 	if restart {
 		b.StopTimer()
@@ -127,7 +128,7 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		b.Cleanup(st.end)
 		st.cont0 = env.ReadContention()
 		st.stw0, st.stwT0 = readSTW()
-		if _, _, ok := theView().Allocs(b); !ok {
+		if _, _, ok := bFields().Allocs(b); !ok {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			st.mem0, st.memB0 = ms.Mallocs, ms.TotalAlloc
@@ -223,7 +224,7 @@ func (st *state) end() {
 	}
 	th := readThread().sub(st.th0)
 	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused}
-	if start, ok := theView().TimerStart(b); ok {
+	if start, ok := bFields().TimerStart(b); ok {
 		if end, ok := monotonic(now); ok {
 			// timed is the time since the timer's last start (or reset)
 			// plus earlier stretches, so start+timed is at or after the end
@@ -254,7 +255,7 @@ func (st *state) end() {
 		forget()
 		return
 	}
-	if has, ok := theView().HasSub(b); ok && has {
+	if has, ok := bFields().HasSub(b); ok && has {
 		forget()
 		return
 	}
@@ -262,7 +263,7 @@ func (st *state) end() {
 	if st.havePrev {
 		v = stoppedTimer(st.prev, cur)
 	}
-	isFinal := final(currentBenchtime(), b.N, timed)
+	isFinal := final(testflag.Read(), b.N, timed)
 	// A suspect step fails when the one before was suspect too, or when it
 	// is the last (-benchtime=Nx has only two) with strong evidence.
 	if v == timerStopped || v == timerSuspect && (st.suspect || isFinal && cur.lastChance()) {
@@ -301,7 +302,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		InvoluntarySwitches: -1,
 		WithinCV:            st.within,
 	}
-	if allocs, bytes, ok := theView().Allocs(b); ok {
+	if allocs, bytes, ok := bFields().Allocs(b); ok {
 		run.AllocsPerOp, run.BytesPerOp = float64(allocs)/n, float64(bytes)/n
 	} else if st.mem0 > 0 {
 		var ms runtime.MemStats

@@ -6,14 +6,14 @@ import (
 	"time"
 )
 
-// bview reads a few unexported fields of testing.B through reflection
+// bfields reads a few unexported fields of testing.B through reflection
 // (read-only, no unsafe): whether the timer runs, the allocation counters
 // testing prints as allocs/op and B/op, and whether the benchmark has
 // sub-benchmarks. Go 1.26 and 1.27 have the same fields. If a field is
 // missing or has another type in some Go release, that field is reported
 // as unavailable and Track falls back (see the ok results), so a change in
 // testing degrades benchkit's output and never breaks a benchmark.
-type bview struct {
+type bfields struct {
 	timerOn   []int // bool
 	netAllocs []int // uint64
 	netBytes  []int // uint64
@@ -24,16 +24,16 @@ type bview struct {
 	startExt  []int // int64
 }
 
-// view is computed when the package is initialised (pure reflection on a
+// fields is computed when the package is initialised (pure reflection on a
 // type, no I/O), so that the first Track call, whose timer may be running,
 // does not pay for it.
-var view = newView(reflect.TypeFor[testing.B]())
+var fields = newFields(reflect.TypeFor[testing.B]())
 
-func theView() *bview { return &view }
+func bFields() *bfields { return &fields }
 
-// newView finds the fields in t, leaving a field's index nil when it is
+// newFields finds the fields in t, leaving a field's index nil when it is
 // absent or of an unexpected kind.
-func newView(t reflect.Type) bview {
+func newFields(t reflect.Type) bfields {
 	field := func(kind reflect.Kind, path ...string) []int {
 		var idx []int
 		cur := t
@@ -53,7 +53,7 @@ func newView(t reflect.Type) bview {
 		}
 		return idx
 	}
-	return bview{
+	return bfields{
 		timerOn:   field(reflect.Bool, "timerOn"),
 		netAllocs: field(reflect.Uint64, "netAllocs"),
 		netBytes:  field(reflect.Uint64, "netBytes"),
@@ -63,7 +63,7 @@ func newView(t reflect.Type) bview {
 	}
 }
 
-func (v *bview) value(b *testing.B, idx []int) (reflect.Value, bool) {
+func (v *bfields) value(b *testing.B, idx []int) (reflect.Value, bool) {
 	if idx == nil {
 		return reflect.Value{}, false
 	}
@@ -75,7 +75,7 @@ func (v *bview) value(b *testing.B, idx []int) (reflect.Value, bool) {
 }
 
 // TimerOn reports whether b's timer is running; ok is false when unknown.
-func (v *bview) TimerOn(b *testing.B) (on, ok bool) {
+func (v *bfields) TimerOn(b *testing.B) (on, ok bool) {
 	f, ok := v.value(b, v.timerOn)
 	if !ok {
 		return false, false
@@ -85,7 +85,7 @@ func (v *bview) TimerOn(b *testing.B) (on, ok bool) {
 
 // Allocs returns the heap allocations and bytes testing counted while the
 // timer ran, the numerators of allocs/op and B/op.
-func (v *bview) Allocs(b *testing.B) (allocs, bytes uint64, ok bool) {
+func (v *bfields) Allocs(b *testing.B) (allocs, bytes uint64, ok bool) {
 	a, ok1 := v.value(b, v.netAllocs)
 	by, ok2 := v.value(b, v.netBytes)
 	if !ok1 || !ok2 {
@@ -95,7 +95,7 @@ func (v *bview) Allocs(b *testing.B) (allocs, bytes uint64, ok bool) {
 }
 
 // HasSub reports whether b called b.Run (it is then not measured itself).
-func (v *bview) HasSub(b *testing.B) (has, ok bool) {
+func (v *bfields) HasSub(b *testing.B) (has, ok bool) {
 	f, ok := v.value(b, v.hasSub)
 	if !ok {
 		return false, false
@@ -105,7 +105,7 @@ func (v *bview) HasSub(b *testing.B) (has, ok bool) {
 
 // TimerStart returns the monotonic clock reading, in ns since the process
 // started, at which b's timer was last started (or reset while running).
-func (v *bview) TimerStart(b *testing.B) (mono int64, ok bool) {
+func (v *bfields) TimerStart(b *testing.B) (mono int64, ok bool) {
 	w, ok1 := v.value(b, v.startWall)
 	e, ok2 := v.value(b, v.startExt)
 	if !ok1 || !ok2 || w.Uint()&hasMonotonic == 0 {
