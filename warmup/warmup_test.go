@@ -157,13 +157,11 @@ func TestWorkloadIsDeterministicAndAllocationFree(t *testing.T) {
 }
 
 func TestCalibrationReachesTarget(t *testing.T) {
-	// The unit count is a whole number of units within calibrate's
-	// bounds, whatever the clock reads. How it grows with the target
-	// depends on the machine's speed and load, so it is not asserted.
+	// The unit count is at least one unit, whatever the clock reads. How
+	// it grows with the target depends on the machine's speed and load,
+	// so it is not asserted.
 	for _, target := range []time.Duration{time.Nanosecond, 5 * ms} {
-		n := warmup.Machine(target, time.Second)
-		assert.GreaterOrEqual(t, n, 1, "target %v", target)
-		assert.LessOrEqual(t, n, 1<<31, "target %v", target)
+		assert.GreaterOrEqual(t, warmup.Machine(target, time.Second), 1, "target %v", target)
 	}
 }
 
