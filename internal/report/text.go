@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // Prefix starts every line of the text report. benchfmt.Reader reads a
@@ -48,9 +49,9 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 			shown++
 		}
 	}
-	title := fmt.Sprintf("hygiene report · %s · %s", plural(shown, "benchmark"), plural(runs, "run"))
+	title := fmt.Sprintf("hygiene report · %s · %s", textfmt.Plural(shown, "benchmark"), textfmt.Plural(runs, "run"))
 	if n := len(a.Comparisons); n > 0 {
-		title += " · " + plural(n, "comparison")
+		title += " · " + textfmt.Plural(n, "comparison")
 	}
 	if in.Package != "" {
 		title += " · " + in.Package
@@ -221,16 +222,6 @@ func pad(s string, w int) string {
 	return s
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "ch") {
-		return strconv.Itoa(n) + " " + word + "es"
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
 func dash(s string) string {
 	if s == "" {
 		return "-"
@@ -253,11 +244,11 @@ func pctCell(x float64) string {
 func samplesCell(r Row) string {
 	switch r.Source {
 	case SourceRuns:
-		return plural(len(r.Samples), "run")
+		return textfmt.Plural(len(r.Samples), "run")
 	case SourceBatches:
-		return plural(r.TotalRuns, "run") + ", " + plural(len(r.Samples), "batch")
+		return textfmt.Plural(r.TotalRuns, "run") + ", " + textfmt.Plural(len(r.Samples), "batch")
 	}
-	return plural(r.TotalRuns, "run")
+	return textfmt.Plural(r.TotalRuns, "run")
 }
 
 func runsNeededCell(r Row) string {
@@ -377,7 +368,7 @@ func findingsOf(r Row) []string {
 		out = append(out, fmt.Sprintf(
 			"%s beyond Tukey's fences (%d high, %d low; %d severe), IQR %s; "+
 				"outliers are kept in the median and CV: look for interference at those points of the plot",
-			plural(o.Count(), "outlier "+strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s")), o.HighMild+o.HighSevere, o.LowMild+o.LowSevere, o.HighSevere+o.LowSevere, fmtNs(o.IQR)))
+			textfmt.Plural(o.Count(), "outlier "+strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s")), o.HighMild+o.HighSevere, o.LowMild+o.LowSevere, o.HighSevere+o.LowSevere, fmtNs(o.IQR)))
 	}
 	if st := r.HighStretch; st[1] > st[0] && r.Regimes == nil {
 		slow, _ := stats.Median(r.Samples[st[0]:st[1]])
@@ -442,7 +433,7 @@ func comparisonLines(p *printer, c ComparisonRow) {
 		name += fmt.Sprintf(" (%d of %d)", c.Index, c.Of)
 	}
 	head := fmt.Sprintf("  %s: baseline %s at %s/op, %s", name, c.Baseline,
-		fmtNs(c.BaselineNsPerOp), plural(c.Rounds, "round"))
+		fmtNs(c.BaselineNsPerOp), textfmt.Plural(c.Rounds, "round"))
 	if c.Confidence > 0 && c.Confidence < 1 {
 		head += fmt.Sprintf(", %s%% intervals", fmtNum(c.Confidence*100))
 	}
