@@ -293,14 +293,14 @@ type StripPlot struct {
 // Strip returns a strip plot of xs in order, one block character per
 // value, linear from ▁ at the smallest to █ at the largest. When xs has
 // more than width values, each character is the mean of a bucket of
-// consecutive values (registry.Compress). With at least 8 points, points
+// consecutive values ([stats.Compress]). With at least 8 points, points
 // above Q3 + 3·IQR of the plotted points (Tukey's severe fence) are drawn
 // as █ and the scale stops at the fence: a single 100× spike would
 // otherwise squash every other point to ▁. Two regimes are never clipped
 // this way, as the quartiles span both. Non-finite values are skipped; an
 // empty or all-equal xs gives a flat line.
 func Strip(xs []float64, width int) StripPlot {
-	vs := registry.Compress(finiteOnlySigned(xs), max(width, 1))
+	vs := stats.Compress(finiteOnlySigned(xs), max(width, 1))
 	if len(vs) == 0 {
 		return StripPlot{}
 	}
