@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// The thresholds of the level-shift test in [ShiftedBlock]. They were
-// set on simulated samples (iid shapes, drifts, humps, AR(1) noise, spiky
-// blocks) and on real seed-001 timelines; see notes/seed001-regimes.md.
+// The thresholds of the level-shift test in [ShiftedBlock]. How they
+// were set, and the false-positive rates they give, are in
+// docs/statistics.md.
 const (
 	// ShiftMaxP is the largest permutation p-value of the scan statistic
 	// for which [ShiftedBlock] calls a shift. For independent, identically
@@ -21,8 +21,7 @@ const (
 	// allows at most one.
 	ShiftPermutations = 399
 	// ShiftMinN is the least sample size [ShiftedBlock] tests. Below it
-	// a steep drift cannot be told from a step (with 12 values, a drift
-	// from 100 to 200 with 5% noise passed 20% of the time).
+	// a steep drift cannot be told from a step.
 	ShiftMinN = 20
 	// ShiftMaxN is the largest sample [ShiftedBlock] tests; the scan costs
 	// O(n²) per permutation.
@@ -96,15 +95,10 @@ const (
 // s = [MADNormal]·MAD, capped at [RegimeMaxSeparation], and OrderP the
 // candidate's permutation p-value.
 //
-// Measured false-positive rates (300 seeded samples per cell, n = 12 to
-// 200): iid normal, lognormal, exponential, uniform, outliers and a slow
-// drift at most 1/300; steep drifts and humps (100 to 200) 0 from n = 20
-// on (4/300 for a 5%-noise drift at n = 20). The weak spot is strongly
-// autocorrelated noise with a large spread: AR(1) with φ = 0.9 and 20% CV
-// is called 4–24% of the time, a lognormal AR(1) (φ 0.7, σ 0.5) up to
-// half — such a sample wanders between levels, and a report that says
-// "two regimes" there is wrong in detail but right that it is not one
-// distribution ([TwoRegimes] shares the weakness for random walks).
+// Strongly autocorrelated noise with a large spread wanders between
+// levels and can pass all three steps: it is the test's known weak spot
+// ([TwoRegimes] shares it for random walks). The measured false-positive
+// rates are in docs/statistics.md.
 //
 // r describes the best block even when shifted is false. It is the zero
 // Regimes, with OrderP 1, when no test is possible: fewer than
