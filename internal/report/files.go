@@ -169,6 +169,8 @@ func known(x float64) *float64 {
 	return &x
 }
 
+// finiteSlice returns a new slice of the finite values of xs, in order
+// (empty, not nil, when there are none).
 func finiteSlice(xs []float64) []float64 {
 	out := make([]float64, 0, len(xs))
 	for _, x := range xs {

@@ -349,7 +349,7 @@ type StripPlot struct {
 // this way, as the quartiles span both. Non-finite values are skipped; an
 // empty or all-equal xs gives a flat line.
 func Strip(xs []float64, width int) StripPlot {
-	vs := stats.Compress(finiteOnlySigned(xs), max(width, 1))
+	vs := stats.Compress(finiteSlice(xs), max(width, 1))
 	if len(vs) == 0 {
 		return StripPlot{}
 	}
@@ -372,16 +372,6 @@ func Strip(xs []float64, width int) StripPlot {
 	}
 	s.Plot = sb.String()
 	return s
-}
-
-func finiteOnlySigned(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if finite(x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // findingsOf returns the long-form findings of r: its flags' messages,
