@@ -11,6 +11,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // runTime sums the first schedstat field (time on a CPU, ns) over the
@@ -89,9 +92,7 @@ func startHogs(t *testing.T, n int) func() {
 	var cmds []*exec.Cmd
 	for range n {
 		c := exec.Command("timeout", "5", "sh", "-c", "while :; do :; done")
-		if err := c.Start(); err != nil {
-			t.Fatalf("starting a hog: %v", err)
-		}
+		require.NoError(t, c.Start(), "starting a hog")
 		cmds = append(cmds, c)
 	}
 	return func() {
@@ -122,9 +123,8 @@ func TestDemoContention(t *testing.T) {
 		time.Sleep(100 * time.Millisecond) // let the hogs reach the run queue
 		h := spin(2, d)
 		stop()
-		if !q.c.WaitKnown || !h.c.WaitKnown || !q.c.SwitchesKnown || !h.c.SwitchesKnown {
-			t.Fatalf("counters unknown on Linux: quiet %+v, hogs %+v", q.c, h.c)
-		}
+		require.True(t, q.c.WaitKnown && h.c.WaitKnown && q.c.SwitchesKnown && h.c.SwitchesKnown,
+			"counters unknown on Linux: quiet %+v, hogs %+v", q.c, h.c)
 		quietWait += q.c.RunQueueWait
 		hogWait += h.c.RunQueueWait
 		for _, r := range []struct {
@@ -139,9 +139,7 @@ func TestDemoContention(t *testing.T) {
 				float64(r.iterations)/float64(max(q.iterations, 1)))
 		}
 	}
-	if hogWait <= quietWait {
-		t.Errorf("run-queue wait with hogs %v is not above quiet %v: the counter did not see the competition", hogWait, quietWait)
-	}
+	assert.Greater(t, hogWait, quietWait, "run-queue wait with hogs is not above quiet: the counter did not see the competition")
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -5,6 +5,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestLiveProbe probes this machine, logs every fact and warning (run with
@@ -27,51 +30,35 @@ func TestLiveProbe(t *testing.T) {
 		}
 	}
 
-	if s.NumCPU <= 0 || s.NumCPU != runtime.NumCPU() {
-		t.Errorf("NumCPU = %d, runtime.NumCPU() = %d", s.NumCPU, runtime.NumCPU())
-	}
-	if s.GOMAXPROCS != runtime.GOMAXPROCS(0) {
-		t.Errorf("GOMAXPROCS = %d, want %d", s.GOMAXPROCS, runtime.GOMAXPROCS(0))
-	}
-	if s.GoVersion != runtime.Version() || s.GOOS != runtime.GOOS || s.GOARCH != runtime.GOARCH {
-		t.Errorf("go = %s %s/%s, want %s %s/%s", s.GoVersion, s.GOOS, s.GOARCH, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	}
+	assert.Positive(t, s.NumCPU)
+	assert.Equal(t, runtime.NumCPU(), s.NumCPU, "NumCPU")
+	assert.Equal(t, runtime.GOMAXPROCS(0), s.GOMAXPROCS, "GOMAXPROCS")
+	assert.Equal(t, runtime.Version(), s.GoVersion)
+	assert.Equal(t, runtime.GOOS, s.GOOS)
+	assert.Equal(t, runtime.GOARCH, s.GOARCH)
 	checkFactsShape(t, facts)
 	for _, w := range s.Warnings() {
-		if w.Key == "" || w.Message == "" {
-			t.Errorf("empty warning %+v", w)
-		}
+		assert.True(t, w.Key != "" && w.Message != "", "empty warning %+v", w)
 	}
 	if runtime.GOOS == "linux" {
 		// procfs is mounted on any Linux a Go test runs on; the CPU model
 		// is not asserted (some RISC-V kernels print no usable name).
-		if !s.LoadKnown || !s.StealKnown {
-			t.Errorf("on Linux load and steal should be known: %+v", s)
-		}
-		if !c.WaitKnown || !c.SwitchesKnown || !c.StealKnown {
-			t.Errorf("on Linux every contention counter should be known: %+v", c)
-		}
-	} else if s.LoadKnown || s.GovernorKnown || s.StealKnown {
-		t.Errorf("outside Linux file probes must stay unknown: %+v", s)
+		assert.True(t, s.LoadKnown && s.StealKnown, "on Linux load and steal should be known: %+v", s)
+		assert.True(t, c.WaitKnown && c.SwitchesKnown && c.StealKnown, "on Linux every contention counter should be known: %+v", c)
+	} else {
+		assert.False(t, s.LoadKnown || s.GovernorKnown || s.StealKnown, "outside Linux file probes must stay unknown: %+v", s)
 	}
 }
 
 func checkFactsShape(t *testing.T, facts []Fact) {
 	t.Helper()
-	if len(facts) == 0 {
-		t.Fatal("no facts")
-	}
+	require.NotEmpty(t, facts, "no facts")
 	seen := map[string]bool{}
 	for _, f := range facts {
-		if f.Name == "" || f.Name != strings.ToLower(f.Name) || strings.ContainsAny(f.Name, ":\n") {
-			t.Errorf("bad fact name %q", f.Name)
-		}
-		if seen[f.Name] {
-			t.Errorf("duplicate fact name %q", f.Name)
-		}
+		assert.True(t, f.Name != "" && f.Name == strings.ToLower(f.Name) && !strings.ContainsAny(f.Name, ":\n"),
+			"bad fact name %q", f.Name)
+		assert.False(t, seen[f.Name], "duplicate fact name %q", f.Name)
 		seen[f.Name] = true
-		if f.Value == "" || strings.ContainsAny(f.Value, "\n\r\t") {
-			t.Errorf("fact %s has bad value %q", f.Name, f.Value)
-		}
+		assert.True(t, f.Value != "" && !strings.ContainsAny(f.Value, "\n\r\t"), "fact %s has bad value %q", f.Name, f.Value)
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestNoFlagsAtImport builds and runs testdata/noflags, a plain program
@@ -19,13 +22,7 @@ func TestNoFlagsAtImport(t *testing.T) {
 		t.Skip("no go command on PATH")
 	}
 	out, err := exec.Command(goTool, "run", "./testdata/noflags").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go run ./testdata/noflags: %v\n%s", err, out)
-	}
-	if !strings.Contains(string(out), "\n0 flags registered\n") {
-		t.Errorf("flags were registered at import:\n%s", out)
-	}
-	if !strings.HasPrefix(string(out), "go ") {
-		t.Errorf("the program did not print the facts first:\n%s", out)
-	}
+	require.NoError(t, err, "go run ./testdata/noflags:\n%s", out)
+	assert.Contains(t, string(out), "\n0 flags registered\n", "flags were registered at import")
+	assert.True(t, strings.HasPrefix(string(out), "go "), "the program did not print the facts first:\n%s", out)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // Snapshot describes the machine and the build a benchmark runs on. It is
@@ -225,7 +227,7 @@ func (s Snapshot) Facts() []Fact {
 		{"build", known(s.BuildKnown, s.buildValue())},
 	}
 	for i := range f {
-		f[i].Value = oneLine(f[i].Value)
+		f[i].Value = textfmt.OneLine(f[i].Value)
 	}
 	return f
 }
@@ -236,7 +238,7 @@ func (s Snapshot) Facts() []Fact {
 func (s Snapshot) Warnings() []Warning {
 	var w []Warning
 	add := func(key, format string, args ...any) {
-		w = append(w, Warning{key, oneLine(fmt.Sprintf(format, args...))})
+		w = append(w, Warning{key, textfmt.OneLine(fmt.Sprintf(format, args...))})
 	}
 	if s.BuildKnown && s.Race {
 		add("race", "built with the race detector (-race): it slows memory accesses 2-20x and synchronisation more; "+
@@ -380,14 +382,4 @@ func (s Snapshot) buildValue() string {
 // fmtSeconds formats a duration as seconds with two decimals, e.g. "0.83 s".
 func fmtSeconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + " s"
-}
-
-// oneLine replaces control characters so a value never breaks a report line.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r < ' ' || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
 }

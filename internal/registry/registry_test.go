@@ -41,11 +41,7 @@ func TestFlagsMerge(t *testing.T) {
 	assert.Len(t, r.Benchmarks()[0].Flags, MaxFlags)
 }
 
-func TestCompress(t *testing.T) {
-	assert.Equal(t, []float64{1.5, 3.5, 5}, Compress([]float64{1, 2, 3, 4, 5}, 3))
-	assert.Equal(t, []float64{3}, Compress([]float64{1, 2, 3, 4, 5}, 1))
-	assert.Equal(t, []float64{1, 2}, Compress([]float64{1, 2}, 2))
-	assert.Len(t, Compress(make([]float64, 10000), 0), 1)
+func TestSetTimelineBound(t *testing.T) {
 	var r Registry
 	r.SetTimeline("B", make([]float64, 10*MaxTimeline))
 	assert.LessOrEqual(t, len(r.Benchmarks()[0].Timeline), MaxTimeline)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // The JSON report. See the package documentation for every field.
@@ -168,6 +169,8 @@ func known(x float64) *float64 {
 	return &x
 }
 
+// finiteSlice returns a new slice of the finite values of xs, in order
+// (empty, not nil, when there are none).
 func finiteSlice(xs []float64) []float64 {
 	out := make([]float64, 0, len(xs))
 	for _, x := range xs {
@@ -324,7 +327,7 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 	bw := benchfmt.NewWriter(w)
 	var base []benchfmt.Config
 	add := func(key, value string) {
-		value = oneLine(value)
+		value = textfmt.OneLine(value)
 		if value != "" {
 			base = append(base, benchfmt.Config{Key: key, Value: []byte(value), File: true})
 		}
@@ -389,14 +392,4 @@ func benchName(r Row) string {
 
 func nsValue(ns float64) benchfmt.Value {
 	return benchfmt.Value{Value: ns * 1e-9, Unit: "sec/op", OrigValue: ns, OrigUnit: "ns/op"}
-}
-
-func oneLine(s string) string {
-	s = strings.Map(func(c rune) rune {
-		if c == '\n' || c == '\r' {
-			return ' '
-		}
-		return c
-	}, s)
-	return strings.TrimSpace(s)
 }

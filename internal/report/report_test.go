@@ -28,7 +28,7 @@ func rowByName(t *testing.T, a Analysis, display string) Row {
 			return r
 		}
 	}
-	t.Fatalf("no row %q", display)
+	require.FailNowf(t, "no such row", "%q", display)
 	return Row{}
 }
 
@@ -99,9 +99,9 @@ func TestTextParsesClean(t *testing.T) {
 				keys[c.Key] = string(c.Value)
 			}
 		case *benchfmt.SyntaxError:
-			t.Errorf("syntax error: %v", rec)
+			assert.Failf(t, "syntax error", "%v", rec)
 		case *benchfmt.UnitMetadata:
-			t.Errorf("unit metadata from the report: %v", rec)
+			assert.Failf(t, "unit metadata from the report", "%v", rec)
 		}
 	}
 	require.NoError(t, r.Err())

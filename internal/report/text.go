@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // Prefix starts every line of the text report. benchfmt.Reader reads a
@@ -40,7 +41,21 @@ func Text(w io.Writer, in Input) error {
 // TextAnalysis is [Text] with the analysis already computed.
 func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 	p := &printer{w: bufio.NewWriter(w)}
-	delta := in.Settings.delta()
+	p.title(in, a)
+	p.environment(in)
+	p.warmup(in.Warmup)
+	p.benchmarks(a, in.Settings.delta())
+	p.stripPlots(a.Rows)
+	p.findings(a.Rows)
+	p.comparisons(a.Comparisons)
+	p.dropped(in.Dropped)
+	p.failures(a.Failures)
+	return p.flush()
+}
+
+// title writes the first line: the counts of shown benchmarks, runs and
+// comparisons, and the package.
+func (p *printer) title(in Input, a Analysis) {
 	runs, shown := 0, 0
 	for _, r := range a.Rows {
 		runs += r.TotalRuns
@@ -48,15 +63,18 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 			shown++
 		}
 	}
-	title := fmt.Sprintf("hygiene report · %s · %s", plural(shown, "benchmark"), plural(runs, "run"))
+	title := fmt.Sprintf("hygiene report · %s · %s", textfmt.Plural(shown, "benchmark"), textfmt.Plural(runs, "run"))
 	if n := len(a.Comparisons); n > 0 {
-		title += " · " + plural(n, "comparison")
+		title += " · " + textfmt.Plural(n, "comparison")
 	}
 	if in.Package != "" {
 		title += " · " + in.Package
 	}
 	p.line(title)
+}
 
+// environment writes the facts, aligned, then the warnings.
+func (p *printer) environment(in Input) {
 	p.section("environment")
 	nameW := 0
 	for _, f := range in.Facts {
@@ -71,17 +89,24 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 	for _, wn := range in.Warnings {
 		p.line("  ⚠ " + wn.Key + ": " + wn.Message)
 	}
+}
 
+// warmup writes the warm-up's summary and warnings, or how to turn it on.
+func (p *printer) warmup(wu *Warmup) {
 	p.section("warm-up")
-	if in.Warmup == nil {
+	if wu == nil {
 		p.line("  off: the first benchmark paid for cold caches and clock ramp-up (turn it on with -benchkit.warmup=1s or BENCHKIT_WARMUP=1s)")
-	} else {
-		p.line("  " + in.Warmup.Summary)
-		for _, wn := range in.Warmup.Warnings {
-			p.line("  ⚠ " + wn)
-		}
+		return
 	}
+	p.line("  " + wu.Summary)
+	for _, wn := range wu.Warnings {
+		p.line("  ⚠ " + wn)
+	}
+}
 
+// benchmarks writes the table of shown rows and its legend, or why there
+// is none; delta is the change in percent the runs@ column resolves.
+func (p *printer) benchmarks(a Analysis, delta float64) {
 	p.section("benchmarks")
 	if !slices.ContainsFunc(a.Rows, Row.Shown) {
 		if len(a.Comparisons) > 0 {
@@ -89,33 +114,45 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 		} else {
 			p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
 		}
-	} else {
-		table := [][]string{{"benchmark", "samples", "median/op", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
-		for _, r := range a.Rows {
-			if !r.Shown() {
-				continue
-			}
-			table = append(table, []string{
-				r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CVPct), string(r.Grade),
-				pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
-			})
-		}
-		p.table(table)
-		p.line("  · samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run")
-		p.line("  · grade of cv: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
-		p.line("  · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)")
-		p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d",
-			fmtNum(delta), fmtNum(delta), MinRunsForCI))
+		return
 	}
+	table := [][]string{{"benchmark", "samples", "median/op", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
+	for _, r := range a.Rows {
+		if !r.Shown() {
+			continue
+		}
+		table = append(table, []string{
+			r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CVPct), string(r.Grade),
+			pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
+		})
+	}
+	p.table(table)
+	p.legend(delta)
+}
 
-	if plots := plotRows(a.Rows); len(plots) > 0 {
+// legend explains the benchmarks table's columns.
+func (p *printer) legend(delta float64) {
+	p.line("  · samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run")
+	p.line("  · grade of cv: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
+	p.line("  · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)")
+	p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d",
+		fmtNum(delta), fmtNum(delta), MinRunsForCI))
+}
+
+// stripPlots writes a strip plot per row with at least 2 samples, if any.
+func (p *printer) stripPlots(rows []Row) {
+	if plots := plotRows(rows); len(plots) > 0 {
 		p.section("samples in order (▁ lowest … █ highest, per row)")
 		p.table(plots)
 	}
+}
 
+// findings writes every row's findings ([findingsOf]), then one line
+// naming the rows whose spread is unknown; nothing when there are none.
+func (p *printer) findings(rows []Row) {
 	var findings [][2]string
 	var once []string
-	for _, r := range a.Rows {
+	for _, r := range rows {
 		for _, f := range findingsOf(r) {
 			findings = append(findings, [2]string{r.Display, f})
 		}
@@ -123,35 +160,48 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 			once = append(once, r.Display)
 		}
 	}
-	if len(findings) > 0 || len(once) > 0 {
-		p.section("findings")
-		for _, f := range findings {
-			p.line("  " + f[0] + ": " + f[1])
-		}
-		if len(once) > 0 {
-			p.line(fmt.Sprintf("  %s: one run and fewer than 2 timed batches, so no spread is known; "+
-				"run with -count=10, or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)",
-				listNames(once, 4)))
-		}
+	if len(findings) == 0 && len(once) == 0 {
+		return
 	}
+	p.section("findings")
+	for _, f := range findings {
+		p.line("  " + f[0] + ": " + f[1])
+	}
+	if len(once) > 0 {
+		p.line(fmt.Sprintf("  %s: one run and fewer than 2 timed batches, so no spread is known; "+
+			"run with -count=10, or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)",
+			listNames(once, 4)))
+	}
+}
 
-	if len(a.Comparisons) > 0 {
-		p.section("comparisons · Δ = median of (impl/baseline − 1) over rounds, with its CI; the control's CI is the noise floor")
-		for _, c := range a.Comparisons {
-			comparisonLines(p, c)
-		}
+// comparisons writes each control comparison ([comparisonLines]), if any.
+func (p *printer) comparisons(cs []ComparisonRow) {
+	if len(cs) == 0 {
+		return
 	}
+	p.section("comparisons · Δ = median of (impl/baseline − 1) over rounds, with its CI; the control's CI is the noise floor")
+	for _, c := range cs {
+		comparisonLines(p, c)
+	}
+}
 
-	if in.Dropped > 0 {
-		p.line(fmt.Sprintf("⚠ %d benchmark names were not recorded: the registry holds at most %d", in.Dropped, registry.MaxBenchmarks))
+// dropped writes how many benchmark names the registry could not hold,
+// if any.
+func (p *printer) dropped(n int) {
+	if n > 0 {
+		p.line(fmt.Sprintf("⚠ %d benchmark names were not recorded: the registry holds at most %d", n, registry.MaxBenchmarks))
 	}
-	if len(a.Failures) > 0 {
-		p.section("failures")
-		for _, f := range a.Failures {
-			p.line("  ✗ " + f)
-		}
+}
+
+// failures writes the failures section, if any.
+func (p *printer) failures(fs []string) {
+	if len(fs) == 0 {
+		return
 	}
-	return p.flush()
+	p.section("failures")
+	for _, f := range fs {
+		p.line("  ✗ " + f)
+	}
 }
 
 type printer struct {
@@ -221,16 +271,6 @@ func pad(s string, w int) string {
 	return s
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	if strings.HasSuffix(word, "ch") {
-		return strconv.Itoa(n) + " " + word + "es"
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
 func dash(s string) string {
 	if s == "" {
 		return "-"
@@ -253,11 +293,11 @@ func pctCell(x float64) string {
 func samplesCell(r Row) string {
 	switch r.Source {
 	case SourceRuns:
-		return plural(len(r.Samples), "run")
+		return textfmt.Plural(len(r.Samples), "run")
 	case SourceBatches:
-		return plural(r.TotalRuns, "run") + ", " + plural(len(r.Samples), "batch")
+		return textfmt.Plural(r.TotalRuns, "run") + ", " + textfmt.Plural(len(r.Samples), "batch")
 	}
-	return plural(r.TotalRuns, "run")
+	return textfmt.Plural(r.TotalRuns, "run")
 }
 
 func runsNeededCell(r Row) string {
@@ -302,14 +342,14 @@ type StripPlot struct {
 // Strip returns a strip plot of xs in order, one block character per
 // value, linear from ▁ at the smallest to █ at the largest. When xs has
 // more than width values, each character is the mean of a bucket of
-// consecutive values (registry.Compress). With at least 8 points, points
+// consecutive values ([stats.Compress]). With at least 8 points, points
 // above Q3 + 3·IQR of the plotted points (Tukey's severe fence) are drawn
 // as █ and the scale stops at the fence: a single 100× spike would
 // otherwise squash every other point to ▁. Two regimes are never clipped
 // this way, as the quartiles span both. Non-finite values are skipped; an
 // empty or all-equal xs gives a flat line.
 func Strip(xs []float64, width int) StripPlot {
-	vs := registry.Compress(finiteOnlySigned(xs), max(width, 1))
+	vs := stats.Compress(finiteSlice(xs), max(width, 1))
 	if len(vs) == 0 {
 		return StripPlot{}
 	}
@@ -332,16 +372,6 @@ func Strip(xs []float64, width int) StripPlot {
 	}
 	s.Plot = sb.String()
 	return s
-}
-
-func finiteOnlySigned(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if finite(x) {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // findingsOf returns the long-form findings of r: its flags' messages,
@@ -377,7 +407,7 @@ func findingsOf(r Row) []string {
 		out = append(out, fmt.Sprintf(
 			"%s beyond Tukey's fences (%d high, %d low; %d severe), IQR %s; "+
 				"outliers are kept in the median and CV: look for interference at those points of the plot",
-			plural(o.Count(), "outlier "+strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s")), o.HighMild+o.HighSevere, o.LowMild+o.LowSevere, o.HighSevere+o.LowSevere, fmtNs(o.IQR)))
+			textfmt.Plural(o.Count(), "outlier "+strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s")), o.HighMild+o.HighSevere, o.LowMild+o.LowSevere, o.HighSevere+o.LowSevere, fmtNs(o.IQR)))
 	}
 	if st := r.HighStretch; st[1] > st[0] && r.Regimes == nil {
 		slow, _ := stats.Median(r.Samples[st[0]:st[1]])
@@ -442,7 +472,7 @@ func comparisonLines(p *printer, c ComparisonRow) {
 		name += fmt.Sprintf(" (%d of %d)", c.Index, c.Of)
 	}
 	head := fmt.Sprintf("  %s: baseline %s at %s/op, %s", name, c.Baseline,
-		fmtNs(c.BaselineNsPerOp), plural(c.Rounds, "round"))
+		fmtNs(c.BaselineNsPerOp), textfmt.Plural(c.Rounds, "round"))
 	if c.Confidence > 0 && c.Confidence < 1 {
 		head += fmt.Sprintf(", %s%% intervals", fmtNum(c.Confidence*100))
 	}

@@ -30,6 +30,54 @@ func bounds(xs []float64) (lo, hi float64) {
 // clamp returns x limited to [lo, hi].
 func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
 
+// unitExponent returns the binary exponent of the largest |x| in xs
+// (math.Frexp's; 0 when every x is zero), so that |x·2^−e| < 1 for every
+// x: values scaled by that exact power of two cannot overflow in sums,
+// squares or differences, and keep their ratios.
+func unitExponent(xs []float64) int {
+	maxAbs := 0.0
+	for _, x := range xs {
+		maxAbs = max(maxAbs, math.Abs(x))
+	}
+	_, e := math.Frexp(maxAbs)
+	return e
+}
+
+// scaleToUnit returns a copy of xs scaled by 2^−[unitExponent](xs).
+func scaleToUnit(xs []float64) []float64 {
+	e := unitExponent(xs)
+	z := make([]float64, len(xs))
+	for k, x := range xs {
+		z[k] = math.Ldexp(x, -e)
+	}
+	return z
+}
+
+// sortedOrder returns the indices of xs ordered by value, equal values in
+// index order.
+func sortedOrder(xs []float64) []int {
+	order := make([]int, len(xs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case xs[a] < xs[b]:
+			return -1
+		case xs[a] > xs[b]:
+			return 1
+		}
+		return 0
+	})
+	return order
+}
+
+// relativeGap returns (hi − lo) / max(|lo|, |hi|), the distance between two
+// centres relative to the larger magnitude.
+func relativeGap(lo, hi float64) float64 {
+	return (hi - lo) / max(math.Abs(lo), math.Abs(hi))
+}
+
 // Mean returns the arithmetic mean of xs, Σx/n. ok is false when xs is
 // empty or holds NaN or ±Inf.
 //

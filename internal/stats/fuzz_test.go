@@ -16,9 +16,15 @@ import (
 // maxFuzzValues bounds the sample size so each execution stays fast.
 const maxFuzzValues = 300
 
+// fuzzFloats is floats of at most the first maxFuzzValues words of data.
 func fuzzFloats(data []byte) []float64 {
-	n := min(len(data)/8, maxFuzzValues)
-	xs := make([]float64, n)
+	return floats(data[:min(len(data), 8*maxFuzzValues)])
+}
+
+// floats decodes data as little-endian float64s (a trailing partial word is
+// dropped).
+func floats(data []byte) []float64 {
+	xs := make([]float64, len(data)/8)
 	for i := range xs {
 		xs[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
 	}
@@ -69,19 +75,60 @@ func FuzzMean(f *testing.F) {
 		if ok != good || !isFinite(m) || (ok && (m < lo || m > hi)) || (!ok && m != 0) {
 			t.Fatalf("Mean(%v) = %v, %v", xs, m, ok)
 		}
-		if !slices.Equal(bitsOf(xs), bitsOf(orig)) {
-			t.Fatal("input modified")
-		}
+		checkUnmodified(t, xs, orig)
 	})
 }
 
-// math64 maps values to bits so that NaNs compare equal in slices.Equal.
+// bitsOf maps values to bits so that NaNs compare equal in slices.Equal.
 func bitsOf(xs []float64) []uint64 {
 	b := make([]uint64, len(xs))
 	for i, x := range xs {
 		b[i] = math.Float64bits(x)
 	}
 	return b
+}
+
+// checkUnmodified fails unless xs holds the same bits as orig, the copy
+// taken before the call under test.
+func checkUnmodified(t *testing.T, xs, orig []float64) {
+	t.Helper()
+	if !slices.Equal(bitsOf(xs), bitsOf(orig)) {
+		t.Fatal("input modified")
+	}
+}
+
+// checkRegimesRanges fails when a field of r, returned by fn for xs, is
+// NaN or ±Inf, OrderP is outside [0, 1] or Separation outside
+// [0, RegimeMaxSeparation].
+func checkRegimesRanges(t *testing.T, fn string, xs []float64, r Regimes) {
+	t.Helper()
+	for _, v := range []float64{r.Split, r.Separation, r.OrderP, r.Low.Center, r.Low.Lo, r.Low.Hi, r.High.Center, r.High.Lo, r.High.Hi} {
+		if !isFinite(v) {
+			t.Fatalf("%s(%v) = %+v: non-finite field", fn, xs, r)
+		}
+	}
+	if r.OrderP < 0 || r.OrderP > 1 || r.Separation < 0 || r.Separation > RegimeMaxSeparation {
+		t.Fatalf("%s(%v) = %+v: OrderP or Separation out of range", fn, xs, r)
+	}
+}
+
+// checkTiling fails unless the segments of regs, returned by fn for xs,
+// cover every index of xs exactly once.
+func checkTiling(t *testing.T, fn string, xs []float64, regs ...Regime) {
+	t.Helper()
+	seen := make([]int, len(xs))
+	for _, g := range regs {
+		for _, s := range g.Segments {
+			for i := s[0]; i < s[1]; i++ {
+				seen[i]++
+			}
+		}
+	}
+	for i, c := range seen {
+		if c != 1 {
+			t.Fatalf("%s(%v): value %d covered %d times", fn, xs, i, c)
+		}
+	}
 }
 
 func FuzzStdDev(f *testing.F) {
@@ -129,9 +176,7 @@ func FuzzMedian(f *testing.F) {
 		if ok != good || !isFinite(m) || (ok && (m < lo || m > hi)) || (!ok && m != 0) {
 			t.Fatalf("Median(%v) = %v, %v", xs, m, ok)
 		}
-		if !slices.Equal(bitsOf(xs), bitsOf(orig)) {
-			t.Fatal("input modified")
-		}
+		checkUnmodified(t, xs, orig)
 	})
 }
 
@@ -248,17 +293,8 @@ func FuzzTwoRegimes(f *testing.F) {
 		if bimodal && !good {
 			t.Fatalf("TwoRegimes(%v) bimodal on a bad sample", xs)
 		}
-		for _, v := range []float64{r.Split, r.Separation, r.OrderP, r.Low.Center, r.Low.Lo, r.Low.Hi, r.High.Center, r.High.Lo, r.High.Hi} {
-			if !isFinite(v) {
-				t.Fatalf("TwoRegimes(%v) = %+v: non-finite field", xs, r)
-			}
-		}
-		if r.OrderP < 0 || r.OrderP > 1 || r.Separation < 0 || r.Separation > RegimeMaxSeparation {
-			t.Fatalf("TwoRegimes(%v) = %+v: OrderP or Separation out of range", xs, r)
-		}
-		if !slices.Equal(bitsOf(xs), bitsOf(orig)) {
-			t.Fatal("input modified")
-		}
+		checkRegimesRanges(t, "TwoRegimes", xs, r)
+		checkUnmodified(t, xs, orig)
 		if r.Low.Size == 0 {
 			if bimodal || r.High.Size != 0 {
 				t.Fatalf("TwoRegimes(%v) = %+v, %v: half a split", xs, r, bimodal)
@@ -272,20 +308,14 @@ func FuzzTwoRegimes(f *testing.F) {
 			t.Fatalf("TwoRegimes(%v) = %+v: centre outside its regime", xs, r)
 		}
 		// The segments of both regimes tile [0, n) and match the values.
-		seen := make([]int, len(xs))
+		checkTiling(t, "TwoRegimes", xs, r.Low, r.High)
 		for g, reg := range []Regime{r.Low, r.High} {
 			for _, s := range reg.Segments {
 				for i := s[0]; i < s[1]; i++ {
-					seen[i]++
 					if low := xs[i] <= r.Split; low != (g == 0) {
 						t.Fatalf("TwoRegimes(%v): run %d (%v) in the wrong regime of split %v", xs, i, xs[i], r.Split)
 					}
 				}
-			}
-		}
-		for i, c := range seen {
-			if c != 1 {
-				t.Fatalf("TwoRegimes(%v): run %d covered %d times", xs, i, c)
 			}
 		}
 	})
@@ -326,9 +356,7 @@ func FuzzMedianCI(f *testing.F) {
 				t.Fatalf("MedianCI(%v).center = %v; Median %v", xs, c, m)
 			}
 		}
-		if !slices.Equal(bitsOf(xs), bitsOf(orig)) {
-			t.Fatal("input modified")
-		}
+		checkUnmodified(t, xs, orig)
 	})
 }
 
@@ -349,8 +377,6 @@ func FuzzMannWhitneyP(f *testing.F) {
 		if ok != (goodA && goodB) || !isFinite(p) || p < 0 || p > 1 || (!ok && p != 0) {
 			t.Fatalf("MannWhitneyP(%v, %v) = %v, %v", a, b, p, ok)
 		}
-		if !slices.Equal(bitsOf(xs), bitsOf(orig)) {
-			t.Fatal("input modified")
-		}
+		checkUnmodified(t, xs, orig)
 	})
 }

@@ -105,8 +105,8 @@ func PairedSignCI(xs []float64, confidence float64) (ci PairedInterval, ok bool)
 // replacement from a PCG generator seeded with seed, takes the median of
 // each, and returns the (1−confidence)/2 and (1+confidence)/2 quantiles
 // (type 7) of those medians. The same inputs and seed give the same
-// interval. nanobench measured this interval to cover less than the sign
-// test on skewed data; it is offered as the alternative, not the default.
+// interval. It is the alternative to [PairedSignCI], not the default;
+// docs/statistics.md says why (its measured coverage on skewed data).
 //
 // ok is false when len(xs) < 2, xs is not finite, confidence is not in
 // (0, 1), or resamples < 100. xs is not modified.

@@ -1,13 +1,9 @@
 package stats
 
 import (
-	"encoding/binary"
 	"math"
 	"slices"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 func TestPairedRatios(t *testing.T) {
@@ -30,25 +26,42 @@ func TestPairedRatios(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ok := PairedRatios(tt.base, tt.xs)
-			require.Equal(t, tt.wantOK, ok, tt.reasonWhy)
-			assert.InDeltaSlice(t, tt.want, got, 1e-12, tt.reasonWhy)
+			if ok != tt.wantOK {
+				t.Fatalf("PairedRatios(%v, %v) ok = %v, want %v: %s", tt.base, tt.xs, ok, tt.wantOK, tt.reasonWhy)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("PairedRatios(%v, %v) = %v, want %v: %s", tt.base, tt.xs, got, tt.want, tt.reasonWhy)
+			}
+			for i := range got {
+				if !inDelta(got[i], tt.want[i], 1e-12) {
+					t.Errorf("PairedRatios(%v, %v) = %v, want %v: %s", tt.base, tt.xs, got, tt.want, tt.reasonWhy)
+				}
+			}
 		})
 	}
 }
 
+// inDelta reports whether |a − b| ≤ d; NaN is never within any distance.
+func inDelta(a, b, d float64) bool { return math.Abs(a-b) <= d }
+
 func TestPairedConfidence(t *testing.T) {
-	got, ok := PairedConfidence(0.95, 1)
-	require.True(t, ok)
-	assert.InDelta(t, 0.95, got, 1e-15)
-	got, ok = PairedConfidence(0.95, 3)
-	require.True(t, ok)
-	assert.InDelta(t, 1-0.05/3, got, 1e-15)
+	for _, tc := range []struct {
+		c    float64
+		m    int
+		want float64
+	}{{0.95, 1, 0.95}, {0.95, 3, 1 - 0.05/3}} {
+		got, ok := PairedConfidence(tc.c, tc.m)
+		if !ok || !inDelta(got, tc.want, 1e-15) {
+			t.Fatalf("PairedConfidence(%v, %d) = %v, %v; want %v, true", tc.c, tc.m, got, ok, tc.want)
+		}
+	}
 	for _, bad := range []struct {
 		c float64
 		m int
 	}{{0, 1}, {1, 1}, {math.NaN(), 2}, {0.95, 0}, {-1, 2}} {
-		_, ok := PairedConfidence(bad.c, bad.m)
-		assert.False(t, ok, "%v", bad)
+		if _, ok := PairedConfidence(bad.c, bad.m); ok {
+			t.Errorf("PairedConfidence(%v, %d) ok, want not", bad.c, bad.m)
+		}
 	}
 }
 
@@ -58,20 +71,27 @@ func TestPairedSignMinN(t *testing.T) {
 		want int
 	}{{0.95, 6}, {0.975, 7}, {1 - 0.05/3, 7}, {0.99, 8}, {0.5, 2}} {
 		got, ok := PairedSignMinN(tc.conf)
-		require.True(t, ok)
-		assert.Equal(t, tc.want, got, "conf %v", tc.conf)
+		if !ok {
+			t.Fatalf("PairedSignMinN(%v) not ok", tc.conf)
+		}
+		if got != tc.want {
+			t.Errorf("PairedSignMinN(%v) = %d, want %d", tc.conf, got, tc.want)
+		}
 		// n is finite, n-1 is not.
 		xs := make([]float64, tc.want)
 		for i := range xs {
 			xs[i] = float64(i)
 		}
-		_, ok = PairedSignCI(xs, tc.conf)
-		assert.True(t, ok, "n=%d conf=%v should give a finite interval", tc.want, tc.conf)
-		_, ok = PairedSignCI(xs[:tc.want-1], tc.conf)
-		assert.False(t, ok, "n=%d conf=%v should be too short", tc.want-1, tc.conf)
+		if _, ok = PairedSignCI(xs, tc.conf); !ok {
+			t.Errorf("n=%d conf=%v should give a finite interval", tc.want, tc.conf)
+		}
+		if _, ok = PairedSignCI(xs[:tc.want-1], tc.conf); ok {
+			t.Errorf("n=%d conf=%v should be too short", tc.want-1, tc.conf)
+		}
 	}
-	_, ok := PairedSignMinN(1)
-	assert.False(t, ok)
+	if _, ok := PairedSignMinN(1); ok {
+		t.Error("PairedSignMinN(1) ok, want not")
+	}
 }
 
 // binomPMF is an independent exact Binomial(n, ½) mass, in log space.
@@ -106,17 +126,32 @@ func TestPairedSignCIAgreesWithBinomial(t *testing.T) {
 				xs[n-1-i] = float64(i + 1) // reversed: input order must not matter
 			}
 			ci, ok := PairedSignCI(xs, conf)
-			require.True(t, ok, "n=%d conf=%v", n, conf)
+			if !ok {
+				t.Fatalf("PairedSignCI n=%d conf=%v not ok", n, conf)
+			}
 			l, r := int(ci.Lo), int(ci.Hi) // values are their own ranks
 			cov := coverage(n, l, r)
-			assert.GreaterOrEqual(t, cov, conf, "n=%d conf=%v [%d,%d]", n, conf, l, r)
-			assert.InDelta(t, cov, ci.Confidence, 1e-9, "n=%d conf=%v", n, conf)
-			assert.Less(t, coverage(n, l+1, r), conf, "n=%d: lower bound could be tighter", n)
-			assert.Less(t, coverage(n, l, r-1), conf, "n=%d: upper bound could be tighter", n)
-			med, _ := Median(xs)
-			assert.Equal(t, med, ci.Center)
-			assert.Equal(t, n, ci.N)
-			assert.Equal(t, float64(n), xs[0], "input modified")
+			if !(cov >= conf) {
+				t.Errorf("n=%d conf=%v [%d,%d]: coverage %v below the level", n, conf, l, r, cov)
+			}
+			if !inDelta(cov, ci.Confidence, 1e-9) {
+				t.Errorf("n=%d conf=%v: Confidence %v, exact coverage %v", n, conf, ci.Confidence, cov)
+			}
+			if !(coverage(n, l+1, r) < conf) {
+				t.Errorf("n=%d: lower bound could be tighter", n)
+			}
+			if !(coverage(n, l, r-1) < conf) {
+				t.Errorf("n=%d: upper bound could be tighter", n)
+			}
+			if med, _ := Median(xs); med != ci.Center {
+				t.Errorf("n=%d: Center %v, median %v", n, ci.Center, med)
+			}
+			if ci.N != n {
+				t.Errorf("N=%d, want %d", ci.N, n)
+			}
+			if xs[0] != float64(n) {
+				t.Errorf("n=%d: input modified", n)
+			}
 		}
 	}
 	// Above 30 benchmath uses the normal approximation: coverage stays
@@ -127,10 +162,16 @@ func TestPairedSignCIAgreesWithBinomial(t *testing.T) {
 			xs[i] = float64(i + 1)
 		}
 		ci, ok := PairedSignCI(xs, 0.95)
-		require.True(t, ok)
+		if !ok {
+			t.Fatalf("PairedSignCI n=%d not ok", n)
+		}
 		cov := coverage(n, int(ci.Lo), int(ci.Hi))
-		assert.InDelta(t, 0.95, cov, 0.025, "n=%d [%v,%v]", n, ci.Lo, ci.Hi)
-		assert.GreaterOrEqual(t, cov, 0.945, "n=%d", n)
+		if !inDelta(0.95, cov, 0.025) {
+			t.Errorf("n=%d [%v,%v]: coverage %v not within 0.025 of 0.95", n, ci.Lo, ci.Hi, cov)
+		}
+		if !(cov >= 0.945) {
+			t.Errorf("n=%d: coverage %v below 0.945", n, cov)
+		}
 	}
 }
 
@@ -142,52 +183,61 @@ func TestPairedSignCITable(t *testing.T) {
 			xs[i] = float64(i + 1)
 		}
 		ci, ok := PairedSignCI(xs, 0.95)
-		require.True(t, ok)
-		assert.Equal(t, float64(tc.l), ci.Lo, "n=%d", tc.n)
-		assert.Equal(t, float64(tc.r), ci.Hi, "n=%d", tc.n)
+		if !ok {
+			t.Fatalf("PairedSignCI n=%d not ok", tc.n)
+		}
+		if ci.Lo != float64(tc.l) || ci.Hi != float64(tc.r) {
+			t.Errorf("n=%d: [%v, %v], want [%d, %d]", tc.n, ci.Lo, ci.Hi, tc.l, tc.r)
+		}
 	}
-	_, ok := PairedSignCI([]float64{1, 2, 3, 4, 5}, 0.95)
-	assert.False(t, ok, "n=5 has no finite 95% interval")
-	_, ok = PairedSignCI([]float64{1, 2, 3, 4, 5, math.NaN()}, 0.95)
-	assert.False(t, ok)
-	_, ok = PairedSignCI([]float64{1, 2, 3, 4, 5, 6}, 1)
-	assert.False(t, ok)
+	for _, bad := range []struct {
+		xs   []float64
+		conf float64
+		why  string
+	}{
+		{[]float64{1, 2, 3, 4, 5}, 0.95, "n=5 has no finite 95% interval"},
+		{[]float64{1, 2, 3, 4, 5, math.NaN()}, 0.95, "NaN"},
+		{[]float64{1, 2, 3, 4, 5, 6}, 1, "confidence 1"},
+	} {
+		if _, ok := PairedSignCI(bad.xs, bad.conf); ok {
+			t.Errorf("PairedSignCI(%v, %v) ok, want not: %s", bad.xs, bad.conf, bad.why)
+		}
+	}
 }
 
 func TestPairedBootstrapCI(t *testing.T) {
 	xs := []float64{0.98, 0.99, 1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.06, 1.07, 1.08, 1.10, 1.20}
-	a, ok := PairedBootstrapCI(xs, 0.95, 2000, 1)
-	require.True(t, ok)
-	b, ok := PairedBootstrapCI(xs, 0.95, 2000, 1)
-	require.True(t, ok)
-	assert.Equal(t, a, b, "same seed, same interval")
-	assert.Equal(t, 1.04, a.Center)
-	assert.LessOrEqual(t, a.Lo, a.Center)
-	assert.GreaterOrEqual(t, a.Hi, a.Center)
-	assert.GreaterOrEqual(t, a.Lo, 0.98)
-	assert.LessOrEqual(t, a.Hi, 1.20)
-	assert.Less(t, a.Lo, a.Hi, "a spread sample has a non-degenerate interval")
+	a, okA := PairedBootstrapCI(xs, 0.95, 2000, 1)
+	b, okB := PairedBootstrapCI(xs, 0.95, 2000, 1)
+	if !okA || !okB {
+		t.Fatalf("PairedBootstrapCI not ok: %v, %v", okA, okB)
+	}
+	if a != b {
+		t.Errorf("same seed, different intervals: %+v, %+v", a, b)
+	}
+	if a.Center != 1.04 {
+		t.Errorf("Center %v, want 1.04", a.Center)
+	}
+	if !(a.Lo <= a.Center && a.Hi >= a.Center && a.Lo >= 0.98 && a.Hi <= 1.20) {
+		t.Errorf("interval %+v not ordered within [0.98, 1.20]", a)
+	}
+	if !(a.Lo < a.Hi) {
+		t.Errorf("interval %+v: a spread sample has a non-degenerate interval", a)
+	}
 	sign, _ := PairedSignCI(xs, 0.95)
-	assert.LessOrEqual(t, a.Hi-a.Lo, sign.Hi-sign.Lo+1e-12, "the bootstrap is never wider than the sign test here")
+	if !(a.Hi-a.Lo <= sign.Hi-sign.Lo+1e-12) {
+		t.Errorf("bootstrap %+v wider than the sign test %+v: it is never wider here", a, sign)
+	}
 
 	for _, bad := range []struct {
 		xs   []float64
 		conf float64
 		rs   int
 	}{{xs[:1], 0.95, 2000}, {xs, 0, 2000}, {xs, 0.95, 10}, {[]float64{1, math.Inf(1)}, 0.95, 2000}} {
-		_, ok := PairedBootstrapCI(bad.xs, bad.conf, bad.rs, 1)
-		assert.False(t, ok, "%v", bad)
+		if _, ok := PairedBootstrapCI(bad.xs, bad.conf, bad.rs, 1); ok {
+			t.Errorf("PairedBootstrapCI%v ok, want not", bad)
+		}
 	}
-}
-
-// floats decodes data as little-endian float64s (a trailing partial word is
-// dropped).
-func floats(data []byte) []float64 {
-	xs := make([]float64, len(data)/8)
-	for i := range xs {
-		xs[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
-	}
-	return xs
 }
 
 func checkInterval(t *testing.T, xs []float64, ci PairedInterval) {
@@ -234,9 +284,7 @@ func FuzzPairedSignCI(f *testing.F) {
 		xs := floats(data)
 		orig := slices.Clone(xs)
 		ci, ok := PairedSignCI(xs, conf)
-		if !slices.EqualFunc(orig, xs, func(a, b float64) bool { return a == b || (a != a && b != b) }) {
-			t.Fatal("input modified")
-		}
+		checkUnmodified(t, xs, orig)
 		if ok {
 			checkInterval(t, xs, ci)
 			if ci.Confidence < conf-0.01 {

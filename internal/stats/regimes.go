@@ -155,29 +155,11 @@ func splitRegimes(xs []float64) (r Regimes, gap float64, ok bool) {
 	if n < 2*minSize || !finite(xs) {
 		return none, 0, false
 	}
-	// Scale by an exact power of two so that |z| ≤ 1: sums and squares
-	// cannot overflow, and D and the relative gap are unchanged.
-	maxAbs := 0.0
-	for _, x := range xs {
-		maxAbs = max(maxAbs, math.Abs(x))
-	}
-	if maxAbs == 0 {
-		return none, 0, false
-	}
-	_, e := math.Frexp(maxAbs)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		switch {
-		case xs[i] < xs[j]:
-			return -1
-		case xs[i] > xs[j]:
-			return 1
-		}
-		return 0
-	})
+	// Scale by an exact power of two so that |z| < 1: sums and squares
+	// cannot overflow, and D and the relative gap are unchanged. (All
+	// zeros have no split: every pair of neighbours is equal.)
+	e := unitExponent(xs)
+	order := sortedOrder(xs)
 	z := make([]float64, n)
 	for k, i := range order {
 		z[k] = math.Ldexp(xs[i], -e)
@@ -215,9 +197,7 @@ func splitRegimes(xs []float64) (r Regimes, gap float64, ok bool) {
 	r.Separation = ashmanD(lowZ, highZ)
 	r.OrderP = runsTestP(bestK, n-bestK, len(r.Low.Segments)+len(r.High.Segments))
 
-	cl, ch := quantileSorted(lowZ, 0.5), quantileSorted(highZ, 0.5)
-	gap = (ch - cl) / max(math.Abs(cl), math.Abs(ch))
-	return r, gap, true
+	return r, relativeGap(quantileSorted(lowZ, 0.5), quantileSorted(highZ, 0.5)), true
 }
 
 // ashmanD returns Ashman's D of two groups of scaled values (|v| ≤ 1),

@@ -71,25 +71,37 @@ func TestTwoRegimesUnimodal(t *testing.T) {
 // samples per shape and size, at most 1% are called two regimes (the
 // simulated design rate is about 0.1%). Autocorrelated noise is left out:
 // it persists in run order like real regimes, and with few runs it cannot
-// be told apart from them. Measured over 5000 samples (notes/stats.md),
-// AR(1) noise with φ = 0.7 and 5% CV is flagged 0.9–1.0% of the time at
-// n = 10–20, φ = 0.9 up to 2.8%, and a random walk 2% at n = 20 and 22% at
-// n = 100.
+// be told apart from them. Measured over 5000 samples (see
+// docs/statistics.md), AR(1) noise with φ = 0.7 and 5% CV is flagged
+// 0.9–1.0% of the time at n = 10–20, φ = 0.9 up to 2.8%, and a random walk
+// 2% at n = 20 and 22% at n = 100.
 func TestTwoRegimesFalsePositiveRate(t *testing.T) {
-	const reps = 400
+	checkFalsePositiveRate(t, 400, []int{12, 20, 40}, 1000, "called two regimes", func(xs []float64) bool {
+		_, bimodal := TwoRegimes(xs)
+		return bimodal
+	})
+}
+
+// checkFalsePositiveRate fails when detect is true for more than 1% of
+// reps seeded samples (seeds from seed0) of any independent shape of
+// unimodalShapes at any of sizes; what says what detect calls a sample.
+// Autocorrelated shapes are skipped: they persist in order like real
+// regimes.
+func checkFalsePositiveRate(t *testing.T, reps int, sizes []int, seed0 uint64, what string, detect func([]float64) bool) {
+	t.Helper()
 	for k, s := range unimodalShapes {
 		if s.draw == nil {
 			continue // autocorrelated
 		}
-		for _, n := range []int{12, 20, 40} {
+		for _, n := range sizes {
 			hits := 0
 			for seed := range uint64(reps) {
-				if _, bimodal := TwoRegimes(unimodalSample(k, n, 1000+seed)); bimodal {
+				if detect(unimodalSample(k, n, seed0+seed)) {
 					hits++
 				}
 			}
 			if hits > reps/100 {
-				t.Errorf("%s, n=%d: %d/%d samples called two regimes; want ≤ %d", s.name, n, hits, reps, reps/100)
+				t.Errorf("%s, n=%d: %d/%d samples %s; want ≤ %d", s.name, n, hits, reps, what, reps/100)
 			}
 		}
 	}

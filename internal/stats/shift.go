@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// The thresholds of the level-shift test in [ShiftedBlock]. They were
-// set on simulated samples (iid shapes, drifts, humps, AR(1) noise, spiky
-// blocks) and on real seed-001 timelines; see notes/seed001-regimes.md.
+// The thresholds of the level-shift test in [ShiftedBlock]. How they
+// were set, and the false-positive rates they give, are in
+// docs/statistics.md.
 const (
 	// ShiftMaxP is the largest permutation p-value of the scan statistic
 	// for which [ShiftedBlock] calls a shift. For independent, identically
@@ -21,8 +21,7 @@ const (
 	// allows at most one.
 	ShiftPermutations = 399
 	// ShiftMinN is the least sample size [ShiftedBlock] tests. Below it
-	// a steep drift cannot be told from a step (with 12 values, a drift
-	// from 100 to 200 with 5% noise passed 20% of the time).
+	// a steep drift cannot be told from a step.
 	ShiftMinN = 20
 	// ShiftMaxN is the largest sample [ShiftedBlock] tests; the scan costs
 	// O(n²) per permutation.
@@ -96,15 +95,10 @@ const (
 // s = [MADNormal]·MAD, capped at [RegimeMaxSeparation], and OrderP the
 // candidate's permutation p-value.
 //
-// Measured false-positive rates (300 seeded samples per cell, n = 12 to
-// 200): iid normal, lognormal, exponential, uniform, outliers and a slow
-// drift at most 1/300; steep drifts and humps (100 to 200) 0 from n = 20
-// on (4/300 for a 5%-noise drift at n = 20). The weak spot is strongly
-// autocorrelated noise with a large spread: AR(1) with φ = 0.9 and 20% CV
-// is called 4–24% of the time, a lognormal AR(1) (φ 0.7, σ 0.5) up to
-// half — such a sample wanders between levels, and a report that says
-// "two regimes" there is wrong in detail but right that it is not one
-// distribution ([TwoRegimes] shares the weakness for random walks).
+// Strongly autocorrelated noise with a large spread wanders between
+// levels and can pass all three steps: it is the test's known weak spot
+// ([TwoRegimes] shares it for random walks). The measured false-positive
+// rates are in docs/statistics.md.
 //
 // r describes the best block even when shifted is false. It is the zero
 // Regimes, with OrderP 1, when no test is possible: fewer than
@@ -175,19 +169,7 @@ func ShiftedBlock(xs []float64) (r Regimes, shifted bool) {
 // midRanks returns the ranks 1..n of xs, ties given their mean rank.
 func midRanks(xs []float64) []float64 {
 	n := len(xs)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case xs[a] < xs[b]:
-			return -1
-		case xs[a] > xs[b]:
-			return 1
-		}
-		return 0
-	})
+	order := sortedOrder(xs)
 	ranks := make([]float64, n)
 	for k := 0; k < n; {
 		l := k
@@ -248,32 +230,38 @@ func scanBlock(ranks []float64, minSize int) [2]block {
 
 // describeShift returns the regimes of block [i, j) of xs against the rest
 // and the effect sizes of step 3: the relative gap of the medians, the
-// AUC in the direction of the shift, and the smallest step ratio over the
-// change points.
+// AUC in the direction of the shift, the smallest step ratio over the
+// change points and the largest trend ratio beside them. When the two
+// medians are equal, gap, AUC and step are 0 and trend is +Inf.
 func describeShift(xs []float64, i, j int) (r Regimes, gap, auc, step, trend float64) {
-	n := len(xs)
-	// Scale by an exact power of two so that |z| ≤ 1: differences cannot
-	// overflow, and the ratios are unchanged.
-	maxAbs := 0.0
-	for _, x := range xs {
-		maxAbs = max(maxAbs, math.Abs(x))
-	}
-	e := 0
-	if maxAbs > 0 {
-		_, e = math.Frexp(maxAbs)
-	}
-	z := make([]float64, n)
-	for k, x := range xs {
-		z[k] = math.Ldexp(x, -e)
-	}
+	z := scaleToUnit(xs)
 	block := slices.Clone(z[i:j])
 	rest := append(slices.Clone(z[:i]), z[j:]...)
 	slices.Sort(block)
 	slices.Sort(rest)
 	cb, cr := quantileSorted(block, 0.5), quantileSorted(rest, 0.5)
 
-	// Regimes by position, described on the unscaled values (scaling
-	// can flush subnormals to zero).
+	r, blockHigh := positionRegimes(xs, i, j)
+	lowS, highS := block, rest
+	if blockHigh {
+		lowS, highS = rest, block
+	}
+	cl, ch := quantileSorted(lowS, 0.5), quantileSorted(highS, 0.5)
+	r.Separation = robustD(lowS, highS)
+	if ch == cl {
+		return r, 0, 0, 0, math.Inf(1)
+	}
+	step, trend = stepAndTrend(z, i, j, cb-cr)
+	return r, relativeGap(cl, ch), sortedAUC(lowS, highS), step, trend
+}
+
+// positionRegimes describes block [i, j) of xs and the rest as two
+// regimes by position, on the unscaled values (scaling can flush
+// subnormals to zero): Low the one with the lower median, Split the
+// midpoint of the medians. blockHigh reports whether the block is High.
+// Separation and OrderP are left zero.
+func positionRegimes(xs []float64, i, j int) (r Regimes, blockHigh bool) {
+	n := len(xs)
 	blockReg := Regime{Size: j - i, Segments: [][2]int{{i, j}}}
 	restReg := Regime{Size: n - (j - i)}
 	if i > 0 {
@@ -289,87 +277,108 @@ func describeShift(xs []float64, i, j int) (r Regimes, gap, auc, step, trend flo
 	}
 	fill(&blockReg, slices.Clone(xs[i:j]))
 	fill(&restReg, append(slices.Clone(xs[:i]), xs[j:]...))
-	lowS, highS := rest, block
-	if blockReg.Center > restReg.Center {
+	blockHigh = blockReg.Center > restReg.Center
+	if blockHigh {
 		r.Low, r.High = restReg, blockReg
 	} else {
 		r.Low, r.High = blockReg, restReg
-		lowS, highS = block, rest
 	}
 	r.Split = r.Low.Center + (r.High.Center-r.Low.Center)/2
 	if !isFinite(r.Split) {
 		r.Split = r.Low.Center/2 + r.High.Center/2
 	}
 	r.Split = clamp(r.Split, r.Low.Center, r.High.Center)
-	cl, ch := quantileSorted(lowS, 0.5), quantileSorted(highS, 0.5)
-	r.Separation = robustD(lowS, highS)
-	if ch == cl {
-		return r, 0, 0, 0, math.Inf(1)
-	}
-	gap = (ch - cl) / max(math.Abs(cl), math.Abs(ch))
+	return r, blockHigh
+}
 
-	// AUC: share of (low, high) pairs with low < high, ties half.
+// sortedAUC returns the share of (low, high) pairs with low < high, ties
+// counting half (the Mann–Whitney U over len(low)·len(high)), for sorted
+// non-empty low and high.
+func sortedAUC(low, high []float64) float64 {
 	var u float64
 	k := 0
-	for _, h := range highS {
-		for k < len(lowS) && lowS[k] < h {
+	for _, h := range high {
+		for k < len(low) && low[k] < h {
 			k++
 		}
 		eq := 0
-		for k+eq < len(lowS) && lowS[k+eq] == h {
+		for k+eq < len(low) && low[k+eq] == h {
 			eq++
 		}
 		u += float64(k) + float64(eq)/2
 	}
-	auc = u / (float64(len(lowS)) * float64(len(highS)))
+	return u / (float64(len(low)) * float64(len(high)))
+}
 
-	// At each change point c between pieces A (before) and B (after):
-	// the step, the largest local step within w of c (edges blur over a
-	// few values), w from the shorter of the block and the rest's piece;
-	// and the trend, the larger change from the first to the last w values
-	// (at most half the piece) within A or within B, both signed in the
-	// direction of the step at c, in units of the whole shift. A level
-	// shift has a step near 1 and flat pieces; a drift has a small step
-	// and pieces that keep moving the same way.
-	shift := cb - cr
+// stepAndTrend returns the smallest step and the largest trend
+// ([changePoint]) over the change points i and j of block [i, j) of the
+// scaled sample z (a change point at 0 or len(z) is none), in units of
+// shift, the block's median minus the rest's. Step is +Inf and trend 0
+// when there is no change point.
+func stepAndTrend(z []float64, i, j int, shift float64) (step, trend float64) {
 	step = math.Inf(1)
 	for _, c := range []int{i, j} {
-		if c == 0 || c == n {
+		if c == 0 || c == len(z) {
 			continue
 		}
-		a, b := z[:c], z[c:j] // before the block and the block
-		piece := c
-		sign := 1.0
-		if c == j {
-			a, b = z[i:j], z[j:] // the block and after it
-			piece = n - j
-			sign = -1 // leaving the block
-		}
-		w := max(RegimeMinSize, (min(j-i, piece)+3)/4)
-		best := math.Inf(-1)
-		for c2 := max(w, c-w); c2 <= min(n-w, c+w); c2++ {
-			into := windowMedian(z[c2:c2+w]) - windowMedian(z[c2-w:c2])
-			best = max(best, sign*into/shift)
-		}
-		step = min(step, best)
-		// The rest's piece must be flat; with a single change point either
-		// side may be the level one (a drift moves on both).
-		pieces := [][]float64{a}
-		if c == j {
-			pieces[0] = b
-		}
-		if i == 0 || j == n {
-			pieces = [][]float64{a, b}
-		}
-		tc := math.Inf(1)
-		for _, p := range pieces {
-			pw := max(1, min(w, len(p)/2))
-			t := sign * (windowMedian(p[len(p)-pw:]) - windowMedian(p[:pw])) / shift
-			tc = min(tc, t/max(best, math.SmallestNonzeroFloat64))
-		}
-		trend = max(trend, tc)
+		s, t := changePoint(z, i, j, c, shift)
+		step = min(step, s)
+		trend = max(trend, t)
 	}
-	return r, gap, auc, step, trend
+	return step, trend
+}
+
+// changePoint returns, at change point c (i or j) of block [i, j) of z,
+// between pieces A (before) and B (after), the step and the trend in
+// units of shift. The step is the largest local step within w of c
+// (edges blur over a few values), w from the shorter of the block and the
+// rest's piece. The trend is the change from the first to the last w
+// values (at most half the piece) within the rest's piece, or, for a
+// single change point, the smaller of those within A and within B, signed
+// in the direction of the step at c, over the step. A level shift has a
+// step near 1 and flat pieces; a drift has a small step and pieces that
+// keep moving the same way.
+func changePoint(z []float64, i, j, c int, shift float64) (step, trend float64) {
+	n := len(z)
+	a, b := z[:c], z[c:j] // before the block and the block
+	piece := c
+	sign := 1.0
+	if c == j {
+		a, b = z[i:j], z[j:] // the block and after it
+		piece = n - j
+		sign = -1 // leaving the block
+	}
+	w := max(RegimeMinSize, (min(j-i, piece)+3)/4)
+	step = localStep(z, c, w, sign, shift)
+	// The rest's piece must be flat; with a single change point either
+	// side may be the level one (a drift moves on both).
+	pieces := [][]float64{a}
+	if c == j {
+		pieces[0] = b
+	}
+	if i == 0 || j == n {
+		pieces = [][]float64{a, b}
+	}
+	trend = math.Inf(1)
+	for _, p := range pieces {
+		pw := max(1, min(w, len(p)/2))
+		t := sign * (windowMedian(p[len(p)-pw:]) - windowMedian(p[:pw])) / shift
+		trend = min(trend, t/max(step, math.SmallestNonzeroFloat64))
+	}
+	return step, trend
+}
+
+// localStep returns the largest difference, signed by sign and in units
+// of shift, of the medians of the w values after and the w values before
+// a point within w of c.
+func localStep(z []float64, c, w int, sign, shift float64) float64 {
+	n := len(z)
+	best := math.Inf(-1)
+	for c2 := max(w, c-w); c2 <= min(n-w, c+w); c2++ {
+		into := windowMedian(z[c2:c2+w]) - windowMedian(z[c2-w:c2])
+		best = max(best, sign*into/shift)
+	}
+	return best
 }
 
 // windowMedian returns the median of a non-empty s without modifying it.

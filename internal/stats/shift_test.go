@@ -85,26 +85,13 @@ func TestShiftedBlockUnimodal(t *testing.T) {
 
 // TestShiftedBlockFalsePositiveRate checks the calibration over 200 seeded
 // samples per shape and size: at most 1% are called shifted (measured: at
-// most 1/300 for every shape and n = 20 to 200, see
-// notes/seed001-regimes.md).
+// most 1/300 for every shape and n = 20 to 200, see docs/statistics.md).
+// Autocorrelated shapes are skipped: see the doc of ShiftedBlock.
 func TestShiftedBlockFalsePositiveRate(t *testing.T) {
-	const reps = 200
-	for k, s := range unimodalShapes {
-		if s.draw == nil {
-			continue // autocorrelated: see the doc of ShiftedBlock
-		}
-		for _, n := range []int{20, 30, 40} {
-			hits := 0
-			for seed := range uint64(reps) {
-				if _, shifted := ShiftedBlock(unimodalSample(k, n, 3000+seed)); shifted {
-					hits++
-				}
-			}
-			if hits > reps/100 {
-				t.Errorf("%s, n=%d: %d/%d samples shifted; want ≤ %d", s.name, n, hits, reps, reps/100)
-			}
-		}
-	}
+	checkFalsePositiveRate(t, 200, []int{20, 30, 40}, 3000, "shifted", func(xs []float64) bool {
+		_, shifted := ShiftedBlock(xs)
+		return shifted
+	})
 }
 
 // TestShiftedBlockDrift checks that steep drifts and humps, which persist
