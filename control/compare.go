@@ -221,6 +221,7 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		Control:         regEstimate(res.Control),
 		Rounds:          res.Rounds,
 		Confidence:      res.Confidence,
+		Forks:           res.Forks,
 		OverheadNs:      res.OverheadNsPerOp,
 		Gate:            res.Gate,
 		GateFailed:      res.GateFailed,
@@ -290,7 +291,7 @@ func fmtCI(e Estimate, conf float64) string {
 
 func regEstimate(e Estimate) registry.Estimate {
 	return registry.Estimate{Name: e.Name, NsPerOp: e.NsPerOp, DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct,
-		Verdict: registry.Verdict(e.Verdict), Reason: e.Reason}
+		Verdict: registry.Verdict(e.Verdict), Reason: e.Reason, ForkDeltaPct: e.ForkDeltaPct}
 }
 
 // RatioUnit returns the metric unit Compare reports an implementation's

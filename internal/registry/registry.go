@@ -97,6 +97,9 @@ type Estimate struct {
 	HiPct    float64
 	Verdict  Verdict
 	Reason   string
+	// ForkDeltaPct holds each fork's own delta in percent when the
+	// comparison ran in several processes; nil within one process.
+	ForkDeltaPct []float64
 }
 
 // Comparison is the result of one control.Compare call.
@@ -112,6 +115,9 @@ type Comparison struct {
 	// level after any Bonferroni correction (for example 0.975).
 	Rounds     int
 	Confidence float64
+	// Forks is the number of processes the rounds were spread over: 1
+	// within one process, 0 unknown.
+	Forks int
 	// OverheadNs is the calibrated cost of one closure call, per op.
 	OverheadNs float64
 	// Gate is the regression threshold in percent (0: no gate), and
@@ -249,8 +255,7 @@ func (r *Registry) SetTimeline(name string, ts []float64) {
 
 // AddComparison records a comparison made inside the named benchmark.
 func (r *Registry) AddComparison(name string, c Comparison) {
-	c.Candidates = slices.Clone(c.Candidates)
-	c.Warnings = slices.Clone(c.Warnings)
+	c = c.clone()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := r.bench(name)
@@ -274,9 +279,7 @@ func (r *Registry) Benchmarks() []Bench {
 		c.Timeline = slices.Clone(b.Timeline)
 		c.Comparisons = make([]Comparison, len(b.Comparisons))
 		for i, cmp := range b.Comparisons {
-			cmp.Candidates = slices.Clone(cmp.Candidates)
-			cmp.Warnings = slices.Clone(cmp.Warnings)
-			c.Comparisons[i] = cmp
+			c.Comparisons[i] = cmp.clone()
 		}
 		out = append(out, c)
 	}
@@ -296,4 +299,15 @@ func (r *Registry) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seq, r.order, r.benches, r.dropped = 0, nil, nil, 0
+}
+
+// clone returns a deep copy of c.
+func (c Comparison) clone() Comparison {
+	c.Control.ForkDeltaPct = slices.Clone(c.Control.ForkDeltaPct)
+	c.Candidates = slices.Clone(c.Candidates)
+	for i := range c.Candidates {
+		c.Candidates[i].ForkDeltaPct = slices.Clone(c.Candidates[i].ForkDeltaPct)
+	}
+	c.Warnings = slices.Clone(c.Warnings)
+	return c
 }

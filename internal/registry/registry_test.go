@@ -94,3 +94,15 @@ func TestKey(t *testing.T) {
 	runtime.GOMAXPROCS(3)
 	assert.Equal(t, "BenchmarkX/a=1-3", Key("BenchmarkX/a=1"))
 }
+
+func TestComparisonForkDeltasAreCopied(t *testing.T) {
+	var r Registry
+	deltas := []float64{1, 2}
+	r.AddComparison("B", Comparison{Forks: 2, Candidates: []Estimate{{Name: "new", ForkDeltaPct: deltas}}})
+	deltas[0] = 99
+	got := r.Benchmarks()[0].Comparisons[0]
+	assert.Equal(t, 2, got.Forks)
+	assert.Equal(t, []float64{1, 2}, got.Candidates[0].ForkDeltaPct, "AddComparison keeps its own copy")
+	got.Candidates[0].ForkDeltaPct[1] = 99
+	assert.Equal(t, []float64{1, 2}, r.Benchmarks()[0].Comparisons[0].Candidates[0].ForkDeltaPct, "Benchmarks returns a copy")
+}

@@ -135,6 +135,7 @@ type jsonComparison struct {
 	Control         jsonEstimate   `json:"control"`
 	Candidates      []jsonEstimate `json:"candidates"`
 	Rounds          int            `json:"rounds"`
+	Forks           int            `json:"forks"`
 	Confidence      *float64       `json:"confidence"`
 	OverheadNs      *float64       `json:"overhead_ns"`
 	GatePct         float64        `json:"gate_pct"`
@@ -150,6 +151,8 @@ type jsonEstimate struct {
 	HiPct    *float64 `json:"hi_pct"`
 	Verdict  string   `json:"verdict"`
 	Reason   string   `json:"reason"`
+	// ForkDeltaPct is each fork's delta, [] within one process.
+	ForkDeltaPct []float64 `json:"fork_delta_pct"`
 }
 
 // num returns x, or nil (JSON null) when x is NaN or ±Inf.
@@ -221,7 +224,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 	for _, c := range a.Comparisons {
 		jc := jsonComparison{
 			Benchmark: c.Benchmark, Baseline: c.Baseline, BaselineNsPerOp: known(c.BaselineNsPerOp),
-			Control: jsonEst(c.Control), Candidates: []jsonEstimate{}, Rounds: c.Rounds,
+			Control: jsonEst(c.Control), Candidates: []jsonEstimate{}, Rounds: c.Rounds, Forks: c.Forks,
 			Confidence: num(c.Confidence), OverheadNs: known(c.OverheadNs),
 			GatePct: zeroIfBad(c.Gate), GateFailed: c.GateFailed, Warnings: append([]string{}, c.Warnings...),
 		}
@@ -248,7 +251,7 @@ func zeroIfBad(x float64) float64 {
 func jsonEst(e registry.Estimate) jsonEstimate {
 	return jsonEstimate{
 		Name: e.Name, NsPerOp: known(e.NsPerOp), DeltaPct: num(e.DeltaPct), LoPct: num(e.LoPct), HiPct: num(e.HiPct),
-		Verdict: string(e.Verdict), Reason: e.Reason,
+		Verdict: string(e.Verdict), Reason: e.Reason, ForkDeltaPct: finiteSlice(e.ForkDeltaPct),
 	}
 }
 

@@ -449,3 +449,40 @@ func TestHighStretch(t *testing.T) {
 	copy(long[10:], []float64{9, 9, 9, 9, 9, 9})
 	assert.Equal(t, [2]int{}, highStretch(long, 5), "6 of 200 is below 5%")
 }
+
+func TestComparisonForks(t *testing.T) {
+	forked := registry.Comparison{
+		Baseline: "old", BaselineNsPerOp: 100, Rounds: 5000, Confidence: 0.975, Forks: 5,
+		Control: registry.Estimate{Name: "control", NsPerOp: 100, Verdict: registry.Same, Reason: "noise floor: x",
+			ForkDeltaPct: []float64{0, 0.01, -0.02, 0, 0}},
+		Candidates: []registry.Estimate{{Name: "new", NsPerOp: 105, DeltaPct: 4.9, LoPct: 3.6, HiPct: 6.2,
+			Verdict: registry.Slower, Reason: "r", ForkDeltaPct: []float64{5.77, 4.43, 4.51, 4.29, 4.53}}},
+	}
+	inProcess := registry.Comparison{Baseline: "old", BaselineNsPerOp: 100, Rounds: 900, Confidence: 0.975, Forks: 1,
+		Control: registry.Estimate{Name: "control"}, Candidates: []registry.Estimate{{Name: "new"}}}
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkF", Comparisons: []registry.Comparison{forked}},
+		{Name: "BenchmarkP", Comparisons: []registry.Comparison{inProcess}}}}
+	text := render(t, in)
+	lineWith(t, text, "F: baseline old", ", 5 forks (t-interval over them)")
+	lineWith(t, text, "new", "forks +4.29%…+5.77%", "slower: r")
+	lineWith(t, text, "control (old again)", "forks -0.02%…+0.01%")
+	lineWith(t, text, "P: baseline old", ", within one process")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Comparisons []struct {
+			Forks      int
+			Candidates []struct {
+				ForkDeltaPct []float64 `json:"fork_delta_pct"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	require.Len(t, rep.Comparisons, 2)
+	assert.Equal(t, 5, rep.Comparisons[0].Forks)
+	assert.Equal(t, []float64{5.77, 4.43, 4.51, 4.29, 4.53}, rep.Comparisons[0].Candidates[0].ForkDeltaPct)
+	assert.Equal(t, 1, rep.Comparisons[1].Forks)
+	assert.NotNil(t, rep.Comparisons[1].Candidates[0].ForkDeltaPct, "[] within one process, never null")
+	assert.Empty(t, rep.Comparisons[1].Candidates[0].ForkDeltaPct)
+}

@@ -479,6 +479,12 @@ func comparisonLines(p *printer, c ComparisonRow) {
 	if finite(c.OverheadNs) && c.OverheadNs > 0 {
 		head += ", call overhead " + fmtNs(c.OverheadNs) + "/op"
 	}
+	switch {
+	case c.Forks > 1:
+		head += fmt.Sprintf(", %d forks (t-interval over them)", c.Forks)
+	case c.Forks == 1:
+		head += ", within one process"
+	}
 	p.line(head)
 	rows := [][]string{estimateRow("control ("+c.Baseline+" again)", c.Control, "noise floor")}
 	for _, e := range c.Candidates {
@@ -510,7 +516,11 @@ func estimateRow(name string, e registry.Estimate, note string) []string {
 	if e.Reason != "" {
 		verdict += ": " + e.Reason
 	}
-	return []string{name, fmtNs(e.NsPerOp) + "/op", signedPct(e.DeltaPct), "[" + signedPct(e.LoPct) + ", " + signedPct(e.HiPct) + "]", dash(verdict)}
+	row := []string{name, fmtNs(e.NsPerOp) + "/op", signedPct(e.DeltaPct), "[" + signedPct(e.LoPct) + ", " + signedPct(e.HiPct) + "]"}
+	if len(e.ForkDeltaPct) > 0 {
+		row = append(row, "forks "+signedPct(slices.Min(e.ForkDeltaPct))+"…"+signedPct(slices.Max(e.ForkDeltaPct)))
+	}
+	return append(row, dash(verdict))
 }
 
 func signedPct(x float64) string {
