@@ -1,9 +1,11 @@
 package benchkit
 
 import (
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
@@ -118,9 +120,8 @@ func TestStoppedTimer(t *testing.T) {
 			panic("reason must be provided")
 		}
 		t.Run(tt.label, func(t *testing.T) {
-			if got := stoppedTimer(tt.prev, tt.cur); got != tt.want {
-				t.Errorf("stoppedTimer(%+v, %+v) = %v, want %v: %s", tt.prev, tt.cur, got, tt.want, tt.reason)
-			}
+			got := stoppedTimer(tt.prev, tt.cur)
+			assert.Equal(t, tt.want, got, "stoppedTimer(%+v, %+v) = %v, want %v: %s", tt.prev, tt.cur, got, tt.want, tt.reason)
 		})
 	}
 }
@@ -128,9 +129,7 @@ func TestStoppedTimer(t *testing.T) {
 func TestStoppedMessage(t *testing.T) {
 	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us}, true)
 	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100 but the timed time by ×0.16 (50µs, then 8µs)", "b.StartTimer()", "b.N = 1 was already suspect"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message %q lacks %q", msg, want)
-		}
+		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
 }
 
@@ -150,95 +149,90 @@ func TestHeavyToggling(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.label, func(t *testing.T) {
-			if got := heavyToggling(tt.s); got != tt.want {
-				t.Errorf("heavyToggling(%+v) = %v, want %v: %s", tt.s, got, tt.want, tt.reason)
-			}
+			got := heavyToggling(tt.s)
+			assert.Equal(t, tt.want, got, "heavyToggling(%+v) = %v, want %v: %s", tt.s, got, tt.want, tt.reason)
 		})
 	}
 	msg := togglingMessage("BenchmarkT", step{N: 1e5, Timed: 200 * ms, Wall: 3000 * ms, Toggles: 2e5})
 	for _, want := range []string{"benchkit: BenchmarkT:", "6.7%", "200000 stop-the-world", "Fix:"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message %q lacks %q", msg, want)
-		}
+		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
 }
 
 func TestEliminatedAndAllocs(t *testing.T) {
-	if !eliminated(0.4, 0.35) || !eliminated(0.875, 0.35) || eliminated(0.876, 0.35) || eliminated(40, 0.35) {
-		t.Error("eliminated: want true at and within 2.5× the floor, false above")
-	}
-	if eliminated(0.1, 0) {
-		t.Error("eliminated: an unknown floor (0) must never flag")
-	}
-	if !allocsShort(0, 1) || !allocsShort(0.49, 1) || allocsShort(0.5, 1) || allocsShort(1, 1) || !allocsShort(1.2, 2) {
-		t.Error("allocsShort: want true when allocs/op rounds below the declared count")
-	}
-	if allocsShort(0, 0) {
-		t.Error("allocsShort: nothing declared must never flag")
-	}
-	if msg := allocsMessage("BenchmarkA", 4e-8, 100000000, 1); !strings.Contains(msg, "0.00 allocs/op (4 allocations in 100000000 iterations)") {
-		t.Errorf("allocsMessage = %q", msg)
-	}
-	if msg := eliminatedMessage("BenchmarkE", 2.2, 0.5, 0.35); !strings.Contains(msg, "2.2 ns/op (0.5 ns/op on CPU") || !strings.Contains(msg, "sink.Keep") || !strings.Contains(msg, "-gcflags=-m") {
-		t.Errorf("eliminatedMessage = %q", msg)
+	const elimWant = "eliminated: want true at and within 2.5× the floor, false above"
+	assert.True(t, eliminated(0.4, 0.35), elimWant)
+	assert.True(t, eliminated(0.875, 0.35), elimWant)
+	assert.False(t, eliminated(0.876, 0.35), elimWant)
+	assert.False(t, eliminated(40, 0.35), elimWant)
+	assert.False(t, eliminated(0.1, 0), "eliminated: an unknown floor (0) must never flag")
+	const shortWant = "allocsShort: want true when allocs/op rounds below the declared count"
+	assert.True(t, allocsShort(0, 1), shortWant)
+	assert.True(t, allocsShort(0.49, 1), shortWant)
+	assert.False(t, allocsShort(0.5, 1), shortWant)
+	assert.False(t, allocsShort(1, 1), shortWant)
+	assert.True(t, allocsShort(1.2, 2), shortWant)
+	assert.False(t, allocsShort(0, 0), "allocsShort: nothing declared must never flag")
+	msg := allocsMessage("BenchmarkA", 4e-8, 100000000, 1)
+	assert.Contains(t, msg, "0.00 allocs/op (4 allocations in 100000000 iterations)", "allocsMessage = %q", msg)
+	msg = eliminatedMessage("BenchmarkE", 2.2, 0.5, 0.35)
+	for _, want := range []string{"2.2 ns/op (0.5 ns/op on CPU", "sink.Keep", "-gcflags=-m"} {
+		assert.Contains(t, msg, want, "eliminatedMessage = %q", msg)
 	}
 }
 
 func TestSetupCostly(t *testing.T) {
 	ms := time.Millisecond
-	if !setupCostly(100*ms, 50*ms) || setupCostly(5*ms, 1*ms) || setupCostly(100*ms, 200*ms) {
-		t.Error("setupCostly: want true only when pairs ≥ 10 ms and > work")
-	}
+	const costlyWant = "setupCostly: want true only when pairs ≥ 10 ms and > work"
+	assert.True(t, setupCostly(100*ms, 50*ms), costlyWant)
+	assert.False(t, setupCostly(5*ms, 1*ms), costlyWant)
+	assert.False(t, setupCostly(100*ms, 200*ms), costlyWant)
 	msg := setupMessage("BenchmarkS", 1000, 20*ms, 5*ms, 2*ms)
 	for _, want := range []string{"1000 StopTimer/StartTimer pairs cost 20ms", "20µs each", "13.5×", "-benchtime=Nx"} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("message %q lacks %q", msg, want)
-		}
+		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
 }
 
 // TestFinal: the parsing of -benchtime is internal/testflag's and tested there.
 func TestFinal(t *testing.T) {
 	d := testflag.Benchtime{D: time.Second}
-	if final(d, 1, time.Millisecond) || !final(d, 100, time.Second) || !final(d, maxN, 0) || final(d, 1e6, 999*time.Millisecond) {
-		t.Error("final (duration): want final when timed ≥ d or N at the 1e9 cap, as testing's launch loop")
-	}
+	const durWant = "final (duration): want final when timed ≥ d or N at the 1e9 cap, as testing's launch loop"
+	assert.False(t, final(d, 1, time.Millisecond), durWant)
+	assert.True(t, final(d, 100, time.Second), durWant)
+	assert.True(t, final(d, maxN, 0), durWant)
+	assert.False(t, final(d, 1e6, 999*time.Millisecond), durWant)
 	n := testflag.Benchtime{N: 50}
-	if final(n, 1, 0) || !final(n, 50, 0) {
-		t.Error("final (Nx): want final only at N = 50")
-	}
-	if !final(testflag.Benchtime{N: 1}, 1, 0) {
-		t.Error("final (1x): the first run is the only one")
-	}
+	assert.False(t, final(n, 1, 0), "final (Nx): want final only at N = 50")
+	assert.True(t, final(n, 50, 0), "final (Nx): want final only at N = 50")
+	assert.True(t, final(testflag.Benchtime{N: 1}, 1, 0), "final (1x): the first run is the only one")
 }
 
 func TestThreadDelta(t *testing.T) {
 	a := threadSample{tid: 7, cpu: 10 * us, wait: 5 * us, ok: true}
 	b := threadSample{tid: 7, cpu: 60 * us, wait: 55 * us, ok: true}
 	d := b.sub(a)
-	if !d.ok || d.cpu != 50*us || d.wait != 50*us {
-		t.Fatalf("sub = %+v", d)
-	}
-	if got := d.onCPU(100 * us); got != 0.5 {
-		t.Errorf("onCPU busy = %v, want 0.5", got)
-	}
-	if got := d.onCPU(1000 * us); got != 1 {
-		t.Errorf("onCPU of a thread busy 10%% of the wall = %v, want 1 (blocked, e.g. RunParallel)", got)
-	}
-	if d := (threadSample{tid: 8, ok: true}).sub(a); d.ok || d.waitOK {
-		t.Errorf("sub across threads without per-thread waits = %+v; want unknown", d)
-	}
+	require.True(t, d.ok, "sub = %+v", d)
+	require.Equal(t, 50*us, d.cpu, "sub = %+v", d)
+	require.Equal(t, 50*us, d.wait, "sub = %+v", d)
+	got := d.onCPU(100 * us)
+	assert.Equal(t, 0.5, got, "onCPU busy = %v, want 0.5", got)
+	got = d.onCPU(1000 * us)
+	assert.Equal(t, 1.0, got, "onCPU of a thread busy 10%% of the wall = %v, want 1 (blocked, e.g. RunParallel)", got)
+	other := (threadSample{tid: 8, ok: true}).sub(a)
+	assert.False(t, other.ok, "sub across threads without per-thread waits = %+v; want unknown", other)
+	assert.False(t, other.waitOK, "sub across threads without per-thread waits = %+v; want unknown", other)
 	// The goroutine moved from thread 7 to thread 8: both threads' waits.
 	a.waits = map[int]threadTimes{7: {run: 1 * us, wait: 5 * us}, 8: {run: 2 * us, wait: 100 * us}, 9: {}}
 	c := threadSample{tid: 8, cpu: 70 * us, wait: 130 * us, ok: true, waits: map[int]threadTimes{
 		7: {run: 31 * us, wait: 25 * us}, 8: {run: 22 * us, wait: 130 * us}, 9: {run: 500 * us, wait: 900 * us}}}
 	d = c.sub(a)
-	if d.ok || !d.waitOK || d.wait != 50*us || d.cpu != 50*us {
-		t.Errorf("sub across threads = %+v; want cpu 50µs (30 + 20) and wait 50µs (20 + 30), thread 9 ignored", d)
-	}
-	if got := d.onCPU(100 * us); got != 0.5 {
-		t.Errorf("onCPU across threads = %v, want 0.5", got)
-	}
+	const acrossWant = "sub across threads = %+v; want cpu 50µs (30 + 20) and wait 50µs (20 + 30), thread 9 ignored"
+	assert.False(t, d.ok, acrossWant, d)
+	assert.True(t, d.waitOK, acrossWant, d)
+	assert.Equal(t, 50*us, d.wait, acrossWant, d)
+	assert.Equal(t, 50*us, d.cpu, acrossWant, d)
+	got = d.onCPU(100 * us)
+	assert.Equal(t, 0.5, got, "onCPU across threads = %v, want 0.5", got)
 }
 
 func TestLastChance(t *testing.T) {
@@ -246,8 +240,9 @@ func TestLastChance(t *testing.T) {
 	noise := step{N: 1000, Timed: 2 * us, Wall: 90 * us, Paused: 20 * us, Tail: 80 * us, TailKnown: true}
 	unknown := stopped
 	unknown.TailKnown = false
-	if !stopped.lastChance() || noise.lastChance() || unknown.lastChance() {
-		t.Errorf("lastChance: stopped %v, 60 µs of noise %v, unknown tail %v; want true, false, false",
-			stopped.lastChance(), noise.lastChance(), unknown.lastChance())
-	}
+	const want = "lastChance: stopped %v, 60 µs of noise %v, unknown tail %v; want true, false, false"
+	gotStopped, gotNoise, gotUnknown := stopped.lastChance(), noise.lastChance(), unknown.lastChance()
+	assert.True(t, gotStopped, want, gotStopped, gotNoise, gotUnknown)
+	assert.False(t, gotNoise, want, gotStopped, gotNoise, gotUnknown)
+	assert.False(t, gotUnknown, want, gotStopped, gotNoise, gotUnknown)
 }

@@ -11,8 +11,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchkit/go-benchkit/internal/testbin"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchkit/go-benchkit/internal/testbin"
 )
 
 // The end-to-end tests build a testdata package's test binary once with
@@ -111,17 +114,13 @@ func (o e2eOutput) checkParses(t *testing.T) {
 	lines := strings.Split(o.text, "\n")
 	for _, e := range o.errs {
 		_, n := e.Pos()
-		if n >= 1 && n <= len(lines) && strings.Contains(lines[n-1], "--- FAIL: ") {
-			continue
-		}
-		t.Errorf("benchfmt could not parse a line: %v", e)
+		failLine := n >= 1 && n <= len(lines) && strings.Contains(lines[n-1], "--- FAIL: ")
+		assert.True(t, failLine, "benchfmt could not parse a line: %v", e)
 	}
 	for name, rs := range o.results {
 		for i, r := range rs {
 			for unit, v := range r.values {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					t.Errorf("%s repeat %d: %s = %v", name, i+1, unit, v)
-				}
+				assert.False(t, math.IsNaN(v) || math.IsInf(v, 0), "%s repeat %d: %s = %v", name, i+1, unit, v)
 			}
 		}
 	}
@@ -131,9 +130,7 @@ func TestE2ESeed004(t *testing.T) {
 	bin := e2eBuild(t, "seed004")
 	const count = 3
 	o := e2eRun(t, bin, 5*time.Minute, "-test.bench=.", "-test.benchtime=50ms", "-test.count=3", "-test.benchmem")
-	if o.failed {
-		t.Fatalf("seed004 benchmarks failed; flags must warn, not fail:\n%s", o.text)
-	}
+	require.False(t, o.failed, "seed004 benchmarks failed; flags must warn, not fail:\n%s", o.text)
 	o.checkParses(t)
 	names := []string{
 		"BenchmarkMakeBuffer_DCE", "BenchmarkMakeBuffer_Correct",
@@ -145,21 +142,16 @@ func TestE2ESeed004(t *testing.T) {
 		name := e2eName(base)
 		t.Run(base, func(t *testing.T) {
 			rs := o.results[name]
-			if len(rs) != count {
-				t.Fatalf("%d result lines for %s, want %d:\n%s", len(rs), name, count, o.text)
-			}
+			require.Len(t, rs, count, "%d result lines for %s, want %d:\n%s", len(rs), name, count, o.text)
 			for i, r := range rs {
 				_, hasCV := r.values["cv%"]
-				if hasCV != (i > 0) {
-					t.Errorf("repeat %d: cv%% present = %v; want it from the second repeat on", i+1, hasCV)
-				}
-				if _, ok := r.values["wait%"]; !ok && runtime.GOOS == "linux" {
-					t.Errorf("repeat %d: no wait%% on Linux: %v", i+1, r.values)
+				assert.Equal(t, i > 0, hasCV, "repeat %d: cv%% present = %v; want it from the second repeat on", i+1, hasCV)
+				if runtime.GOOS == "linux" {
+					assert.Contains(t, r.values, "wait%", "repeat %d: no wait%% on Linux: %v", i+1, r.values)
 				}
 				_, hasBatch := r.values["batchcv%"]
-				if want := base == "BenchmarkHash_Loop"; hasBatch != want {
-					t.Errorf("repeat %d: batchcv%% present = %v, want %v", i+1, hasBatch, want)
-				}
+				want := base == "BenchmarkHash_Loop"
+				assert.Equal(t, want, hasBatch, "repeat %d: batchcv%% present = %v, want %v", i+1, hasBatch, want)
 			}
 		})
 	}
@@ -175,21 +167,17 @@ func TestE2ESeed004(t *testing.T) {
 			elimFlags++
 		}
 	}
-	if allocsFlags != count || elimFlags == 0 {
-		t.Errorf("MakeBuffer_DCE: allocs flag in %d of %d repeats (want all), eliminated flag in %d (want ≥ 1):\n%s",
-			allocsFlags, count, elimFlags, strings.Join(dce, "---\n"))
-	}
+	const dceWant = "MakeBuffer_DCE: allocs flag in %d of %d repeats (want all), eliminated flag in %d (want ≥ 1):\n%s"
+	assert.Equal(t, count, allocsFlags, dceWant, allocsFlags, count, elimFlags, strings.Join(dce, "---\n"))
+	assert.GreaterOrEqual(t, elimFlags, 1, dceWant, allocsFlags, count, elimFlags, strings.Join(dce, "---\n"))
 	for _, base := range []string{"BenchmarkMakeBuffer_Correct", "BenchmarkHash_BLoop"} {
-		if l := logs(base); strings.Contains(l, "benchkit:") {
-			t.Errorf("%s flagged; want no flag:\n%s", base, l)
-		}
+		l := logs(base)
+		assert.NotContains(t, l, "benchkit:", "%s flagged; want no flag:\n%s", base, l)
 	}
-	if l := logs("BenchmarkProcess_PerIterSetup_Correct"); !strings.Contains(l, "stop-the-world pauses") {
-		t.Errorf("per-iteration StopTimer/StartTimer not reported as heavy toggling:\n%s", l)
-	}
-	if l := logs("BenchmarkProcess_Setup"); !strings.Contains(l, "StopTimer/StartTimer pairs cost") {
-		t.Errorf("Setup's pair cost not reported:\n%s", l)
-	}
+	l := logs("BenchmarkProcess_PerIterSetup_Correct")
+	assert.Contains(t, l, "stop-the-world pauses", "per-iteration StopTimer/StartTimer not reported as heavy toggling:\n%s", l)
+	l = logs("BenchmarkProcess_Setup")
+	assert.Contains(t, l, "StopTimer/StartTimer pairs cost", "Setup's pair cost not reported:\n%s", l)
 }
 
 var e2eGrew = regexp.MustCompile(`b\.N grew from (\d+) to (\d+)`)
@@ -200,20 +188,17 @@ func TestE2EStoppedTimer(t *testing.T) {
 		t.Run("benchtime="+bt, func(t *testing.T) {
 			// Without Track these take 80 minutes at 1s; the timeout is the test.
 			o := e2eRun(t, bin, 2*time.Minute, "-test.bench=Stop", "-test.benchtime="+bt)
-			if !o.failed {
-				t.Fatalf("stopped-timer benchmarks passed:\n%s", o.text)
-			}
+			require.True(t, o.failed, "stopped-timer benchmarks passed:\n%s", o.text)
 			o.checkParses(t)
 			for _, base := range []string{"BenchmarkStopNoStart", "BenchmarkStopInLoop"} {
 				name := e2eName(base)
 				l := strings.Join(o.logs[name], "")
-				if !o.fails[name] || !strings.Contains(l, "benchkit: "+base+":") || !strings.Contains(l, "b.StartTimer()") {
-					t.Errorf("%s: want a failure naming it and b.StartTimer():\n%s", name, o.text)
+				caught := o.fails[name] && strings.Contains(l, "benchkit: "+base+":") && strings.Contains(l, "b.StartTimer()")
+				if !assert.True(t, caught, "%s: want a failure naming it and b.StartTimer():\n%s", name, o.text) {
 					continue
 				}
 				m := e2eGrew.FindStringSubmatch(l)
-				if m == nil {
-					t.Errorf("%s: message lacks the ramp step: %s", name, l)
+				if !assert.NotNil(t, m, "%s: message lacks the ramp step: %s", name, l) {
 					continue
 				}
 				// The step it is caught at depends on the machine's load (at
@@ -224,22 +209,18 @@ func TestE2EStoppedTimer(t *testing.T) {
 				// would print about 0 ns/op (that run is also what the
 				// process timeout above would cut short).
 				to, _ := strconv.Atoi(m[2])
-				if to >= 1_000_000_000 {
-					t.Errorf("%s failed at b.N = %d, testing's cap: the audit did not catch it on the ramp: %s", name, to, l)
-				}
+				assert.Less(t, to, 1_000_000_000, "%s failed at b.N = %d, testing's cap: the audit did not catch it on the ramp: %s", name, to, l)
 				t.Logf("%s caught at b.N = %d", name, to)
-				if len(o.results[name]) != 0 {
-					t.Errorf("%s printed a result line after failing", name)
-				}
+				assert.Empty(t, o.results[name], "%s printed a result line after failing", name)
 			}
 		})
 	}
 	t.Run("legitimate timer use passes", func(t *testing.T) {
 		o := e2eRun(t, bin, 2*time.Minute, "-test.bench=PerIterationToggle|ResetAfterSetup", "-test.benchtime=20ms", "-test.count=2")
 		for _, base := range []string{"BenchmarkPerIterationToggle", "BenchmarkResetAfterSetup"} {
-			if n := len(o.results[e2eName(base)]); o.failed || n != 2 {
-				t.Fatalf("%s: %d result lines, failed=%v; want 2 and a pass:\n%s", base, n, o.failed, o.text)
-			}
+			n := len(o.results[e2eName(base)])
+			require.False(t, o.failed, "%s: %d result lines, failed=%v; want 2 and a pass:\n%s", base, n, o.failed, o.text)
+			require.Equal(t, 2, n, "%s: %d result lines, failed=%v; want 2 and a pass:\n%s", base, n, o.failed, o.text)
 		}
 		o.checkParses(t)
 	})
@@ -272,24 +253,20 @@ func TestE2EMisuse(t *testing.T) {
 			if !strings.HasPrefix(tt.base, "BenchmarkNil") && tt.base != "BenchmarkFails" {
 				name = e2eName(tt.base)
 			}
-			if got := len(o.results[name]); got != tt.results {
-				t.Errorf("%d result lines, want %d (%s)", got, tt.results, tt.reason)
-			}
-			if o.fails[name] != tt.fail {
-				t.Errorf("failed = %v, want %v (%s)", o.fails[name], tt.fail, tt.reason)
-			}
+			got := len(o.results[name])
+			assert.Equal(t, tt.results, got, "%d result lines, want %d (%s)", got, tt.results, tt.reason)
+			assert.Equal(t, tt.fail, o.fails[name], "failed = %v, want %v (%s)", o.fails[name], tt.fail, tt.reason)
 			l := strings.Join(o.logs[name], "")
-			if tt.want == "" && strings.Contains(l, "benchkit:") || tt.want != "" && !strings.Contains(l, tt.want) {
-				t.Errorf("logs %q; want %q (%s)", l, tt.want, tt.reason)
+			if tt.want == "" {
+				assert.NotContains(t, l, "benchkit:", "logs %q; want %q (%s)", l, tt.want, tt.reason)
+			} else {
+				assert.Contains(t, l, tt.want, "logs %q; want %q (%s)", l, tt.want, tt.reason)
 			}
 			for i, r := range o.results[name] {
-				if _, ok := r.values["cv%"]; ok != (i > 0) {
-					t.Errorf("repeat %d: cv%% present = %v", i+1, ok)
-				}
+				_, ok := r.values["cv%"]
+				assert.Equal(t, i > 0, ok, "repeat %d: cv%% present = %v", i+1, ok)
 			}
 		})
 	}
-	if !o.failed {
-		t.Error("the binary exited 0; the failing benchmarks must fail it")
-	}
+	assert.True(t, o.failed, "the binary exited 0; the failing benchmarks must fail it")
 }

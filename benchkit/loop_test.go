@@ -4,6 +4,9 @@ import (
 	"math/bits"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // feed records batches of a constant cost per iteration into t, as lap
@@ -21,19 +24,16 @@ func TestBatcherIsBoundedAndUniform(t *testing.T) {
 	for _, iters := range []int{1000, 1e5, 1e7, 1e9} {
 		var b batcher
 		feed(&b, 300*time.Nanosecond, iters)
-		if b.used > batchSlots || (iters >= 1e5 && b.used < batchSlots/2) {
-			t.Errorf("%d iterations: %d slots used; want between %d and %d", iters, b.used, batchSlots/2, batchSlots)
+		const usedWant = "%d iterations: %d slots used; want between %d and %d"
+		assert.LessOrEqual(t, b.used, batchSlots, usedWant, iters, b.used, batchSlots/2, batchSlots)
+		if iters >= 1e5 {
+			assert.GreaterOrEqual(t, b.used, batchSlots/2, usedWant, iters, b.used, batchSlots/2, batchSlots)
 		}
-		if bits.OnesCount(uint(b.k)) != 1 {
-			t.Errorf("%d iterations: k = %d; want a power of two", iters, b.k)
-		}
-		if time.Duration(b.k)*300*time.Nanosecond < batchTarget {
-			t.Errorf("%d iterations: a batch of k = %d lasts under %v", iters, b.k, batchTarget)
-		}
+		assert.Equal(t, 1, bits.OnesCount(uint(b.k)), "%d iterations: k = %d; want a power of two", iters, b.k)
+		assert.GreaterOrEqual(t, time.Duration(b.k)*300*time.Nanosecond, batchTarget,
+			"%d iterations: a batch of k = %d lasts under %v", iters, b.k, batchTarget)
 		for i, v := range b.perIter() {
-			if v != 300 {
-				t.Fatalf("%d iterations: slot %d = %v ns/iteration, want 300 (slots must hold equal iteration counts)", iters, i, v)
-			}
+			require.Equal(t, 300.0, v, "%d iterations: slot %d = %v ns/iteration, want 300 (slots must hold equal iteration counts)", iters, i, v)
 		}
 	}
 }
@@ -47,20 +47,16 @@ func TestBatcherMergeKeepsTime(t *testing.T) {
 		total += float64(d)
 		b.add(d)
 	}
-	if b.used != batchSlots/2+1 || b.k != 8 {
-		t.Fatalf("after %d batches: used %d, k %d; want %d and 8", batchSlots+1, b.used, b.k, batchSlots/2+1)
-	}
+	const mergedWant = "after %d batches: used %d, k %d; want %d and 8"
+	require.Equal(t, batchSlots/2+1, b.used, mergedWant, batchSlots+1, b.used, b.k, batchSlots/2+1)
+	require.Equal(t, 8, b.k, mergedWant, batchSlots+1, b.used, b.k, batchSlots/2+1)
 	got := 0.0
 	for _, s := range b.slots[:b.used] {
 		got += s
 	}
 	// The last batch was timed at k=4 after the merge; all the time is kept.
-	if got != total {
-		t.Errorf("slots sum to %v, want %v", got, total)
-	}
-	if b.slots[0] != float64(3*time.Microsecond) {
-		t.Errorf("slot 0 = %v, want the first two batches merged (1µs + 2µs)", b.slots[0])
-	}
+	assert.Equal(t, total, got, "slots sum to %v, want %v", got, total)
+	assert.Equal(t, float64(3*time.Microsecond), b.slots[0], "slot 0 = %v, want the first two batches merged (1µs + 2µs)", b.slots[0])
 }
 
 // TestLoopMemoryIsBounded runs Loop at b.N = 1e7 and 1e5: neither
@@ -80,21 +76,17 @@ func TestLoopMemoryIsBounded(t *testing.T) {
 		})
 		// testing counts allocations process-wide; a runtime goroutine may
 		// add one. Anything that grew with b.N would be ≥ 1e5 here.
-		if r.MemAllocs > 4 {
-			t.Errorf("-benchtime=%s: %d allocations in the timed loop; want at most a few, whatever b.N", n, r.MemAllocs)
-		}
+		assert.LessOrEqual(t, r.MemAllocs, uint64(4), "-benchtime=%s: %d allocations in the timed loop; want at most a few, whatever b.N", n, r.MemAllocs)
 		checkFinite(t, r)
 	}
 	bs := flagsFree(t)
-	if len(bs.Runs) != 2 || bs.Runs[1].N != 1e7 {
-		t.Fatalf("runs %+v; want two, the second at N = 1e7", bs.Runs)
-	}
-	if n := len(bs.Timeline); n == 0 || n > batchSlots {
-		t.Errorf("timeline has %d points; want 1..%d", n, batchSlots)
-	}
-	if bs.Runs[1].WithinCV < 0 {
-		t.Errorf("WithinCV = %v; want a CV from ≥ 2 batches at N = 1e7", bs.Runs[1].WithinCV)
-	}
+	require.Len(t, bs.Runs, 2, "runs %+v; want two, the second at N = 1e7", bs.Runs)
+	require.Equal(t, int(1e7), bs.Runs[1].N, "runs %+v; want two, the second at N = 1e7", bs.Runs)
+	n := len(bs.Timeline)
+	assert.GreaterOrEqual(t, n, 1, "timeline has %d points; want 1..%d", n, batchSlots)
+	assert.LessOrEqual(t, n, batchSlots, "timeline has %d points; want 1..%d", n, batchSlots)
+	// Not GreaterOrEqual(0): that would also reject a NaN, which this check lets through.
+	assert.False(t, bs.Runs[1].WithinCV < 0, "WithinCV = %v; want a CV from ≥ 2 batches at N = 1e7", bs.Runs[1].WithinCV)
 }
 
 // flagsFree returns the single benchmark recorded (testing.Benchmark names
@@ -102,8 +94,6 @@ func TestLoopMemoryIsBounded(t *testing.T) {
 func flagsFree(t *testing.T) registryBench {
 	t.Helper()
 	bs := registryBenchmarks()
-	if len(bs) != 1 {
-		t.Fatalf("%d benchmark names recorded, want 1", len(bs))
-	}
+	require.Len(t, bs, 1, "%d benchmark names recorded, want 1", len(bs))
 	return bs[0]
 }

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
@@ -20,9 +23,7 @@ func withBenchtime(t *testing.T, v string) {
 		t.Skip("no -test.benchtime flag")
 	}
 	old := f.Value.String()
-	if err := flag.Set("test.benchtime", v); err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, flag.Set("test.benchtime", v))
 	t.Cleanup(func() { _ = flag.Set("test.benchtime", old) })
 }
 
@@ -53,9 +54,7 @@ func flagsRecorded() []registry.Flag {
 func checkFinite(t *testing.T, r testing.BenchmarkResult) {
 	t.Helper()
 	for unit, v := range r.Extra {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			t.Errorf("metric %s = %v", unit, v)
-		}
+		assert.False(t, math.IsNaN(v) || math.IsInf(v, 0), "metric %s = %v", unit, v)
 	}
 }
 
@@ -82,26 +81,19 @@ func TestTrackBLoopRecordsEachRepeat(t *testing.T) {
 	second := testing.Benchmark(bench)
 	checkFinite(t, first)
 	checkFinite(t, second)
-	if _, ok := first.Extra[unitCV]; ok {
-		t.Errorf("first repeat reports %s; want it from the second repeat on", unitCV)
-	}
-	if _, ok := second.Extra[unitCV]; !ok {
-		t.Errorf("second repeat lacks %s: %v", unitCV, second.Extra)
-	}
-	if _, ok := second.Extra[unitWait]; !ok && runtime.GOOS == "linux" {
-		t.Errorf("second repeat lacks %s on Linux: %v", unitWait, second.Extra)
+	assert.NotContains(t, first.Extra, unitCV, "first repeat reports %s; want it from the second repeat on", unitCV)
+	assert.Contains(t, second.Extra, unitCV, "second repeat lacks %s: %v", unitCV, second.Extra)
+	if runtime.GOOS == "linux" {
+		assert.Contains(t, second.Extra, unitWait, "second repeat lacks %s on Linux: %v", unitWait, second.Extra)
 	}
 	got := runs()
-	if len(got) != 2 {
-		t.Fatalf("recorded %d runs, want 2: %+v", len(got), got)
-	}
+	require.Len(t, got, 2, "recorded %d runs, want 2: %+v", len(got), got)
 	for _, r := range got {
-		if r.N != 1000 || r.NsPerOp <= 0 || r.TimedFraction <= 0 || r.TimedFraction > 1 || !(r.AllocsPerOp >= 0 && r.AllocsPerOp < 0.5) || r.WithinCV != -1 {
-			t.Errorf("run %+v: want N=1000, ns/op > 0, timed fraction in (0, 1], allocs/op rounding to 0 (the race runtime may add one), no WithinCV", r)
-		}
-		if r.Procs != runtime.GOMAXPROCS(0) {
-			t.Errorf("run Procs = %d, want GOMAXPROCS %d", r.Procs, runtime.GOMAXPROCS(0))
-		}
+		// One compound check, as written: split into Greater/Less, the
+		// float comparisons would also reject NaNs that it lets through.
+		bad := r.N != 1000 || r.NsPerOp <= 0 || r.TimedFraction <= 0 || r.TimedFraction > 1 || !(r.AllocsPerOp >= 0 && r.AllocsPerOp < 0.5) || r.WithinCV != -1
+		assert.False(t, bad, "run %+v: want N=1000, ns/op > 0, timed fraction in (0, 1], allocs/op rounding to 0 (the race runtime may add one), no WithinCV", r)
+		assert.Equal(t, runtime.GOMAXPROCS(0), r.Procs, "run Procs = %d, want GOMAXPROCS %d", r.Procs, runtime.GOMAXPROCS(0))
 	}
 }
 
@@ -118,12 +110,11 @@ func TestTrackBNRecordsOnlyTheFinalStep(t *testing.T) {
 		}
 		sinkU64 = s
 	})
-	if calls != 2 || r.N != 50 {
-		t.Fatalf("calls = %d, N = %d; want testing's two runs, N=1 then N=50", calls, r.N)
-	}
+	require.Equal(t, 2, calls, "calls = %d, N = %d; want testing's two runs, N=1 then N=50", calls, r.N)
+	require.Equal(t, 50, r.N, "calls = %d, N = %d; want testing's two runs, N=1 then N=50", calls, r.N)
 	got := runs()
-	if len(got) != 1 || got[0].N != 50 {
-		t.Errorf("recorded %+v; want one run, N=50 (the ramp step N=1 is not a repeat)", got)
+	if assert.Len(t, got, 1, "recorded %+v; want one run, N=50 (the ramp step N=1 is not a repeat)", got) {
+		assert.Equal(t, 50, got[0].N, "recorded %+v; want one run, N=50 (the ramp step N=1 is not a repeat)", got)
 	}
 }
 
@@ -146,9 +137,9 @@ func TestTrackKeepsTheTimerState(t *testing.T) {
 	if !known {
 		t.Skip("timer state unreadable on this Go version")
 	}
-	if !onAfter || offAfter {
-		t.Errorf("timer after Track: running case %v, stopped case %v; want Track to leave it as it found it", onAfter, offAfter)
-	}
+	const timerWant = "timer after Track: running case %v, stopped case %v; want Track to leave it as it found it"
+	assert.True(t, onAfter, timerWant, onAfter, offAfter)
+	assert.False(t, offAfter, timerWant, onAfter, offAfter)
 }
 
 func TestTrackRecordsNothingForSkipsFailuresAndParents(t *testing.T) {
@@ -164,9 +155,8 @@ func TestTrackRecordsNothingForSkipsFailuresAndParents(t *testing.T) {
 		}
 		b.Error("failed")
 	})
-	if got := runs(); len(got) != 0 {
-		t.Errorf("skip and failure recorded %+v; want nothing", got)
-	}
+	got := runs()
+	assert.Empty(t, got, "skip and failure recorded %+v; want nothing", got)
 	testing.Benchmark(func(b *testing.B) {
 		Track(b)
 		b.Run("sub", func(b *testing.B) {
@@ -176,12 +166,12 @@ func TestTrackRecordsNothingForSkipsFailuresAndParents(t *testing.T) {
 			}
 		})
 	})
-	if got := runs(); len(got) != 1 || got[0].N != 10 {
-		t.Errorf("parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got)
+	got = runs()
+	if assert.Len(t, got, 1, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got) {
+		assert.Equal(t, 10, got[0].N, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got)
 	}
-	if fs := flagsRecorded(); len(fs) != 0 {
-		t.Errorf("flags %+v; want none", fs)
-	}
+	fs := flagsRecorded()
+	assert.Empty(t, fs, "flags %+v; want none", fs)
 }
 
 func TestTrackTwiceIsFlagged(t *testing.T) {
@@ -195,12 +185,12 @@ func TestTrackTwiceIsFlagged(t *testing.T) {
 		}
 	})
 	fs := flagsRecorded()
-	if len(fs) != 1 || fs[0].Kind != registry.FlagMisuse || !strings.Contains(fs[0].Message, "Track called twice") {
-		t.Errorf("flags %+v; want one misuse flag", fs)
+	if assert.Len(t, fs, 1, "flags %+v; want one misuse flag", fs) {
+		assert.Equal(t, registry.FlagMisuse, fs[0].Kind, "flags %+v; want one misuse flag", fs)
+		assert.Contains(t, fs[0].Message, "Track called twice", "flags %+v; want one misuse flag", fs)
 	}
-	if got := runs(); len(got) != 1 {
-		t.Errorf("recorded %d runs, want 1", len(got))
-	}
+	got := runs()
+	assert.Len(t, got, 1, "recorded %d runs, want 1", len(got))
 }
 
 func TestBadInputPanics(t *testing.T) {
@@ -218,9 +208,7 @@ func TestBadInputPanics(t *testing.T) {
 		t.Run(tt.label, func(t *testing.T) {
 			defer func() {
 				msg, _ := recover().(string)
-				if !strings.HasPrefix(msg, tt.want) {
-					t.Errorf("panic %q; want it to start with %q", msg, tt.want)
-				}
+				assert.True(t, strings.HasPrefix(msg, tt.want), "panic %q; want it to start with %q", msg, tt.want)
 			}()
 			tt.call()
 		})
@@ -229,11 +217,11 @@ func TestBadInputPanics(t *testing.T) {
 
 func TestViewReadsThisGoVersion(t *testing.T) {
 	v := bFields()
-	if v.timerOn == nil || v.netAllocs == nil || v.netBytes == nil || v.hasSub == nil {
-		t.Fatalf("testing.B fields not found (%+v): Track falls back to ReadMemStats and cannot see parents; update bfields.go", *v)
-	}
-	if runtime.GOOS != "windows" && (v.startWall == nil || v.startExt == nil || timeWall == nil || timeExt == nil) {
-		t.Fatalf("timer start not readable (%+v): the timer audit loses its tail check; update bfields.go", *v)
+	found := v.timerOn != nil && v.netAllocs != nil && v.netBytes != nil && v.hasSub != nil
+	require.True(t, found, "testing.B fields not found (%+v): Track falls back to ReadMemStats and cannot see parents; update bfields.go", *v)
+	if runtime.GOOS != "windows" {
+		readable := v.startWall != nil && v.startExt != nil && timeWall != nil && timeExt != nil
+		require.True(t, readable, "timer start not readable (%+v): the timer audit loses its tail check; update bfields.go", *v)
 	}
 	withBenchtime(t, "100x")
 	var allocs uint64
@@ -257,13 +245,12 @@ func TestViewReadsThisGoVersion(t *testing.T) {
 			a, ok2 := monotonic(time.Now())
 			before, start, after, ok = b0, s, a, ok0 && ok1 && ok2
 		})
-		if !ok || start < before || start > after {
-			t.Errorf("timer start %d not within [%d, %d] around ResetTimer (readable: %v)", start, before, after, ok)
-		}
+		within := ok && start >= before && start <= after
+		assert.True(t, within, "timer start %d not within [%d, %d] around ResetTimer (readable: %v)", start, before, after, ok)
 	}
-	if allocs != uint64(r.MemAllocs) || r.MemAllocs < 100 {
-		t.Errorf("view counted %d allocations, testing %d; want equal and ≥ 100", allocs, r.MemAllocs)
-	}
+	const allocsWant = "view counted %d allocations, testing %d; want equal and ≥ 100"
+	assert.Equal(t, r.MemAllocs, allocs, allocsWant, allocs, r.MemAllocs)
+	assert.GreaterOrEqual(t, r.MemAllocs, uint64(100), allocsWant, allocs, r.MemAllocs)
 }
 
 var sinkBytes []byte
@@ -275,19 +262,20 @@ func TestSetupRunsSetupOncePerIteration(t *testing.T) {
 	r := testing.Benchmark(func(b *testing.B) {
 		Setup(b, func() []uint64 { setups++; return xs }, func(in []uint64) uint64 { works++; return sum(in) })
 	})
-	if r.N != 100 || setups != 100 || works != 100 {
-		t.Errorf("N=%d setups=%d works=%d; want 100 each", r.N, setups, works)
-	}
-	if got := runs(); len(got) != 1 || got[0].N != 100 {
-		t.Errorf("recorded %+v; want one run, N=100", got)
+	const countsWant = "N=%d setups=%d works=%d; want 100 each"
+	assert.Equal(t, 100, r.N, countsWant, r.N, setups, works)
+	assert.Equal(t, 100, setups, countsWant, r.N, setups, works)
+	assert.Equal(t, 100, works, countsWant, r.N, setups, works)
+	got := runs()
+	if assert.Len(t, got, 1, "recorded %+v; want one run, N=100", got) {
+		assert.Equal(t, 100, got[0].N, "recorded %+v; want one run, N=100", got)
 	}
 }
 
 func TestEmptyLoopFloor(t *testing.T) {
 	f := measureFloor(1<<12, 3)
-	if !(f > 0) || math.IsInf(f, 0) {
-		t.Errorf("measureFloor = %v ns; want a positive, finite cost per iteration", f)
-	}
+	assert.Greater(t, f, 0.0, "measureFloor = %v ns; want a positive, finite cost per iteration", f) // fails on NaN too, as !(f > 0) did
+	assert.False(t, math.IsInf(f, 0), "measureFloor = %v ns; want a positive, finite cost per iteration", f)
 }
 
 type registryBench = registry.Bench
