@@ -52,9 +52,9 @@ func mainParse(t *testing.T, out string) (names []string, keys map[string]bool, 
 			require.True(t, ok, "%s has ns/op", name)
 			ns[name] = append(ns[name], v*1e9)
 		case *benchfmt.SyntaxError:
-			t.Errorf("syntax error in the output: %v", rec)
+			assert.Fail(t, "syntax error in the output", "%v", rec)
 		case *benchfmt.UnitMetadata:
-			t.Errorf("unit metadata in the output: %v", rec)
+			assert.Fail(t, "unit metadata in the output", "%v", rec)
 		}
 	}
 	require.NoError(t, r.Err())
