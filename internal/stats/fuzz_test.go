@@ -322,7 +322,7 @@ func FuzzTwoRegimes(f *testing.F) {
 }
 
 func FuzzRegimeCriticalD(f *testing.F) {
-	for _, n := range []int{-1, 0, 5, 6, 20, 21, 999, 1000, 1 << 40} {
+	for _, n := range []int{-1, 0, 5, 6, 20, 21, 999, 1000, math.MaxInt32, math.MaxInt} {
 		f.Add(n, true)
 	}
 	f.Fuzz(func(t *testing.T, n int, persistent bool) {
