@@ -147,7 +147,7 @@ func Bootstrap(resamples int) Option {
 // DefaultForks is the number of processes [Compare] spreads its rounds
 // over when neither [Forks], BENCHKIT_FORKS nor -benchkit.forks says
 // otherwise. docs/measurements.md has the calibration it was chosen by.
-const DefaultForks = 5
+const DefaultForks = 10
 
 // Forks sets the number of fresh processes [Compare] spreads its rounds
 // over: n = 1 measures within this process, as Compare did before forks

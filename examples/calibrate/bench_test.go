@@ -123,3 +123,14 @@ func BenchmarkPlain(b *testing.B) {
 		b.Run("work="+w.name, w.plain)
 	}
 }
+
+// BenchmarkSwap compares two implementations about 20× apart both ways
+// round: the ratio fnv/fold must not depend on which one is the baseline.
+//
+//	go test -run='^$' -bench=Swap ./examples/calibrate
+func BenchmarkSwap(b *testing.B) {
+	fnv := control.Func("fnv", func() uint64 { return FNV(Buf) })
+	fold := control.Func("fold", func() uint64 { return Fold(Buf) })
+	b.Run("base=fnv", func(b *testing.B) { control.Compare(b, fnv, fold) })
+	b.Run("base=fold", func(b *testing.B) { control.Compare(b, fold, fnv) })
+}
