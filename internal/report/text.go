@@ -179,7 +179,7 @@ func (p *printer) comparisons(cs []ComparisonRow) {
 	if len(cs) == 0 {
 		return
 	}
-	p.section("comparisons · Δ = median of (impl/baseline − 1) over rounds, with its CI; the control's CI is the noise floor")
+	p.section("comparisons · Δ = impl/baseline − 1: the median over rounds (with forks, the mean of the forks' medians) and its CI; the control's CI is the noise floor")
 	for _, c := range cs {
 		comparisonLines(p, c)
 	}

@@ -22,7 +22,8 @@
 // ok=false and zero values; the doc comment of each function lists its
 // cases. Finite inputs of any magnitude, up to ±math.MaxFloat64, are
 // handled without intermediate overflow where the result itself is
-// representable.
+// representable. One exception: [Compress] downsamples a timeline in
+// place, as its doc says, and passes NaN through.
 //
 // Quantiles are Hyndman and Fan type 7 (R's and NumPy's default); the
 // median is the same one benchmath's AssumeNothing reports. Where
