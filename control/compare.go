@@ -55,7 +55,8 @@ const DefaultBenchtime = testflag.DefaultBenchtime
 // fails b with b.Errorf.
 //
 // Compare fails b with b.Fatalf for a zero Impl, a nil function, an empty,
-// duplicate, reserved or malformed name, or an invalid option. A panic in
+// duplicate, reserved or malformed name, a name whose metric unit would be
+// one of Compare's own ("closure"), or an invalid option. A panic in
 // an implementation is re-raised with its name. Compare must be called at
 // most once per benchmark function, from the benchmark's own goroutine:
 // called from a RunParallel body (seen on the call stack, whatever
@@ -70,6 +71,9 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 		b.Fatalf("%s", strings.Join(cfg.errs, "; "))
 	}
 	impls, err := validate(base, cands)
+	if err == nil {
+		err = checkUnits(impls)
+	}
 	if err != nil {
 		b.Fatalf("%v", err)
 	}

@@ -69,6 +69,38 @@ func TestValidate(t *testing.T) {
 	assert.Equal(t, []string{"a", "control", "b"}, names, "the control copy follows the baseline")
 }
 
+// TestCheckUnits: a name whose metric unit is one of Compare's own
+// (closure-ns/op) is rejected with the fix; ordinary names, and names that
+// only resemble Compare's units, pass.
+func TestCheckUnits(t *testing.T) {
+	f := func() int { return 1 }
+	tests := []struct {
+		name  string
+		base  Impl
+		cands []Impl
+		want  string // "" = accepted
+	}{
+		{"ordinary", Func("old", f), []Impl{Func("new", f)}, ""},
+		{"rounds and ns", Func("rounds", f), []Impl{Func("ns", f), Func("B", f), Func("allocs", f)}, ""},
+		{"candidate closure", Func("old", f), []Impl{Func("closure", f)}, `candidate 1 ("closure") reports its time as "closure-ns/op", the unit of Compare's own closure-call overhead: rename the implementation`},
+		{"baseline closure", Func("closure", f), []Impl{Func("new", f)}, `the baseline ("closure") reports its time as "closure-ns/op"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			impls, err := validate(tt.base, tt.cands)
+			require.NoError(t, err, "validate accepts the names; the units are checked after")
+			err = checkUnits(impls)
+			if tt.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "control: "))
+		})
+	}
+}
+
 // setBenchtime sets -test.benchtime for one test.
 func setBenchtime(t *testing.T, v string) {
 	t.Helper()

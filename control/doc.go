@@ -146,6 +146,10 @@
 //   - an empty or whitespace name, one containing '/', '#' or ',', a
 //     -<digits> suffix, the reserved name "control", duplicate names:
 //     b.Fatalf naming the implementation, the rule and the fix;
+//   - in Compare, a name whose metric unit is also one of Compare's own
+//     units or another implementation's ("closure", whose closure-ns/op
+//     is the call overhead): b.Fatalf naming the unit and the fix, since
+//     the line would carry two values under one unit;
 //   - an invalid option (Gate(-3), Confidence(1), …): b.Fatalf with the
 //     valid range and an example;
 //   - an implementation that panics: re-panics with its name and the

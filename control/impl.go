@@ -44,8 +44,10 @@ func (i Impl) Name() string { return i.name }
 //
 // A name must be non-empty, hold no whitespace, '/', '#' or ',' and not end
 // in "-<digits>" (go test would read that as a GOMAXPROCS suffix), and must
-// not be [ControlName]. Func does not check; [Compare] and [Rounds] do, and
-// fail the benchmark with a message naming the fix.
+// not be [ControlName]. [Compare] also rejects a name whose metric unit is
+// one of its own: "closure" (closure-ns/op is the call overhead). Func does
+// not check; [Compare] and [Rounds] do, and fail the benchmark with a
+// message naming the fix.
 func Func[T any](name string, f func() T) Impl {
 	if f == nil {
 		return Impl{name: name, isNil: true}
@@ -158,4 +160,58 @@ func validate(base Impl, cands []Impl) ([]Impl, error) {
 	out := make([]Impl, 0, len(all)+1)
 	out = append(out, base, ctl)
 	return append(out, cands...), nil
+}
+
+// ownUnits are the metric units Compare reports for itself, with what each
+// measures; see the package doc's "Metrics" section.
+var ownUnits = map[string]string{
+	"ns/op":         "the baseline's time per call",
+	"closure-ns/op": "Compare's own closure-call overhead",
+	"rounds":        "Compare's count of measured rounds",
+	"allocs/op":     "the baseline's allocations per call",
+	"B/op":          "the baseline's bytes per call",
+}
+
+// checkUnits returns an error when a metric unit Compare would report for
+// one of impls (as returned by [validate]: baseline, control, candidates)
+// is also one of Compare's own units or another implementation's: the
+// benchmark line would carry two values under one unit, and benchstat
+// would show one as the other. Only Compare reports these metrics, so
+// [Rounds] does not call it.
+func checkUnits(impls []Impl) error {
+	owner := make(map[string]string, len(ownUnits)+2*len(impls))
+	for u, what := range ownUnits {
+		owner[u] = what
+	}
+	base := impls[0].name
+	for i, im := range impls {
+		role := implRole(i, im.name)
+		type metric struct{ unit, what string }
+		var units []metric
+		if i != 1 { // the control reports its ratio only
+			units = append(units, metric{im.name + "-ns/op", "its time"})
+		}
+		if i != 0 { // the baseline, its time only
+			units = append(units, metric{RatioUnit(im.name, base), "its ratio to the baseline"})
+		}
+		for _, u := range units {
+			if other, taken := owner[u.unit]; taken {
+				return fmt.Errorf("control: %s reports %s as %q, the unit of %s: rename the implementation", role, u.what, u.unit, other)
+			}
+			owner[u.unit] = role + "'s " + u.what
+		}
+	}
+	return nil
+}
+
+// implRole names the i-th of the implementations [validate] returns, for
+// messages: the baseline ("old"), candidate 1 ("new").
+func implRole(i int, name string) string {
+	switch i {
+	case 0:
+		return fmt.Sprintf("the baseline (%q)", name)
+	case 1:
+		return fmt.Sprintf("the control (%q)", name)
+	}
+	return fmt.Sprintf("candidate %d (%q)", i-1, name)
 }
