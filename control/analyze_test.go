@@ -231,6 +231,70 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 }
 
+// TestAnalyzeExtremeTimes: finite times whose ratio would overflow a
+// percentage (1 ns against 1e308 ns) or underflow to 0 (1e-200 against
+// 1e200, where −100% is right) are rejected with a message; extreme times
+// whose ratios stay within 1e±100 give finite results. Nothing in a
+// Result is ever NaN or ±Inf, within one process or over forks.
+func TestAnalyzeExtremeTimes(t *testing.T) {
+	const n = 10
+	rep := func(name string, v float64) Sample {
+		s := Sample{Name: name}
+		for range n {
+			s.NsPerOp = append(s.NsPerOp, v)
+		}
+		return s
+	}
+	tests := []struct {
+		name            string
+		base, ctl, cand float64
+		want            string  // error substring; "" = accepted
+		wantDelta       float64 // the candidate's delta when accepted
+	}{
+		{"1 against 1e308", 1, 1, 1e308, `sample "cand" round 0 is 1e+308 times the baseline's time (1e+308 ns against 1 ns)`, 0},
+		{"1e308 against 1", 1e308, 1e308, 1, `sample "cand" round 0 is 1e-308 times the baseline's time (1 ns against 1e+308 ns)`, 0},
+		{"1e-200 against 1e200", 1e200, 1e200, 1e-200, `sample "cand" round 0 is 1e-400 times`, 0},
+		{"1e200 against 1e-200", 1e-200, 1e-200, 1e200, `sample "cand" round 0 is 1e+400 times`, 0},
+		{"control off the scale", 1, 1e101, 1, `sample "control" round 0 is 1e+101 times`, 0},
+		{"1e100 times", 1, 1, 1e100, "", 1e102},
+		{"1e-100 times", 1e100, 1e100, 1, "", -100},
+		{"near MaxFloat64", math.MaxFloat64, math.MaxFloat64, math.MaxFloat64 / 2, "", -50},
+		{"smallest times", math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64, 2 * math.SmallestNonzeroFloat64, "", 100},
+	}
+	finite := func(t *testing.T, res Result) {
+		t.Helper()
+		vals := []float64{res.BaselineNsPerOp, res.Confidence}
+		for _, e := range append([]Estimate{res.Control}, res.Candidates...) {
+			vals = append(vals, e.NsPerOp, e.DeltaPct, e.LoPct, e.HiPct, RatioPct(e))
+			vals = append(vals, e.ForkDeltaPct...)
+		}
+		for i, v := range vals {
+			assert.False(t, math.IsNaN(v) || math.IsInf(v, 0), "value %d is %v: %+v", i, v, res)
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, ctl, cand := rep("base", tt.base), rep("control", tt.ctl), rep("cand", tt.cand)
+			res, err := Analyze(base, ctl, []Sample{cand})
+			fres, ferr := AnalyzeForks([][]Sample{{base, ctl, cand}, {base, ctl, cand}})
+			if tt.want != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.want)
+				assert.Contains(t, err.Error(), "check the units")
+				require.Error(t, ferr)
+				assert.Contains(t, ferr.Error(), tt.want)
+				return
+			}
+			require.NoError(t, err)
+			require.NoError(t, ferr)
+			finite(t, res)
+			finite(t, fres)
+			assert.InEpsilon(t, tt.wantDelta, res.Candidates[0].DeltaPct, 1e-9)
+			assert.InEpsilon(t, tt.wantDelta, fres.Candidates[0].DeltaPct, 1e-9)
+		})
+	}
+}
+
 func TestLines(t *testing.T) {
 	res := Result{Baseline: "old", BaselineNsPerOp: 412.3, Rounds: 712, BatchIters: 120, OverheadNsPerOp: 1.8, Confidence: 0.975, Seed: 1,
 		Control:    Estimate{Name: "control", DeltaPct: 0.02, LoPct: -0.21, HiPct: 0.25, Verdict: Same, Reason: "noise floor"},

@@ -152,6 +152,11 @@
 //     the line would carry two values under one unit;
 //   - an invalid option (Gate(-3), Confidence(1), …): b.Fatalf with the
 //     valid range and an example;
+//   - [Analyze] or [AnalyzeForks] given a time more than 1e100 or less
+//     than 1e-100 times the baseline's in the same round (1 ns against
+//     1e308 ns): an error naming the sample, the round and the ratio,
+//     since that ratio has no finite percentage (tested in
+//     TestAnalyzeExtremeTimes); no result field is ever NaN or ±Inf;
 //   - an implementation that panics: re-panics with its name and the
 //     original stack;
 //   - an implementation slower than the whole budget: not a failure; the
