@@ -91,7 +91,8 @@ type Result struct {
 // per round. It is the pure core of [Compare]; it times nothing and, for a
 // given seed, is deterministic. It returns an error when the samples do not
 // pair up (different lengths, a time that is not finite and positive,
-// empty or duplicate names), when a time is more than 1e100 or less than
+// empty or duplicate names), when the baseline or a candidate is named
+// [ControlName] (as [Compare] does), when a time is more than 1e100 or less than
 // 1e-100 times the baseline's in its round (no finite percentage), or
 // when an option is invalid. Every number in the Result is finite.
 //
@@ -162,6 +163,9 @@ func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
 // not finite and positive.
 func checkSamples(base, control Sample, cands []Sample) error {
 	n := len(base.NsPerOp)
+	if err := checkReserved(base, cands); err != nil {
+		return err
+	}
 	names := map[string]bool{}
 	for _, s := range append([]Sample{base, control}, cands...) {
 		if s.Name == "" {
@@ -182,6 +186,22 @@ func checkSamples(base, control Sample, cands []Sample) error {
 				return err
 			}
 		}
+	}
+	return nil
+}
+
+// checkReserved returns the error [Compare] gives when the baseline or a
+// candidate is named [ControlName], which only the control may be.
+func checkReserved(base Sample, cands []Sample) error {
+	for i, s := range append([]Sample{base}, cands...) {
+		if s.Name != ControlName {
+			continue
+		}
+		role := "the baseline"
+		if i > 0 {
+			role = fmt.Sprintf("candidate %d", i)
+		}
+		return fmt.Errorf("control: %s has the invalid name %q: %s", role, s.Name, checkName(s.Name))
 	}
 	return nil
 }

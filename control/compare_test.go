@@ -28,6 +28,10 @@ func TestCheckName(t *testing.T) {
 		{"control", "reserved"},
 		{"copy-2", "-<digits>"},
 		{"v-10", "-<digits>"},
+		{"a\x00b", "control character"},
+		{"a\x1bb", "control character"},
+		{"a\x7f", "control character"},
+		{"new\u0085", "whitespace"},
 	} {
 		got := checkName(tc.name)
 		if tc.want == "" {
@@ -54,6 +58,7 @@ func TestValidate(t *testing.T) {
 		{"whitespace", Func(" a", f), nil, `the baseline has the invalid name " a"`},
 		{"digits suffix", ok, []Impl{Func("b-2", f)}, "GOMAXPROCS suffix"},
 		{"reserved", ok, []Impl{Func("control", f)}, "reserved"},
+		{"NUL", ok, []Impl{Func("a\x00b", f)}, `candidate 1 has the invalid name "a\x00b": the name contains the control character '\x00'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -143,9 +143,11 @@
 //   - a nil function or a zero [Impl]: b.Fatalf naming the implementation
 //     ("candidate 1 ("b") has a nil function: pass a func() T that does the
 //     work and returns its result");
-//   - an empty or whitespace name, one containing '/', '#' or ',', a
-//     -<digits> suffix, the reserved name "control", duplicate names:
-//     b.Fatalf naming the implementation, the rule and the fix;
+//   - an empty or whitespace name, one containing a control character
+//     (NUL, ESC, …), '/', '#' or ',', a -<digits> suffix, the reserved
+//     name "control", duplicate names: b.Fatalf naming the
+//     implementation, the rule and the fix ([Analyze] and [AnalyzeForks]
+//     return Compare's error for a baseline or candidate named "control");
 //   - in Compare, a name whose metric unit is also one of Compare's own
 //     units or another implementation's ("closure", whose closure-ns/op
 //     is the call overhead): b.Fatalf naming the unit and the fix, since

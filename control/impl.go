@@ -42,12 +42,12 @@ func (i Impl) Name() string { return i.name }
 // Each call of f costs one indirect function call on top of f's work (a
 // nanosecond or two); [Compare] measures that cost and reports it.
 //
-// A name must be non-empty, hold no whitespace, '/', '#' or ',' and not end
-// in "-<digits>" (go test would read that as a GOMAXPROCS suffix), and must
-// not be [ControlName]. [Compare] also rejects a name whose metric unit is
-// one of its own: "closure" (closure-ns/op is the call overhead). Func does
-// not check; [Compare] and [Rounds] do, and fail the benchmark with a
-// message naming the fix.
+// A name must be non-empty, hold no whitespace, control character (NUL,
+// ESC, …), '/', '#' or ',', not end in "-<digits>" (go test would read
+// that as a GOMAXPROCS suffix), and not be [ControlName]. [Compare] also
+// rejects a name whose metric unit is one of its own: "closure"
+// (closure-ns/op is the call overhead). Func does not check; [Compare] and
+// [Rounds] do, and fail the benchmark with a message naming the fix.
 func Func[T any](name string, f func() T) Impl {
 	if f == nil {
 		return Impl{name: name, isNil: true}
@@ -108,6 +108,8 @@ func checkName(name string) string {
 		return "the name is empty: give every implementation a short name, like \"old\" or \"new\""
 	case strings.IndexFunc(name, unicode.IsSpace) >= 0:
 		return "the name contains whitespace, which cannot appear in a benchmark name or a metric unit: use '_' or '.'"
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return fmt.Sprintf("the name contains the control character %q, which a terminal or a reader of go test output mangles: use letters, digits, '_', '-' or '.'", firstControl(name))
 	case strings.ContainsAny(name, "/#,"):
 		return "the name contains '/', '#' or ',', which go test and benchstat read as name structure: use '_' or '.'"
 	case name == ControlName:
@@ -116,6 +118,16 @@ func checkName(name string) string {
 		return "the name ends in \"-<digits>\", which go test output readers take for a GOMAXPROCS suffix: end it in a letter"
 	}
 	return ""
+}
+
+// firstControl returns the first control character in s, or 0.
+func firstControl(s string) rune {
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return r
+		}
+	}
+	return 0
 }
 
 func endsInDigitsSuffix(s string) bool {
