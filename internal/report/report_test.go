@@ -486,3 +486,20 @@ func TestComparisonForks(t *testing.T) {
 	assert.NotNil(t, rep.Comparisons[1].Candidates[0].ForkDeltaPct, "[] within one process, never null")
 	assert.Empty(t, rep.Comparisons[1].Candidates[0].ForkDeltaPct)
 }
+
+// TestComparisonNoRounds: a comparison that measured no rounds (an
+// implementation slower than the budget) shows "?" and "no rounds", not
+// "+0.00% [+0.00%, +0.00%]".
+func TestComparisonNoRounds(t *testing.T) {
+	stopped := "measuring stopped: one call of \"glacial\" took 300ms, more than the whole budget of 200ms"
+	c := registry.Comparison{Baseline: "old", Rounds: 0, Confidence: 0.975, Forks: 1,
+		Control:    registry.Estimate{Name: "control", Verdict: registry.Undecided, Reason: stopped},
+		Candidates: []registry.Estimate{{Name: "big", Verdict: registry.Undecided, Reason: stopped}}}
+	text := render(t, Input{Benches: []registry.Bench{{Name: "BenchmarkS", Comparisons: []registry.Comparison{c}}}})
+	lineWith(t, text, "S: baseline old", "0 rounds")
+	row := lineWith(t, text, " big ", "no rounds", "undecided: measuring stopped")
+	assert.NotContains(t, row, "0.00%")
+	assert.NotContains(t, row, "0 ns/op")
+	ctl := lineWith(t, text, "control (old again)", "no rounds")
+	assert.NotContains(t, ctl, "0.00%")
+}
