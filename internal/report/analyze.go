@@ -207,11 +207,13 @@ func (r Row) Tags() []string {
 }
 
 // ComparisonRow is one control comparison, with the benchmark it ran in.
-// Index (from 1) and Of number the comparisons recorded under the same
-// benchmark name, one per -count repeat.
+// Index (from 1) and Of number the comparisons made under the same
+// benchmark name, one per -count repeat; Of includes the ones the registry
+// could not hold, and Dropped, set on the last one it kept, counts them.
 type ComparisonRow struct {
 	Benchmark string
 	Index, Of int
+	Dropped   int
 	registry.Comparison
 }
 
@@ -239,7 +241,11 @@ func Analyze(in Input) Analysis {
 		}
 		a.Rows = append(a.Rows, rows...)
 		for i, c := range b.Comparisons {
-			a.Comparisons = append(a.Comparisons, ComparisonRow{Benchmark: b.Name, Index: i + 1, Of: len(b.Comparisons), Comparison: c})
+			row := ComparisonRow{Benchmark: b.Name, Index: i + 1, Of: len(b.Comparisons) + b.DroppedComparisons, Comparison: c}
+			if i == len(b.Comparisons)-1 {
+				row.Dropped = b.DroppedComparisons
+			}
+			a.Comparisons = append(a.Comparisons, row)
 			if c.GateFailed {
 				a.Failures = append(a.Failures, gateFailure(b.Name, c))
 			}

@@ -29,6 +29,14 @@ type jsonReport struct {
 	Failures    []string         `json:"failures"`
 	Failed      bool             `json:"failed"`
 	Dropped     int              `json:"dropped_benchmarks"`
+	// DroppedComparisons lists the benchmarks whose comparisons the
+	// registry could not all hold, with how many it dropped.
+	DroppedComparisons []jsonDropped `json:"dropped_comparisons"`
+}
+
+type jsonDropped struct {
+	Benchmark string `json:"benchmark"`
+	Count     int    `json:"count"`
 }
 
 type jsonSettings struct {
@@ -205,6 +213,8 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		Failures:    append([]string{}, a.Failures...),
 		Failed:      a.Failed(),
 		Dropped:     in.Dropped,
+
+		DroppedComparisons: []jsonDropped{},
 	}
 	for _, f := range in.Facts {
 		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
@@ -232,6 +242,9 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 			jc.Candidates = append(jc.Candidates, jsonEst(e))
 		}
 		rep.Comparisons = append(rep.Comparisons, jc)
+		if c.Dropped > 0 {
+			rep.DroppedComparisons = append(rep.DroppedComparisons, jsonDropped{Benchmark: c.Benchmark, Count: c.Dropped})
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -503,3 +503,36 @@ func TestComparisonNoRounds(t *testing.T) {
 	ctl := lineWith(t, text, "control (old again)", "no rounds")
 	assert.NotContains(t, ctl, "0.00%")
 }
+
+// TestDroppedComparisons: comparisons the registry could not hold are
+// counted in the numbering, named in the text report and listed in the
+// JSON; a benchmark that dropped none says nothing.
+func TestDroppedComparisons(t *testing.T) {
+	c := registry.Comparison{Baseline: "old", BaselineNsPerOp: 100, Rounds: 900, Confidence: 0.975, Forks: 1,
+		Control: registry.Estimate{Name: "control"}, Candidates: []registry.Estimate{{Name: "new"}}}
+	in := Input{Benches: []registry.Bench{
+		{Name: "BenchmarkD-2", Comparisons: []registry.Comparison{c, c, c}, DroppedComparisons: 2},
+		{Name: "BenchmarkK-2", Comparisons: []registry.Comparison{c}},
+	}}
+	text := render(t, in)
+	lineWith(t, text, "D-2 (3 of 5): baseline old")
+	lineWith(t, text, "2 more comparisons of D-2 were not recorded", "at most 256 per benchmark")
+	assert.Equal(t, 1, strings.Count(text, "were not recorded"), text)
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Dropped []struct {
+			Benchmark string
+			Count     int
+		} `json:"dropped_comparisons"`
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	require.Len(t, rep.Dropped, 1)
+	assert.Equal(t, "BenchmarkD-2", rep.Dropped[0].Benchmark)
+	assert.Equal(t, 2, rep.Dropped[0].Count)
+
+	buf.Reset()
+	require.NoError(t, JSON(&buf, Input{}))
+	assert.Contains(t, buf.String(), `"dropped_comparisons": []`, "never null")
+}

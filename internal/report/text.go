@@ -503,6 +503,10 @@ func comparisonLines(p *printer, c ComparisonRow) {
 	for _, wn := range c.Warnings {
 		p.line("      ⚠ " + wn)
 	}
+	if c.Dropped > 0 {
+		p.line(fmt.Sprintf("  ⚠ %s of %s were not recorded: the registry holds at most %d per benchmark",
+			textfmt.Plural(c.Dropped, "more comparison"), displayName(c.Benchmark, 1), registry.MaxComparisons))
+	}
 }
 
 // estimateRow is one implementation's row of a comparison: name, time,
