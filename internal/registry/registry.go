@@ -75,6 +75,11 @@ type Flag struct {
 	Message string
 	// Count is how many runs raised this kind; the message is the latest.
 	Count int
+	// Failed is true when the flag failed the benchmark in at least one
+	// of those runs (b.Error): a stopped timer always does, any flag
+	// under benchkit.FailOnFlags. benchkit.Main exits 1 on it, since go
+	// test loses a failure in a later -count repeat.
+	Failed bool
 }
 
 // Verdict is the outcome of one candidate in a comparison.
@@ -226,7 +231,8 @@ func (r *Registry) NsPerOp(name string) []float64 {
 }
 
 // AddFlag records a problem. A flag of a kind already recorded for the
-// benchmark replaces its message and increments its Count.
+// benchmark replaces its message and increments its Count; Failed stays
+// true once any of them failed the benchmark.
 func (r *Registry) AddFlag(name string, f Flag) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -238,6 +244,7 @@ func (r *Registry) AddFlag(name string, f Flag) {
 		if b.Flags[i].Kind == f.Kind {
 			b.Flags[i].Message = f.Message
 			b.Flags[i].Count++
+			b.Flags[i].Failed = b.Flags[i].Failed || f.Failed
 			return
 		}
 	}

@@ -128,3 +128,17 @@ func TestComparisonsBound(t *testing.T) {
 	assert.Equal(t, 4, b.DroppedComparisons)
 	assert.Equal(t, MaxComparisons-1, b.Comparisons[MaxComparisons-1].Rounds, "the first ones are kept")
 }
+
+// TestFlagFailedSticks: once a run's flag failed the benchmark, the merged
+// flag says so, whatever later runs of the same kind did.
+func TestFlagFailedSticks(t *testing.T) {
+	var r Registry
+	r.AddFlag("B", Flag{Kind: FlagTimerStopped, Message: "one"})
+	r.AddFlag("B", Flag{Kind: FlagTimerStopped, Message: "two", Failed: true})
+	r.AddFlag("B", Flag{Kind: FlagTimerStopped, Message: "three"})
+	r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "x"})
+	fs := r.Benchmarks()[0].Flags
+	require.Len(t, fs, 2)
+	assert.Equal(t, Flag{Kind: FlagTimerStopped, Message: "three", Count: 3, Failed: true}, fs[0])
+	assert.False(t, fs[1].Failed)
+}

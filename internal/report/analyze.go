@@ -222,8 +222,9 @@ type Analysis struct {
 	Rows        []Row
 	Comparisons []ComparisonRow
 	// Failures are the reasons the run must fail: a comparison gate that
-	// failed, and with Settings.Strict every raised flag. Each starts
-	// with "benchkit:".
+	// failed, a flag that failed its benchmark (a stopped timer, any flag
+	// under FailOnFlags), and with Settings.Strict every raised flag. Each
+	// starts with "benchkit:".
 	Failures []string
 }
 
@@ -251,16 +252,31 @@ func Analyze(in Input) Analysis {
 			}
 		}
 	}
-	if in.Settings.Strict {
-		for _, r := range a.Rows {
-			for _, f := range r.Flags {
-				a.Failures = append(a.Failures, fmt.Sprintf(
+	a.Failures = append(a.Failures, flagFailures(a.Rows, in.Settings.Strict)...)
+	return a
+}
+
+// flagFailures returns a failure per flag that failed its benchmark
+// (registry.Flag.Failed) and, with strict, per flag raised at all: go test
+// loses a failure in a later -count repeat and passes, so the report must
+// fail the run itself.
+func flagFailures(rows []Row, strict bool) []string {
+	var out []string
+	for _, r := range rows {
+		for _, f := range r.Flags {
+			switch {
+			case strict:
+				out = append(out, fmt.Sprintf(
 					"benchkit: %s raised %s (strict mode: every flag fails the run; fix the benchmark or drop -benchkit.strict)",
+					r.Display, f.Kind))
+			case f.Failed:
+				out = append(out, fmt.Sprintf(
+					"benchkit: %s: %s failed the benchmark (go test can print PASS when it was a later -count repeat that failed); fix the benchmark",
 					r.Display, f.Kind))
 			}
 		}
 	}
-	return a
+	return out
 }
 
 func gateFailure(name string, c registry.Comparison) string {

@@ -120,6 +120,7 @@ type jsonFlag struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	Count   int    `json:"count"`
+	Failed  bool   `json:"failed"`
 }
 
 type jsonRun struct {
@@ -294,7 +295,7 @@ func jsonBench(r Row) jsonBenchmark {
 		}
 	}
 	for _, f := range r.Flags {
-		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count})
+		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count, Failed: f.Failed})
 	}
 	for _, run := range r.Runs {
 		jr := jsonRun{

@@ -536,3 +536,32 @@ func TestDroppedComparisons(t *testing.T) {
 	require.NoError(t, JSON(&buf, Input{}))
 	assert.Contains(t, buf.String(), `"dropped_comparisons": []`, "never null")
 }
+
+// TestFailedFlagFailsTheRun: a flag that failed its benchmark is a failure
+// of the run without strict mode, and the JSON marks it; a flag that only
+// warned is not.
+func TestFailedFlagFailsTheRun(t *testing.T) {
+	in := Input{Benches: []registry.Bench{
+		{Name: "BenchmarkS-2", Flags: []registry.Flag{{Kind: registry.FlagTimerStopped, Message: "benchkit: stopped", Count: 2, Failed: true}}},
+		{Name: "BenchmarkW-2", Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: gone", Count: 1}}},
+	}}
+	a := Analyze(in)
+	require.Len(t, a.Failures, 1)
+	assert.Contains(t, a.Failures[0], "benchkit: S-2: timer-stopped failed the benchmark")
+	lineWith(t, render(t, in), "✗ benchkit: S-2: timer-stopped failed the benchmark")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Failed     bool
+		Benchmarks []struct {
+			Flags []struct{ Failed bool }
+		}
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	assert.True(t, rep.Failed)
+	require.Len(t, rep.Benchmarks, 2)
+	assert.True(t, rep.Benchmarks[0].Flags[0].Failed)
+	assert.False(t, rep.Benchmarks[1].Flags[0].Failed)
+	assert.Contains(t, buf.String(), `"failed": false`)
+}
