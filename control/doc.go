@@ -119,6 +119,10 @@
 //	closure-ns/op     calibrated cost of one call through the Func closure
 //	rounds            measured rounds
 //	allocs/op, B/op   the baseline's, with -benchmem
+//	MB/s, <name>-MB/s with b.SetBytes(n): the baseline's and each
+//	                  implementation's throughput, n / (its ns/op) × 1e3
+//	                  (testing's own MB/s would divide n by the whole
+//	                  comparison's time, since b.N is 1)
 //
 // go test prints four significant digits (0.1 points near 100); the log
 // line has two decimals. Ratios are centred on 100 rather than reported as

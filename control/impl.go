@@ -182,6 +182,7 @@ var ownUnits = map[string]string{
 	"rounds":        "Compare's count of measured rounds",
 	"allocs/op":     "the baseline's allocations per call",
 	"B/op":          "the baseline's bytes per call",
+	"MB/s":          "the baseline's throughput",
 }
 
 // checkUnits returns an error when a metric unit Compare would report for
@@ -201,7 +202,7 @@ func checkUnits(impls []Impl) error {
 		type metric struct{ unit, what string }
 		var units []metric
 		if i != 1 { // the control reports its ratio only
-			units = append(units, metric{im.name + "-ns/op", "its time"})
+			units = append(units, metric{im.name + "-ns/op", "its time"}, metric{im.name + "-MB/s", "its throughput"})
 		}
 		if i != 0 { // the baseline, its time only
 			units = append(units, metric{RatioUnit(im.name, base), "its ratio to the baseline"})
