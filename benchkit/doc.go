@@ -98,7 +98,9 @@
 //     ignored).
 //
 // Flags warn by default; with [FailOnFlags] they fail the benchmark, and
-// with Main's strict setting any flag makes the exit code 1.
+// with Main's strict setting any flag makes the exit code 1. A flag that
+// failed its benchmark (a stopped timer, or under FailOnFlags) makes Main
+// exit 1 too, even when a later -count repeat failed and go test passed.
 //
 // # Main and the report
 //

@@ -33,7 +33,12 @@ import (
 //  5. writes the JSON report and the samples file if asked;
 //  6. exits with m.Run's code, or 1 when m passed but a gate the user
 //     enabled failed (a control comparison gate, or any flag with
-//     -benchkit.strict), or a requested file could not be written.
+//     -benchkit.strict), a flag failed its benchmark (a stopped timer
+//     always does, any flag under [FailOnFlags]), or a requested file
+//     could not be written. The flag case matters under -count above 1:
+//     go test loses a failure in a later repeat (it prints --- FAIL, then
+//     PASS, and m.Run returns 0), and Main, which recorded it, exits 1
+//     and lists it in the report's failures section.
 //
 // Without -bench, Main only runs m and exits with its code: it adds nothing
 // to the output. With -bench but no benchmark that called [Track], [Loop],

@@ -199,3 +199,19 @@ func TestMainRealRuns(t *testing.T) {
 		assert.Len(t, rep.Benchmarks[0].Runs, 3)
 	})
 }
+
+// TestMainRealLateFailure: under -count=2 a benchmark that fails only in
+// its second repeat leaves go test's own exit status at 0 (testing passes
+// a later repeat's failure to no parent); Main exits 1 and says why.
+func TestMainRealLateFailure(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	bin := mainBinaryOf(t, t.TempDir(), "latefail")
+	r := mainExec(t, bin, nil, "-test.run=^$", "-test.bench=.", "-test.count=2", "-test.benchtime=100ms",
+		"-benchkit.warmup=off")
+	assert.Contains(t, r.stdout, "--- FAIL: BenchmarkLateStop", "the second repeat failed")
+	assert.Contains(t, r.stdout, "the timer is stopped")
+	assert.Equal(t, 1, r.code, r.stdout+r.stderr)
+	assert.Regexp(t, `(?m)^benchkit │   ✗ benchkit: LateStop\S*: timer-stopped failed the benchmark`, r.stdout)
+}

@@ -175,6 +175,34 @@ func TestMainExitCode(t *testing.T) {
 	assert.Equal(t, 0, h.run(mainFakeM{run: flagged(h)}, MainStrict()), "the flag overrides the option")
 }
 
+// TestMainExitCodeFailedFlag: a flag that failed the benchmark (a stopped
+// timer, any flag under FailOnFlags) makes Main exit 1 even when m.Run
+// returned 0, as it does when the failure was in a later -count repeat,
+// and the failures section says so; a flag that only warned does not.
+func TestMainExitCodeFailedFlag(t *testing.T) {
+	failed := func(h *mainHarness, kind registry.FlagKind) func() {
+		return func() {
+			h.record()
+			h.reg.AddFlag("BenchmarkClean", registry.Flag{Kind: kind, Message: "benchkit: bad", Failed: true})
+		}
+	}
+	h := newMainHarness("-test.bench=.")
+	assert.Equal(t, 1, h.run(mainFakeM{run: failed(h, registry.FlagTimerStopped)}), "m passed, the flag failed the benchmark")
+	assert.Contains(t, h.stdout.String(), "✗ benchkit: Clean-2: timer-stopped failed the benchmark")
+	assert.Contains(t, h.stdout.String(), "a later -count repeat")
+
+	h = newMainHarness("-test.bench=.")
+	assert.Equal(t, 1, h.run(mainFakeM{run: failed(h, registry.FlagEliminated)}), "FailOnFlags")
+	assert.Contains(t, h.stdout.String(), "✗ benchkit: Clean-2: eliminated failed the benchmark")
+
+	h = newMainHarness("-test.bench=.")
+	assert.Equal(t, 3, h.run(mainFakeM{code: 3, run: failed(h, registry.FlagTimerStopped)}), "m's failure code wins")
+
+	h = newMainHarness("-test.bench=.", "-benchkit.strict")
+	assert.Equal(t, 1, h.run(mainFakeM{run: failed(h, registry.FlagTimerStopped)}))
+	assert.Equal(t, 1, strings.Count(h.stdout.String(), "✗ benchkit: Clean-2"), "one failure line per flag under strict mode too")
+}
+
 func TestMainPrecedence(t *testing.T) {
 	resolve := func(env map[string]string, args []string, opts ...MainOption) mainConfig {
 		t.Helper()

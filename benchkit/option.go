@@ -57,7 +57,9 @@ func ExpectAllocs(n int) Option {
 // setup costlier than the work, misuse) fail it with b.Error instead of
 // being logged with b.Log. The default is to warn. A stopped timer always
 // fails the benchmark, with or without this option, because failing is what
-// stops testing from ramping b.N to 1e9.
+// stops testing from ramping b.N to 1e9. A flag that failed the benchmark
+// makes [Main] exit 1 even when go test passes, as it does when only a
+// later -count repeat failed.
 func FailOnFlags() Option {
 	return optionFunc(func(c *config) { c.failOnFlags = true })
 }

@@ -268,7 +268,7 @@ func (st *state) end() {
 	// is the last (-benchtime=Nx has only two) with strong evidence.
 	if v == timerStopped || v == timerSuspect && (st.suspect || isFinal && cur.lastChance()) {
 		msg := stoppedMessage(b.Name(), st.prev, cur, st.suspect)
-		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg})
+		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg, Failed: true})
 		b.Error(msg)
 		forget()
 		return
@@ -360,10 +360,11 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 // raise records f for the report and logs it, or fails the benchmark with
 // it under FailOnFlags.
 func (st *state) raise(f registry.Flag) {
-	registry.Default().AddFlag(st.key, f)
 	st.mu.Lock()
 	fail := st.cfg.failOnFlags
 	st.mu.Unlock()
+	f.Failed = fail
+	registry.Default().AddFlag(st.key, f)
 	if fail {
 		st.b.Error(f.Message)
 	} else {

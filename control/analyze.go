@@ -91,7 +91,10 @@ type Result struct {
 // per round. It is the pure core of [Compare]; it times nothing and, for a
 // given seed, is deterministic. It returns an error when the samples do not
 // pair up (different lengths, a time that is not finite and positive,
-// empty or duplicate names) or an option is invalid.
+// empty or duplicate names), when the baseline or a candidate is named
+// [ControlName] (as [Compare] does), when a time is more than 1e100 or less than
+// 1e-100 times the baseline's in its round (no finite percentage), or
+// when an option is invalid. Every number in the Result is finite.
 //
 // The rule, with k candidates and m = k+1 intervals (candidates and
 // control), family-wise confidence c (default 0.95) and negligible size ε
@@ -160,6 +163,9 @@ func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
 // not finite and positive.
 func checkSamples(base, control Sample, cands []Sample) error {
 	n := len(base.NsPerOp)
+	if err := checkReserved(base, cands); err != nil {
+		return err
+	}
 	names := map[string]bool{}
 	for _, s := range append([]Sample{base, control}, cands...) {
 		if s.Name == "" {
@@ -176,9 +182,58 @@ func checkSamples(base, control Sample, cands []Sample) error {
 			if !(t > 0) || math.IsInf(t, 0) {
 				return fmt.Errorf("control: sample %q round %d has time %v: times must be finite and > 0", s.Name, r, t)
 			}
+			if err := checkRatio(s.Name, r, t, base.NsPerOp[r]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// checkReserved returns the error [Compare] gives when the baseline or a
+// candidate is named [ControlName], which only the control may be.
+func checkReserved(base Sample, cands []Sample) error {
+	for i, s := range append([]Sample{base}, cands...) {
+		if s.Name != ControlName {
+			continue
+		}
+		role := "the baseline"
+		if i > 0 {
+			role = fmt.Sprintf("candidate %d", i)
+		}
+		return fmt.Errorf("control: %s has the invalid name %q: %s", role, s.Name, checkName(s.Name))
+	}
+	return nil
+}
+
+// maxLog10Ratio bounds a time's ratio to the baseline's in the same round:
+// within 1e±100, every percentage, mean and t-interval derived from the
+// ratios is finite (a ratio of 1e308 is +Inf as a percentage, and one of
+// 1e-400 underflows to 0), and no measurement comes near it.
+const maxLog10Ratio = 100
+
+// checkRatio returns an error when time t of sample name in round r is
+// more than 1e100 times, or less than 1e-100 times, the baseline's time
+// base in that round. Both are finite and > 0; the ratio is compared in
+// logarithms, so that the check itself cannot overflow.
+func checkRatio(name string, r int, t, base float64) error {
+	l := math.Log10(t) - math.Log10(base)
+	if math.Abs(l) <= maxLog10Ratio {
+		return nil
+	}
+	return fmt.Errorf("control: sample %q round %d is %s times the baseline's time (%v ns against %v ns): a ratio beyond 1e±%d is not a measurement and has no finite percentage; check the units",
+		name, r, fmtPow10(l), t, base, maxLog10Ratio)
+}
+
+// fmtPow10 formats 10^l, which may lie beyond float64's range, as
+// "1e+400" or "2.5e-120".
+func fmtPow10(l float64) string {
+	e := math.Floor(l)
+	m := math.Pow(10, l-e)
+	if m >= 9.995 { // rounds to 10 at 3 digits
+		m, e = m/10, e+1
+	}
+	return fmt.Sprintf("%.3ge%+d", m, int(e))
 }
 
 // estimator computes each implementation's difference from the baseline

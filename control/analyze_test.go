@@ -215,6 +215,10 @@ func TestAnalyzeErrors(t *testing.T) {
 		{"NaN", ok, Sample{Name: "control", NsPerOp: []float64{1, math.NaN(), 3}}, nil, nil, "finite and > 0"},
 		{"duplicate", ok, Sample{Name: "base", NsPerOp: []float64{1, 2, 3}}, nil, nil, "two samples are named \"base\""},
 		{"empty name", ok, Sample{NsPerOp: []float64{1, 2, 3}}, nil, nil, "empty name"},
+		{"candidate named control", ok, Sample{Name: "ctl", NsPerOp: []float64{1, 2, 3}}, []Sample{{Name: "control", NsPerOp: []float64{1, 2, 3}}}, nil,
+			`control: candidate 1 has the invalid name "control": the name "control" is reserved for the automatic copy of the baseline: rename the implementation`},
+		{"baseline named control", Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, Sample{Name: "ctl", NsPerOp: []float64{1, 2, 3}}, nil, nil,
+			`control: the baseline has the invalid name "control": the name "control" is reserved`},
 		{"bad gate", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Gate(-1)}, "Gate(-1)"},
 		{"bad confidence", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Confidence(1)}, "Confidence(1)"},
 		{"bad negligible", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Negligible(math.Inf(1))}, "Negligible(+Inf)"},
@@ -227,6 +231,70 @@ func TestAnalyzeErrors(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tt.wantSubstr)
 			assert.True(t, strings.HasPrefix(err.Error(), "control: "), err.Error())
+		})
+	}
+}
+
+// TestAnalyzeExtremeTimes: finite times whose ratio would overflow a
+// percentage (1 ns against 1e308 ns) or underflow to 0 (1e-200 against
+// 1e200, where −100% is right) are rejected with a message; extreme times
+// whose ratios stay within 1e±100 give finite results. Nothing in a
+// Result is ever NaN or ±Inf, within one process or over forks.
+func TestAnalyzeExtremeTimes(t *testing.T) {
+	const n = 10
+	rep := func(name string, v float64) Sample {
+		s := Sample{Name: name}
+		for range n {
+			s.NsPerOp = append(s.NsPerOp, v)
+		}
+		return s
+	}
+	tests := []struct {
+		name            string
+		base, ctl, cand float64
+		want            string  // error substring; "" = accepted
+		wantDelta       float64 // the candidate's delta when accepted
+	}{
+		{"1 against 1e308", 1, 1, 1e308, `sample "cand" round 0 is 1e+308 times the baseline's time (1e+308 ns against 1 ns)`, 0},
+		{"1e308 against 1", 1e308, 1e308, 1, `sample "cand" round 0 is 1e-308 times the baseline's time (1 ns against 1e+308 ns)`, 0},
+		{"1e-200 against 1e200", 1e200, 1e200, 1e-200, `sample "cand" round 0 is 1e-400 times`, 0},
+		{"1e200 against 1e-200", 1e-200, 1e-200, 1e200, `sample "cand" round 0 is 1e+400 times`, 0},
+		{"control off the scale", 1, 1e101, 1, `sample "control" round 0 is 1e+101 times`, 0},
+		{"1e100 times", 1, 1, 1e100, "", 1e102},
+		{"1e-100 times", 1e100, 1e100, 1, "", -100},
+		{"near MaxFloat64", math.MaxFloat64, math.MaxFloat64, math.MaxFloat64 / 2, "", -50},
+		{"smallest times", math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64, 2 * math.SmallestNonzeroFloat64, "", 100},
+	}
+	finite := func(t *testing.T, res Result) {
+		t.Helper()
+		vals := []float64{res.BaselineNsPerOp, res.Confidence}
+		for _, e := range append([]Estimate{res.Control}, res.Candidates...) {
+			vals = append(vals, e.NsPerOp, e.DeltaPct, e.LoPct, e.HiPct, RatioPct(e))
+			vals = append(vals, e.ForkDeltaPct...)
+		}
+		for i, v := range vals {
+			assert.False(t, math.IsNaN(v) || math.IsInf(v, 0), "value %d is %v: %+v", i, v, res)
+		}
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base, ctl, cand := rep("base", tt.base), rep("control", tt.ctl), rep("cand", tt.cand)
+			res, err := Analyze(base, ctl, []Sample{cand})
+			fres, ferr := AnalyzeForks([][]Sample{{base, ctl, cand}, {base, ctl, cand}})
+			if tt.want != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.want)
+				assert.Contains(t, err.Error(), "check the units")
+				require.Error(t, ferr)
+				assert.Contains(t, ferr.Error(), tt.want)
+				return
+			}
+			require.NoError(t, err)
+			require.NoError(t, ferr)
+			finite(t, res)
+			finite(t, fres)
+			assert.InEpsilon(t, tt.wantDelta, res.Candidates[0].DeltaPct, 1e-9)
+			assert.InEpsilon(t, tt.wantDelta, fres.Candidates[0].DeltaPct, 1e-9)
 		})
 	}
 }

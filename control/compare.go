@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,8 @@ const DefaultBenchtime = testflag.DefaultBenchtime
 // fails b with b.Errorf.
 //
 // Compare fails b with b.Fatalf for a zero Impl, a nil function, an empty,
-// duplicate, reserved or malformed name, or an invalid option. A panic in
+// duplicate, reserved or malformed name, a name whose metric unit would be
+// one of Compare's own ("closure"), or an invalid option. A panic in
 // an implementation is re-raised with its name. Compare must be called at
 // most once per benchmark function, from the benchmark's own goroutine:
 // called from a RunParallel body (seen on the call stack, whatever
@@ -70,6 +72,9 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 		b.Fatalf("%s", strings.Join(cfg.errs, "; "))
 	}
 	impls, err := validate(base, cands)
+	if err == nil {
+		err = checkUnits(impls)
+	}
 	if err != nil {
 		b.Fatalf("%v", err)
 	}
@@ -207,6 +212,11 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		b.ReportMetric(ms.allocsPerOp, "allocs/op")
 		b.ReportMetric(ms.bytesPerOp, "B/op")
 	}
+	if n, ok := setBytes(b); !ok {
+		notes = append(notes, "cannot read b.SetBytes's value in this Go release: a MB/s on this line would be the bytes over the whole comparison's time, not a throughput")
+	} else if n > 0 {
+		reportThroughput(b, res, n)
+	}
 
 	for _, n := range notes {
 		b.Log("control: note: " + n)
@@ -245,6 +255,38 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 			}
 		}
 	}
+}
+
+// reportThroughput reports, for a benchmark that called b.SetBytes(n),
+// the baseline's throughput as MB/s (replacing testing's, which divides n
+// by the whole comparison's time since b.N is 1) and each
+// implementation's as <name>-MB/s: n / ns-per-op × 1e3. Without a
+// measurement it reports MB/s 0, which go test does not print.
+func reportThroughput(b *testing.B, res Result, n int64) {
+	if !(res.BaselineNsPerOp > 0) {
+		b.ReportMetric(0, "MB/s")
+		return
+	}
+	mbs := func(ns float64) float64 { return float64(n) / ns * 1e3 }
+	b.ReportMetric(mbs(res.BaselineNsPerOp), "MB/s")
+	b.ReportMetric(mbs(res.BaselineNsPerOp), res.Baseline+"-MB/s")
+	for _, e := range res.Candidates {
+		if e.NsPerOp > 0 {
+			b.ReportMetric(mbs(e.NsPerOp), e.Name+"-MB/s")
+		}
+	}
+}
+
+// setBytes returns the value b.SetBytes set (0 when it was not called),
+// read from testing.B's unexported bytes field by reflection (read-only,
+// as package benchkit reads its fields); ok is false when this Go
+// release's testing.B has no such int64 field.
+func setBytes(b *testing.B) (n int64, ok bool) {
+	f := reflect.ValueOf(b).Elem().FieldByName("bytes")
+	if !f.IsValid() || f.Kind() != reflect.Int64 {
+		return 0, false
+	}
+	return f.Int(), true
 }
 
 // Lines returns the human-readable summary of a Result that Compare logs:

@@ -3,6 +3,7 @@ package control
 import (
 	"flag"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,10 @@ func TestCheckName(t *testing.T) {
 		{"control", "reserved"},
 		{"copy-2", "-<digits>"},
 		{"v-10", "-<digits>"},
+		{"a\x00b", "control character"},
+		{"a\x1bb", "control character"},
+		{"a\x7f", "control character"},
+		{"new\u0085", "whitespace"},
 	} {
 		got := checkName(tc.name)
 		if tc.want == "" {
@@ -54,6 +59,7 @@ func TestValidate(t *testing.T) {
 		{"whitespace", Func(" a", f), nil, `the baseline has the invalid name " a"`},
 		{"digits suffix", ok, []Impl{Func("b-2", f)}, "GOMAXPROCS suffix"},
 		{"reserved", ok, []Impl{Func("control", f)}, "reserved"},
+		{"NUL", ok, []Impl{Func("a\x00b", f)}, `candidate 1 has the invalid name "a\x00b": the name contains the control character '\x00'`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,6 +73,38 @@ func TestValidate(t *testing.T) {
 	require.NoError(t, err)
 	names := []string{got[0].Name(), got[1].Name(), got[2].Name()}
 	assert.Equal(t, []string{"a", "control", "b"}, names, "the control copy follows the baseline")
+}
+
+// TestCheckUnits: a name whose metric unit is one of Compare's own
+// (closure-ns/op) is rejected with the fix; ordinary names, and names that
+// only resemble Compare's units, pass.
+func TestCheckUnits(t *testing.T) {
+	f := func() int { return 1 }
+	tests := []struct {
+		name  string
+		base  Impl
+		cands []Impl
+		want  string // "" = accepted
+	}{
+		{"ordinary", Func("old", f), []Impl{Func("new", f)}, ""},
+		{"rounds and ns", Func("rounds", f), []Impl{Func("ns", f), Func("B", f), Func("allocs", f)}, ""},
+		{"candidate closure", Func("old", f), []Impl{Func("closure", f)}, `candidate 1 ("closure") reports its time as "closure-ns/op", the unit of Compare's own closure-call overhead: rename the implementation`},
+		{"baseline closure", Func("closure", f), []Impl{Func("new", f)}, `the baseline ("closure") reports its time as "closure-ns/op"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			impls, err := validate(tt.base, tt.cands)
+			require.NoError(t, err, "validate accepts the names; the units are checked after")
+			err = checkUnits(impls)
+			if tt.want == "" {
+				assert.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.True(t, strings.HasPrefix(err.Error(), "control: "))
+		})
+	}
 }
 
 // setBenchtime sets -test.benchtime for one test.
@@ -141,4 +179,55 @@ func TestCompareOneX(t *testing.T) {
 	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
 	assert.Contains(t, res.Candidates[0].Reason, "only 1 round:")
 	assert.Equal(t, 1.0, br.Extra["rounds"])
+}
+
+// TestCompareSetBytes: with b.SetBytes, testing would divide the bytes by
+// the whole comparison's time (b.N is 1) and print a tiny MB/s. Compare
+// reports the baseline's throughput as MB/s, from its median ns/op, and
+// each implementation's as <name>-MB/s. No timing is asserted: the
+// metrics must agree with the Result's times.
+func TestCompareSetBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a benchmark")
+	}
+	setBenchtime(t, "30ms")
+	registry.Default().Reset()
+	t.Cleanup(registry.Default().Reset)
+	xs := make([]byte, 4096)
+	sum := func(n int) func() int {
+		return func() int {
+			s := 0
+			for _, x := range xs[:n] {
+				s += int(x)
+			}
+			return s
+		}
+	}
+	var res Result
+	br := testing.Benchmark(func(b *testing.B) {
+		b.SetBytes(2048)
+		res = With(Seed(3)).Compare(b, Func("short", sum(2048)), Func("long", sum(4096)))
+	})
+	require.Positive(t, res.BaselineNsPerOp)
+	want := 2048 / res.BaselineNsPerOp * 1e3 // bytes/ns → MB/s
+	assert.InEpsilon(t, want, br.Extra["MB/s"], 1e-9, "MB/s is the baseline's throughput")
+	assert.InEpsilon(t, want, br.Extra["short-MB/s"], 1e-9)
+	assert.InEpsilon(t, 2048/res.Candidates[0].NsPerOp*1e3, br.Extra["long-MB/s"], 1e-9)
+	assert.Contains(t, br.String(), "MB/s")
+	assert.InEpsilon(t, want, mbPerSec(t, br.String()), 0.01, "go test's line shows the baseline's throughput, not bytes over the whole comparison")
+}
+
+// mbPerSec returns the MB/s value printed on a benchmark result line.
+func mbPerSec(t *testing.T, line string) float64 {
+	t.Helper()
+	f := strings.Fields(line)
+	for i := 1; i < len(f); i++ {
+		if f[i] == "MB/s" {
+			v, err := strconv.ParseFloat(f[i-1], 64)
+			require.NoError(t, err)
+			return v
+		}
+	}
+	require.FailNow(t, "no MB/s", line)
+	return 0
 }

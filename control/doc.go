@@ -119,6 +119,10 @@
 //	closure-ns/op     calibrated cost of one call through the Func closure
 //	rounds            measured rounds
 //	allocs/op, B/op   the baseline's, with -benchmem
+//	MB/s, <name>-MB/s with b.SetBytes(n): the baseline's and each
+//	                  implementation's throughput, n / (its ns/op) × 1e3
+//	                  (testing's own MB/s would divide n by the whole
+//	                  comparison's time, since b.N is 1)
 //
 // go test prints four significant digits (0.1 points near 100); the log
 // line has two decimals. Ratios are centred on 100 rather than reported as
@@ -143,11 +147,22 @@
 //   - a nil function or a zero [Impl]: b.Fatalf naming the implementation
 //     ("candidate 1 ("b") has a nil function: pass a func() T that does the
 //     work and returns its result");
-//   - an empty or whitespace name, one containing '/', '#' or ',', a
-//     -<digits> suffix, the reserved name "control", duplicate names:
-//     b.Fatalf naming the implementation, the rule and the fix;
+//   - an empty or whitespace name, one containing a control character
+//     (NUL, ESC, …), '/', '#' or ',', a -<digits> suffix, the reserved
+//     name "control", duplicate names: b.Fatalf naming the
+//     implementation, the rule and the fix ([Analyze] and [AnalyzeForks]
+//     return Compare's error for a baseline or candidate named "control");
+//   - in Compare, a name whose metric unit is also one of Compare's own
+//     units or another implementation's ("closure", whose closure-ns/op
+//     is the call overhead): b.Fatalf naming the unit and the fix, since
+//     the line would carry two values under one unit;
 //   - an invalid option (Gate(-3), Confidence(1), …): b.Fatalf with the
 //     valid range and an example;
+//   - [Analyze] or [AnalyzeForks] given a time more than 1e100 or less
+//     than 1e-100 times the baseline's in the same round (1 ns against
+//     1e308 ns): an error naming the sample, the round and the ratio,
+//     since that ratio has no finite percentage (tested in
+//     TestAnalyzeExtremeTimes); no result field is ever NaN or ±Inf;
 //   - an implementation that panics: re-panics with its name and the
 //     original stack;
 //   - an implementation slower than the whole budget: not a failure; the

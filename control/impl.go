@@ -42,10 +42,12 @@ func (i Impl) Name() string { return i.name }
 // Each call of f costs one indirect function call on top of f's work (a
 // nanosecond or two); [Compare] measures that cost and reports it.
 //
-// A name must be non-empty, hold no whitespace, '/', '#' or ',' and not end
-// in "-<digits>" (go test would read that as a GOMAXPROCS suffix), and must
-// not be [ControlName]. Func does not check; [Compare] and [Rounds] do, and
-// fail the benchmark with a message naming the fix.
+// A name must be non-empty, hold no whitespace, control character (NUL,
+// ESC, …), '/', '#' or ',', not end in "-<digits>" (go test would read
+// that as a GOMAXPROCS suffix), and not be [ControlName]. [Compare] also
+// rejects a name whose metric unit is one of its own: "closure"
+// (closure-ns/op is the call overhead). Func does not check; [Compare] and
+// [Rounds] do, and fail the benchmark with a message naming the fix.
 func Func[T any](name string, f func() T) Impl {
 	if f == nil {
 		return Impl{name: name, isNil: true}
@@ -106,6 +108,8 @@ func checkName(name string) string {
 		return "the name is empty: give every implementation a short name, like \"old\" or \"new\""
 	case strings.IndexFunc(name, unicode.IsSpace) >= 0:
 		return "the name contains whitespace, which cannot appear in a benchmark name or a metric unit: use '_' or '.'"
+	case strings.IndexFunc(name, unicode.IsControl) >= 0:
+		return fmt.Sprintf("the name contains the control character %q, which a terminal or a reader of go test output mangles: use letters, digits, '_', '-' or '.'", firstControl(name))
 	case strings.ContainsAny(name, "/#,"):
 		return "the name contains '/', '#' or ',', which go test and benchstat read as name structure: use '_' or '.'"
 	case name == ControlName:
@@ -114,6 +118,16 @@ func checkName(name string) string {
 		return "the name ends in \"-<digits>\", which go test output readers take for a GOMAXPROCS suffix: end it in a letter"
 	}
 	return ""
+}
+
+// firstControl returns the first control character in s, or 0.
+func firstControl(s string) rune {
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return r
+		}
+	}
+	return 0
 }
 
 func endsInDigitsSuffix(s string) bool {
@@ -158,4 +172,59 @@ func validate(base Impl, cands []Impl) ([]Impl, error) {
 	out := make([]Impl, 0, len(all)+1)
 	out = append(out, base, ctl)
 	return append(out, cands...), nil
+}
+
+// ownUnits are the metric units Compare reports for itself, with what each
+// measures; see the package doc's "Metrics" section.
+var ownUnits = map[string]string{
+	"ns/op":         "the baseline's time per call",
+	"closure-ns/op": "Compare's own closure-call overhead",
+	"rounds":        "Compare's count of measured rounds",
+	"allocs/op":     "the baseline's allocations per call",
+	"B/op":          "the baseline's bytes per call",
+	"MB/s":          "the baseline's throughput",
+}
+
+// checkUnits returns an error when a metric unit Compare would report for
+// one of impls (as returned by [validate]: baseline, control, candidates)
+// is also one of Compare's own units or another implementation's: the
+// benchmark line would carry two values under one unit, and benchstat
+// would show one as the other. Only Compare reports these metrics, so
+// [Rounds] does not call it.
+func checkUnits(impls []Impl) error {
+	owner := make(map[string]string, len(ownUnits)+2*len(impls))
+	for u, what := range ownUnits {
+		owner[u] = what
+	}
+	base := impls[0].name
+	for i, im := range impls {
+		role := implRole(i, im.name)
+		type metric struct{ unit, what string }
+		var units []metric
+		if i != 1 { // the control reports its ratio only
+			units = append(units, metric{im.name + "-ns/op", "its time"}, metric{im.name + "-MB/s", "its throughput"})
+		}
+		if i != 0 { // the baseline, its time only
+			units = append(units, metric{RatioUnit(im.name, base), "its ratio to the baseline"})
+		}
+		for _, u := range units {
+			if other, taken := owner[u.unit]; taken {
+				return fmt.Errorf("control: %s reports %s as %q, the unit of %s: rename the implementation", role, u.what, u.unit, other)
+			}
+			owner[u.unit] = role + "'s " + u.what
+		}
+	}
+	return nil
+}
+
+// implRole names the i-th of the implementations [validate] returns, for
+// messages: the baseline ("old"), candidate 1 ("new").
+func implRole(i int, name string) string {
+	switch i {
+	case 0:
+		return fmt.Sprintf("the baseline (%q)", name)
+	case 1:
+		return fmt.Sprintf("the control (%q)", name)
+	}
+	return fmt.Sprintf("candidate %d (%q)", i-1, name)
 }

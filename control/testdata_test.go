@@ -150,6 +150,7 @@ func TestTestdataBench(t *testing.T) {
 		{"Duplicate", nil, []string{`control: implementations 0 and 1 are both named "a": names must be unique`}},
 		{"EmptyName", nil, []string{`control: the baseline has the invalid name "": the name is empty`}},
 		{"WhitespaceName", nil, []string{`invalid name "new impl": the name contains whitespace`}},
+		{"ClosureName", []string{"-test.benchtime=1x"}, []string{`control: candidate 1 ("closure") reports its time as "closure-ns/op", the unit of Compare's own closure-call overhead: rename the implementation`}},
 		{"RoundsDigitsName", nil, []string{`invalid name "copy-2"`, "GOMAXPROCS suffix"}},
 		{"RoundsZero", nil, []string{"control: Rounds(b, 0, ...): the number of rounds must be ≥ 1"}},
 		{"BadOption", nil, []string{"control: Gate(-3): the threshold must be a finite percentage ≥ 0"}},

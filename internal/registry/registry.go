@@ -12,12 +12,14 @@ import (
 
 // Bounds on what one [Registry] keeps. Beyond them the oldest runs are
 // dropped (their count is kept in [Bench.TotalRuns]), repeated flags are
-// merged, and new benchmark names are counted in [Registry.Dropped].
+// merged, further comparisons of a benchmark are counted in
+// [Bench.DroppedComparisons] (-count up to MaxComparisons keeps them all),
+// and new benchmark names are counted in [Registry.Dropped].
 const (
 	MaxRuns        = 1024
 	MaxFlags       = 16
 	MaxTimeline    = 256
-	MaxComparisons = 16
+	MaxComparisons = 256
 	MaxBenchmarks  = 4096
 )
 
@@ -73,6 +75,11 @@ type Flag struct {
 	Message string
 	// Count is how many runs raised this kind; the message is the latest.
 	Count int
+	// Failed is true when the flag failed the benchmark in at least one
+	// of those runs (b.Error): a stopped timer always does, any flag
+	// under benchkit.FailOnFlags. benchkit.Main exits 1 on it, since go
+	// test loses a failure in a later -count repeat.
+	Failed bool
 }
 
 // Verdict is the outcome of one candidate in a comparison.
@@ -138,8 +145,12 @@ type Bench struct {
 	// Timeline is the per-iteration cost, in ns, of successive batches of
 	// the latest run timed by Loop, merged pairwise to stay within
 	// MaxTimeline points.
-	Timeline    []float64
-	Comparisons []Comparison
+	Timeline []float64
+	// Comparisons in the order they were recorded, at most
+	// MaxComparisons (the first); DroppedComparisons counts the ones
+	// recorded beyond that bound.
+	Comparisons        []Comparison
+	DroppedComparisons int
 }
 
 // Registry holds the records of one process. The zero value is ready to use.
@@ -220,7 +231,8 @@ func (r *Registry) NsPerOp(name string) []float64 {
 }
 
 // AddFlag records a problem. A flag of a kind already recorded for the
-// benchmark replaces its message and increments its Count.
+// benchmark replaces its message and increments its Count; Failed stays
+// true once any of them failed the benchmark.
 func (r *Registry) AddFlag(name string, f Flag) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -232,6 +244,7 @@ func (r *Registry) AddFlag(name string, f Flag) {
 		if b.Flags[i].Kind == f.Kind {
 			b.Flags[i].Message = f.Message
 			b.Flags[i].Count++
+			b.Flags[i].Failed = b.Flags[i].Failed || f.Failed
 			return
 		}
 	}
@@ -253,16 +266,20 @@ func (r *Registry) SetTimeline(name string, ts []float64) {
 	}
 }
 
-// AddComparison records a comparison made inside the named benchmark.
+// AddComparison records a comparison made inside the named benchmark;
+// beyond MaxComparisons it only counts it in DroppedComparisons.
 func (r *Registry) AddComparison(name string, c Comparison) {
 	c = c.clone()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := r.bench(name)
-	if b == nil || len(b.Comparisons) == MaxComparisons {
-		return
+	switch {
+	case b == nil:
+	case len(b.Comparisons) == MaxComparisons:
+		b.DroppedComparisons++
+	default:
+		b.Comparisons = append(b.Comparisons, c)
 	}
-	b.Comparisons = append(b.Comparisons, c)
 }
 
 // Benchmarks returns deep copies of every benchmark's records, in the order

@@ -106,3 +106,39 @@ func TestComparisonForkDeltasAreCopied(t *testing.T) {
 	got.Candidates[0].ForkDeltaPct[1] = 99
 	assert.Equal(t, []float64{1, 2}, r.Benchmarks()[0].Comparisons[0].Candidates[0].ForkDeltaPct, "Benchmarks returns a copy")
 }
+
+// TestComparisonsBound: -count=20 keeps all 20 comparisons of a benchmark;
+// beyond MaxComparisons the latest are counted in DroppedComparisons,
+// never lost without a word.
+func TestComparisonsBound(t *testing.T) {
+	var r Registry
+	for i := range 20 {
+		r.AddComparison("B", Comparison{Rounds: i})
+	}
+	b := r.Benchmarks()[0]
+	assert.Len(t, b.Comparisons, 20, "-count=20 keeps every comparison")
+	assert.Zero(t, b.DroppedComparisons)
+
+	r.Reset()
+	for i := range MaxComparisons + 4 {
+		r.AddComparison("B", Comparison{Rounds: i})
+	}
+	b = r.Benchmarks()[0]
+	require.Len(t, b.Comparisons, MaxComparisons)
+	assert.Equal(t, 4, b.DroppedComparisons)
+	assert.Equal(t, MaxComparisons-1, b.Comparisons[MaxComparisons-1].Rounds, "the first ones are kept")
+}
+
+// TestFlagFailedSticks: once a run's flag failed the benchmark, the merged
+// flag says so, whatever later runs of the same kind did.
+func TestFlagFailedSticks(t *testing.T) {
+	var r Registry
+	r.AddFlag("B", Flag{Kind: FlagTimerStopped, Message: "one"})
+	r.AddFlag("B", Flag{Kind: FlagTimerStopped, Message: "two", Failed: true})
+	r.AddFlag("B", Flag{Kind: FlagTimerStopped, Message: "three"})
+	r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "x"})
+	fs := r.Benchmarks()[0].Flags
+	require.Len(t, fs, 2)
+	assert.Equal(t, Flag{Kind: FlagTimerStopped, Message: "three", Count: 3, Failed: true}, fs[0])
+	assert.False(t, fs[1].Failed)
+}

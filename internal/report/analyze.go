@@ -207,11 +207,13 @@ func (r Row) Tags() []string {
 }
 
 // ComparisonRow is one control comparison, with the benchmark it ran in.
-// Index (from 1) and Of number the comparisons recorded under the same
-// benchmark name, one per -count repeat.
+// Index (from 1) and Of number the comparisons made under the same
+// benchmark name, one per -count repeat; Of includes the ones the registry
+// could not hold, and Dropped, set on the last one it kept, counts them.
 type ComparisonRow struct {
 	Benchmark string
 	Index, Of int
+	Dropped   int
 	registry.Comparison
 }
 
@@ -220,8 +222,9 @@ type Analysis struct {
 	Rows        []Row
 	Comparisons []ComparisonRow
 	// Failures are the reasons the run must fail: a comparison gate that
-	// failed, and with Settings.Strict every raised flag. Each starts
-	// with "benchkit:".
+	// failed, a flag that failed its benchmark (a stopped timer, any flag
+	// under FailOnFlags), and with Settings.Strict every raised flag. Each
+	// starts with "benchkit:".
 	Failures []string
 }
 
@@ -239,22 +242,41 @@ func Analyze(in Input) Analysis {
 		}
 		a.Rows = append(a.Rows, rows...)
 		for i, c := range b.Comparisons {
-			a.Comparisons = append(a.Comparisons, ComparisonRow{Benchmark: b.Name, Index: i + 1, Of: len(b.Comparisons), Comparison: c})
+			row := ComparisonRow{Benchmark: b.Name, Index: i + 1, Of: len(b.Comparisons) + b.DroppedComparisons, Comparison: c}
+			if i == len(b.Comparisons)-1 {
+				row.Dropped = b.DroppedComparisons
+			}
+			a.Comparisons = append(a.Comparisons, row)
 			if c.GateFailed {
 				a.Failures = append(a.Failures, gateFailure(b.Name, c))
 			}
 		}
 	}
-	if in.Settings.Strict {
-		for _, r := range a.Rows {
-			for _, f := range r.Flags {
-				a.Failures = append(a.Failures, fmt.Sprintf(
+	a.Failures = append(a.Failures, flagFailures(a.Rows, in.Settings.Strict)...)
+	return a
+}
+
+// flagFailures returns a failure per flag that failed its benchmark
+// (registry.Flag.Failed) and, with strict, per flag raised at all: go test
+// loses a failure in a later -count repeat and passes, so the report must
+// fail the run itself.
+func flagFailures(rows []Row, strict bool) []string {
+	var out []string
+	for _, r := range rows {
+		for _, f := range r.Flags {
+			switch {
+			case strict:
+				out = append(out, fmt.Sprintf(
 					"benchkit: %s raised %s (strict mode: every flag fails the run; fix the benchmark or drop -benchkit.strict)",
+					r.Display, f.Kind))
+			case f.Failed:
+				out = append(out, fmt.Sprintf(
+					"benchkit: %s: %s failed the benchmark (go test can print PASS when it was a later -count repeat that failed); fix the benchmark",
 					r.Display, f.Kind))
 			}
 		}
 	}
-	return a
+	return out
 }
 
 func gateFailure(name string, c registry.Comparison) string {

@@ -29,6 +29,14 @@ type jsonReport struct {
 	Failures    []string         `json:"failures"`
 	Failed      bool             `json:"failed"`
 	Dropped     int              `json:"dropped_benchmarks"`
+	// DroppedComparisons lists the benchmarks whose comparisons the
+	// registry could not all hold, with how many it dropped.
+	DroppedComparisons []jsonDropped `json:"dropped_comparisons"`
+}
+
+type jsonDropped struct {
+	Benchmark string `json:"benchmark"`
+	Count     int    `json:"count"`
 }
 
 type jsonSettings struct {
@@ -112,6 +120,7 @@ type jsonFlag struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	Count   int    `json:"count"`
+	Failed  bool   `json:"failed"`
 }
 
 type jsonRun struct {
@@ -205,6 +214,8 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		Failures:    append([]string{}, a.Failures...),
 		Failed:      a.Failed(),
 		Dropped:     in.Dropped,
+
+		DroppedComparisons: []jsonDropped{},
 	}
 	for _, f := range in.Facts {
 		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
@@ -232,6 +243,9 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 			jc.Candidates = append(jc.Candidates, jsonEst(e))
 		}
 		rep.Comparisons = append(rep.Comparisons, jc)
+		if c.Dropped > 0 {
+			rep.DroppedComparisons = append(rep.DroppedComparisons, jsonDropped{Benchmark: c.Benchmark, Count: c.Dropped})
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -281,7 +295,7 @@ func jsonBench(r Row) jsonBenchmark {
 		}
 	}
 	for _, f := range r.Flags {
-		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count})
+		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count, Failed: f.Failed})
 	}
 	for _, run := range r.Runs {
 		jr := jsonRun{

@@ -486,3 +486,82 @@ func TestComparisonForks(t *testing.T) {
 	assert.NotNil(t, rep.Comparisons[1].Candidates[0].ForkDeltaPct, "[] within one process, never null")
 	assert.Empty(t, rep.Comparisons[1].Candidates[0].ForkDeltaPct)
 }
+
+// TestComparisonNoRounds: a comparison that measured no rounds (an
+// implementation slower than the budget) shows "?" and "no rounds", not
+// "+0.00% [+0.00%, +0.00%]".
+func TestComparisonNoRounds(t *testing.T) {
+	stopped := "measuring stopped: one call of \"glacial\" took 300ms, more than the whole budget of 200ms"
+	c := registry.Comparison{Baseline: "old", Rounds: 0, Confidence: 0.975, Forks: 1,
+		Control:    registry.Estimate{Name: "control", Verdict: registry.Undecided, Reason: stopped},
+		Candidates: []registry.Estimate{{Name: "big", Verdict: registry.Undecided, Reason: stopped}}}
+	text := render(t, Input{Benches: []registry.Bench{{Name: "BenchmarkS", Comparisons: []registry.Comparison{c}}}})
+	lineWith(t, text, "S: baseline old", "0 rounds")
+	row := lineWith(t, text, " big ", "no rounds", "undecided: measuring stopped")
+	assert.NotContains(t, row, "0.00%")
+	assert.NotContains(t, row, "0 ns/op")
+	ctl := lineWith(t, text, "control (old again)", "no rounds")
+	assert.NotContains(t, ctl, "0.00%")
+}
+
+// TestDroppedComparisons: comparisons the registry could not hold are
+// counted in the numbering, named in the text report and listed in the
+// JSON; a benchmark that dropped none says nothing.
+func TestDroppedComparisons(t *testing.T) {
+	c := registry.Comparison{Baseline: "old", BaselineNsPerOp: 100, Rounds: 900, Confidence: 0.975, Forks: 1,
+		Control: registry.Estimate{Name: "control"}, Candidates: []registry.Estimate{{Name: "new"}}}
+	in := Input{Benches: []registry.Bench{
+		{Name: "BenchmarkD-2", Comparisons: []registry.Comparison{c, c, c}, DroppedComparisons: 2},
+		{Name: "BenchmarkK-2", Comparisons: []registry.Comparison{c}},
+	}}
+	text := render(t, in)
+	lineWith(t, text, "D-2 (3 of 5): baseline old")
+	lineWith(t, text, "2 more comparisons of D-2 were not recorded", "at most 256 per benchmark")
+	assert.Equal(t, 1, strings.Count(text, "were not recorded"), text)
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Dropped []struct {
+			Benchmark string
+			Count     int
+		} `json:"dropped_comparisons"`
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	require.Len(t, rep.Dropped, 1)
+	assert.Equal(t, "BenchmarkD-2", rep.Dropped[0].Benchmark)
+	assert.Equal(t, 2, rep.Dropped[0].Count)
+
+	buf.Reset()
+	require.NoError(t, JSON(&buf, Input{}))
+	assert.Contains(t, buf.String(), `"dropped_comparisons": []`, "never null")
+}
+
+// TestFailedFlagFailsTheRun: a flag that failed its benchmark is a failure
+// of the run without strict mode, and the JSON marks it; a flag that only
+// warned is not.
+func TestFailedFlagFailsTheRun(t *testing.T) {
+	in := Input{Benches: []registry.Bench{
+		{Name: "BenchmarkS-2", Flags: []registry.Flag{{Kind: registry.FlagTimerStopped, Message: "benchkit: stopped", Count: 2, Failed: true}}},
+		{Name: "BenchmarkW-2", Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: gone", Count: 1}}},
+	}}
+	a := Analyze(in)
+	require.Len(t, a.Failures, 1)
+	assert.Contains(t, a.Failures[0], "benchkit: S-2: timer-stopped failed the benchmark")
+	lineWith(t, render(t, in), "✗ benchkit: S-2: timer-stopped failed the benchmark")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Failed     bool
+		Benchmarks []struct {
+			Flags []struct{ Failed bool }
+		}
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	assert.True(t, rep.Failed)
+	require.Len(t, rep.Benchmarks, 2)
+	assert.True(t, rep.Benchmarks[0].Flags[0].Failed)
+	assert.False(t, rep.Benchmarks[1].Flags[0].Failed)
+	assert.Contains(t, buf.String(), `"failed": false`)
+}

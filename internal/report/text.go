@@ -486,9 +486,9 @@ func comparisonLines(p *printer, c ComparisonRow) {
 		head += ", within one process"
 	}
 	p.line(head)
-	rows := [][]string{estimateRow("control ("+c.Baseline+" again)", c.Control, "noise floor")}
+	rows := [][]string{estimateRow("control ("+c.Baseline+" again)", c.Control, "noise floor", c.Rounds)}
 	for _, e := range c.Candidates {
-		rows = append(rows, estimateRow(e.Name, e, ""))
+		rows = append(rows, estimateRow(e.Name, e, "", c.Rounds))
 	}
 	for i := range rows {
 		rows[i][0] = "  " + rows[i][0]
@@ -503,9 +503,18 @@ func comparisonLines(p *printer, c ComparisonRow) {
 	for _, wn := range c.Warnings {
 		p.line("      ⚠ " + wn)
 	}
+	if c.Dropped > 0 {
+		p.line(fmt.Sprintf("  ⚠ %s of %s were not recorded: the registry holds at most %d per benchmark",
+			textfmt.Plural(c.Dropped, "more comparison"), displayName(c.Benchmark, 1), registry.MaxComparisons))
+	}
 }
 
-func estimateRow(name string, e registry.Estimate, note string) []string {
+// estimateRow is one implementation's row of a comparison: name, time,
+// delta, interval, the forks' range when there are several, and the
+// verdict with note prefixed when the reason lacks it. Without rounds the
+// time and delta are "?" and the interval "no rounds": nothing was
+// measured, and zeros would read as "no difference".
+func estimateRow(name string, e registry.Estimate, note string, rounds int) []string {
 	verdict := string(e.Verdict)
 	if note != "" && !strings.Contains(e.Reason, note) {
 		verdict = note
@@ -517,6 +526,9 @@ func estimateRow(name string, e registry.Estimate, note string) []string {
 		verdict += ": " + e.Reason
 	}
 	row := []string{name, fmtNs(e.NsPerOp) + "/op", signedPct(e.DeltaPct), "[" + signedPct(e.LoPct) + ", " + signedPct(e.HiPct) + "]"}
+	if rounds == 0 {
+		row = []string{name, "?", "?", "no rounds"}
+	}
 	if len(e.ForkDeltaPct) > 0 {
 		row = append(row, "forks "+signedPct(slices.Min(e.ForkDeltaPct))+"…"+signedPct(slices.Max(e.ForkDeltaPct)))
 	}

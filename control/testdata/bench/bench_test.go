@@ -45,6 +45,10 @@ func BenchmarkWhitespaceName(b *testing.B) {
 	control.Compare(b, control.Func("a", sum(10)), control.Func("new impl", sum(10)))
 }
 
+func BenchmarkClosureName(b *testing.B) {
+	control.Compare(b, control.Func("a", sum(10)), control.Func("closure", sum(10)))
+}
+
 func BenchmarkRoundsDigitsName(b *testing.B) {
 	control.Rounds(b, 2, control.Func("a", sum(10)), control.Func("copy-2", sum(10)))
 }
