@@ -1,9 +1,11 @@
 package calibrate
 
 import (
+	"os"
 	"testing"
 
 	"github.com/benchkit/go-benchkit/control"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
 // impls is one workload's five implementations. Each is its own function
@@ -111,6 +113,7 @@ func workloads() []struct {
 // against same, p2, p5 and p10, with the automatic control, verdicts in
 // the log. Its budget is -benchtime × 5 per workload.
 func BenchmarkCompare(b *testing.B) {
+	harnessOnly(b)
 	for _, w := range workloads() {
 		b.Run("work="+w.name, w.compare)
 	}
@@ -119,6 +122,7 @@ func BenchmarkCompare(b *testing.B) {
 // BenchmarkPlain is the ordinary way: a sub-benchmark per workload and
 // implementation, for go test -count=10 and benchstat -col /impl.
 func BenchmarkPlain(b *testing.B) {
+	harnessOnly(b)
 	for _, w := range workloads() {
 		b.Run("work="+w.name, w.plain)
 	}
@@ -127,10 +131,24 @@ func BenchmarkPlain(b *testing.B) {
 // BenchmarkSwap compares two implementations about 20× apart both ways
 // round: the ratio fnv/fold must not depend on which one is the baseline.
 //
-//	go test -run='^$' -bench=Swap ./examples/calibrate
+//	BENCHKIT_CALIBRATE=1 go test -run='^$' -bench=Swap ./examples/calibrate
 func BenchmarkSwap(b *testing.B) {
+	harnessOnly(b)
 	fnv := control.Func("fnv", func() uint64 { return FNV(Buf) })
 	fold := control.Func("fold", func() uint64 { return Fold(Buf) })
 	b.Run("base=fnv", func(b *testing.B) { control.Compare(b, fnv, fold) })
 	b.Run("base=fold", func(b *testing.B) { control.Compare(b, fold, fnv) })
+}
+
+// calibrateEnv, set to 1, runs this package's benchmarks at a measuring
+// -benchtime; forkcal sets it. Without it they run only in a smoke run
+// (-benchtime=Nx) and are skipped otherwise, so that the README's main
+// job, go test -bench=. ./examples/..., does not spend a minute on a
+// measurement harness.
+const calibrateEnv = "BENCHKIT_CALIBRATE"
+
+func harnessOnly(b *testing.B) {
+	if os.Getenv(calibrateEnv) == "" && testflag.Read().N == 0 {
+		b.Skipf("a measurement harness for examples/cmd/forkcal: set %s=1 to run it with a -benchtime duration", calibrateEnv)
+	}
 }
