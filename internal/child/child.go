@@ -185,11 +185,10 @@ func (t *tailBuffer) Bytes() []byte {
 
 var watchOnce sync.Once
 
-// Watch, in a child, exits the process with status 3 as soon as its
-// standard input (the parent's pipe) reaches end of file or fails: the
-// parent has ended, or given up on it. It returns at once and does
-// nothing outside a child. Call it early in the child; calling it again
-// is harmless.
+// Watch makes a child exit with status 3 as soon as its standard input
+// (the parent's pipe) reaches end of file or fails: the parent has ended,
+// or given up on it. It returns at once and does nothing outside a child.
+// Call it early in the child; calling it again is harmless.
 func Watch() {
 	if !Is() {
 		return

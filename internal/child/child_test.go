@@ -128,20 +128,20 @@ func TestHelperChild(t *testing.T) {
 	}
 }
 
-func helper(t *testing.T, mode string, timeout time.Duration) (Result, error, string) {
+func helper(t *testing.T, mode string, timeout time.Duration) (r Result, file string, err error) {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "result.json")
-	r, err := Run(Spec{
+	file = filepath.Join(t.TempDir(), "result.json")
+	r, err = Run(Spec{
 		Path:    os.Args[0],
 		Args:    []string{"-test.run=^TestHelperChild$", "-test.count=1"},
 		Env:     append(Env("BenchmarkX", file), "BENCHKIT_TEST_CHILD="+mode),
 		Timeout: timeout,
 	})
-	return r, err, file
+	return r, file, err
 }
 
 func TestRunOK(t *testing.T) {
-	r, err, file := helper(t, "ok", time.Minute)
+	r, file, err := helper(t, "ok", time.Minute)
 	require.NoError(t, err, "%s", Tail(r, 20))
 	assert.Equal(t, 0, r.Code)
 	assert.Contains(t, string(r.Stdout), "measured")
@@ -164,7 +164,7 @@ func TestRunFailures(t *testing.T) {
 			if tc.timeout {
 				timeout = 2 * time.Second
 			}
-			r, err, file := helper(t, tc.mode, timeout)
+			r, file, err := helper(t, tc.mode, timeout)
 			var ce *Error
 			require.True(t, errors.As(err, &ce), "got %v", err)
 			assert.Equal(t, tc.timeout, ce.Timeout)
