@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchkit/go-benchkit/control"
+	"github.com/benchkit/go-benchkit/examples/seed000"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
@@ -18,22 +19,22 @@ type impls[T any] struct {
 func sumImpls() impls[uint64] {
 	s := SumSizes
 	return impls[uint64]{
-		base: func() uint64 { return Sum(Xs[:s.Base]) },
-		same: func() uint64 { return Sum(Xs[:s.Base]) },
-		p2:   func() uint64 { return Sum(Xs[:s.P2]) },
-		p5:   func() uint64 { return Sum(Xs[:s.P5]) },
-		p10:  func() uint64 { return Sum(Xs[:s.P10]) },
+		base: func() uint64 { return seed000.Sum(Xs[:s.Base]) },
+		same: func() uint64 { return seed000.Sum(Xs[:s.Base]) },
+		p2:   func() uint64 { return seed000.Sum(Xs[:s.P2]) },
+		p5:   func() uint64 { return seed000.Sum(Xs[:s.P5]) },
+		p10:  func() uint64 { return seed000.Sum(Xs[:s.P10]) },
 	}
 }
 
 func allocImpls() impls[int] {
 	s := AllocSizes
 	return impls[int]{
-		base: func() int { return Alloc(s.Base) },
-		same: func() int { return Alloc(s.Base) },
-		p2:   func() int { return Alloc(s.P2) },
-		p5:   func() int { return Alloc(s.P5) },
-		p10:  func() int { return Alloc(s.P10) },
+		base: func() int { return seed000.Alloc(s.Base) },
+		same: func() int { return seed000.Alloc(s.Base) },
+		p2:   func() int { return seed000.Alloc(s.P2) },
+		p5:   func() int { return seed000.Alloc(s.P5) },
+		p10:  func() int { return seed000.Alloc(s.P10) },
 	}
 }
 

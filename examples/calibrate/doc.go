@@ -17,6 +17,9 @@
 //	map    looks up pseudo-random keys in a 4096-entry map    1000  1020  1050  1100
 //	sort   copies and sorts strings of 8–15 bytes             64    65    67    69
 //
+// sum and alloc call seed 000's workloads, Sum and Alloc of
+// examples/seed000, with this package's sizes.
+//
 // For sum, alloc and map the work grows linearly with the count, so the
 // nominal sizes are +2%, +5% and +10% (less the fixed cost of one call).
 // Sorting n strings costs about n·log₂n comparisons plus n copies and one

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/benchkit/go-benchkit/examples/seed000"
 )
 
 // TestWork checks the inputs and results the package doc promises: every
@@ -36,11 +38,11 @@ func TestWork(t *testing.T) {
 	if !slices.IsSorted(out) || !slices.Equal(in, Words[:SortSizes.Base]) {
 		t.Errorf("SortCopy: sorted %v, input kept %v; want true, true", slices.IsSorted(out), slices.Equal(in, Words[:SortSizes.Base]))
 	}
-	if got := Alloc(3); got != 64 {
-		t.Errorf("Alloc(3) = %d, want 64", got)
+	if got := seed000.Alloc(3); got != 64 {
+		t.Errorf("seed000.Alloc(3) = %d, want 64", got)
 	}
-	if got, want := Sum(Xs[:2]), Xs[0]+Xs[1]; got != want {
-		t.Errorf("Sum(Xs[:2]) = %d, want %d", got, want)
+	if got, want := seed000.Sum(Xs[:2]), Xs[0]+Xs[1]; got != want {
+		t.Errorf("seed000.Sum(Xs[:2]) = %d, want %d", got, want)
 	}
 }
 

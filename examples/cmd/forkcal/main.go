@@ -62,6 +62,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
 )
 
 func main() {
@@ -82,13 +84,13 @@ var errFailed = errors.New("some processes failed (see above); their repetitions
 
 // run builds the binary, runs the repetitions and prints the table.
 func run(cfg config) error {
-	machine := machineLine()
+	machine := harness.MachineLine()
 	tmp, err := os.MkdirTemp("", "forkcal")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := build(cfg.pkg, tmp)
+	bin, err := harness.Build(cfg.pkg, tmp)
 	if err != nil {
 		return err
 	}

@@ -1,34 +1,16 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
+	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
 )
 
-var (
-	// verdictRE matches Compare's log line for one implementation:
-	// name, estimate, interval ends (percent, two decimals) and verdict.
-	verdictRE = regexp.MustCompile(`control: (\S+)\s+([+-][0-9.]+)% \[([+-][0-9.]+)%, ([+-][0-9.]+)%\] (\w+):`)
-	// benchRE matches the header go test prints above a benchmark's log.
-	benchRE = regexp.MustCompile(`^--- BENCH: BenchmarkCompare/work=(\w+)`)
-)
-
-// obs is one estimate of one variant against base in one repetition, in
-// percent of base.
-type obs struct {
-	delta, lo, hi float64
-	hasCI         bool   // lo and hi were printed (Compare)
-	verdict       string // faster, slower, same or undecided
-}
+// obs is one estimate of one variant against base in one repetition;
+// Compare's carry an interval, the plain way's do not.
+type obs = harness.Estimate
 
 // key names a table row.
 type key struct{ method, work, variant string }
@@ -54,48 +36,24 @@ func (r *results) add(m string, wall time.Duration, got map[key]obs) {
 
 // parseCompare reads the log lines of a BenchmarkCompare run: one
 // estimate per workload and variant, the control's line skipped. It fails
-// if one is missing or printed twice.
+// if one is missing, printed twice or unreadable.
 func parseCompare(out []byte, m string, works []string) (map[key]obs, error) {
-	got := map[key]obs{}
-	work := ""
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		line := sc.Text()
-		if h := benchRE.FindStringSubmatch(line); h != nil {
-			work = h[1]
-			continue
-		}
-		if !strings.HasPrefix(line, " ") {
-			work = "" // log lines are indented under their header
-		}
-		v := verdictRE.FindStringSubmatch(line)
-		if v == nil || work == "" || !slices.Contains(variants, v[1]) {
-			continue
-		}
-		k := key{m, work, v[1]}
-		o, err := compareObs(v)
-		if _, dup := got[k]; dup || err != nil {
-			return nil, fmt.Errorf("work=%s %s: line %q printed twice or unreadable (%v); output:\n%s", work, v[1], line, err, out)
-		}
-		got[k] = o
+	lines, err := harness.CompareLines(out)
+	if err != nil {
+		return nil, fmt.Errorf("%v; output:\n%s", err, out)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
+	got := map[key]obs{}
+	for _, l := range lines {
+		if !slices.Contains(variants, l.Name) {
+			continue
+		}
+		k := key{m, l.Work, l.Name}
+		if _, dup := got[k]; dup {
+			return nil, fmt.Errorf("work=%s %s: printed twice; output:\n%s", l.Work, l.Name, out)
+		}
+		got[k] = l.Estimate
 	}
 	return got, checkComplete(got, m, works, out)
-}
-
-// compareObs converts verdictRE's submatches into an obs.
-func compareObs(v []string) (obs, error) {
-	var f [3]float64
-	for i := range f {
-		x, err := strconv.ParseFloat(v[2+i], 64)
-		if err != nil {
-			return obs{}, err
-		}
-		f[i] = x
-	}
-	return obs{delta: f[0], lo: f[1], hi: f[2], hasCI: true, verdict: v[5]}, nil
 }
 
 // checkComplete fails unless got holds every workload and variant.
@@ -111,70 +69,22 @@ func checkComplete(got map[key]obs, m string, works []string, out []byte) error 
 }
 
 // parsePlain reads a BenchmarkPlain run and compares each variant with
-// base as benchstat -col /impl does (see comparePlain).
+// base as benchstat -col /impl does (see harness.ComparePlain).
 func parsePlain(out []byte, m string, works []string) (map[key]obs, error) {
-	vals := map[[2]string][]float64{} // (work, impl) → sec/op samples
-	r := benchfmt.NewReader(bytes.NewReader(out), "plain")
-	for r.Scan() {
-		res, ok := r.Result().(*benchfmt.Result)
-		if !ok {
-			continue
-		}
-		parts := nameParts(res)
-		if len(parts) != 2 {
-			continue
-		}
-		wi := [2]string{strings.TrimPrefix(string(parts[0]), "/work="), strings.TrimPrefix(string(parts[1]), "/impl=")}
-		if v, ok := res.Value("sec/op"); ok {
-			vals[wi] = append(vals[wi], v)
-		}
-	}
-	if err := r.Err(); err != nil {
+	vals, err := harness.PlainSamples(out)
+	if err != nil {
 		return nil, err
 	}
 	got := map[key]obs{}
 	for _, w := range works {
-		base := vals[[2]string{w, "base"}]
+		base := vals[harness.WorkImpl{Work: w, Impl: "base"}]
 		for _, v := range variants {
-			xs := vals[[2]string{w, v}]
+			xs := vals[harness.WorkImpl{Work: w, Impl: v}]
 			if len(base) == 0 || len(xs) == 0 {
 				return nil, fmt.Errorf("no sec/op for work=%s impl=base or impl=%s in the output:\n%s", w, v, out)
 			}
-			got[key{m, w, v}] = comparePlain(base, xs)
+			got[key{m, w, v}] = harness.ComparePlain(base, xs)
 		}
 	}
 	return got, nil
-}
-
-// comparePlain is benchstat's comparison of samples xs against base:
-// benchmath.AssumeNothing, the delta of the medians in percent, and a
-// Mann-Whitney U test; the verdict is decided (faster or slower) when
-// p ≤ α = 0.05, that is when benchstat prints a delta instead of ~.
-func comparePlain(base, xs []float64) obs {
-	s1 := benchmath.NewSample(slices.Clone(base), &benchmath.DefaultThresholds)
-	s2 := benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds)
-	c1 := benchmath.AssumeNothing.Summary(s1, 0.95)
-	c2 := benchmath.AssumeNothing.Summary(s2, 0.95)
-	cmp := benchmath.AssumeNothing.Compare(s1, s2)
-	o := obs{delta: (c2.Center/c1.Center - 1) * 100, verdict: "same"}
-	if cmp.P <= cmp.Alpha {
-		o.verdict = "slower"
-		if c2.Center < c1.Center {
-			o.verdict = "faster"
-		}
-	}
-	return o
-}
-
-// nameParts returns the /key=value parts of a result's name, without the
-// -GOMAXPROCS suffix benchfmt also reports as a part.
-func nameParts(res *benchfmt.Result) [][]byte {
-	_, parts := res.Name.Parts()
-	var out [][]byte
-	for _, p := range parts {
-		if len(p) > 0 && p[0] == '/' {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
@@ -20,28 +15,12 @@ import (
 // count.
 const forksEnv = "BENCHKIT_FORKS"
 
-// waitDelay bounds how long a killed process's output pipes may stay open
-// (held by its own children, the forks) before forkcal stops waiting.
-const waitDelay = 10 * time.Second
-
-// build compiles pkg's test binary into dir and returns its path.
-func build(pkg, dir string) (string, error) {
-	bin := filepath.Join(dir, "calibrate.test")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	if out, err := exec.Command("go", "test", "-c", "-o", bin, pkg).CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building %s: %v\n%s", pkg, err, out)
-	}
-	return bin, nil
-}
-
 // runMethod runs one process of m for repetition rep and adds what it
 // measured to res. It reports false, after printing the failure and the
 // process's output to stderr, if the process failed or its output could
 // not be read.
 func runMethod(cfg config, bin string, m method, rep int, res *results) bool {
-	out, wall, err := runProcess(cfg, bin, m)
+	out, wall, err := harness.Run(bin, cfg.args(m), env(m), cfg.timeout)
 	var got map[key]obs
 	if err == nil {
 		if m.isPlain() {
@@ -59,30 +38,6 @@ func runMethod(cfg config, bin string, m method, rep int, res *results) bool {
 		logRep(rep, m, wall, got, cfg.works)
 	}
 	return true
-}
-
-// runProcess runs the binary once for m, with cfg.timeout as its
-// deadline, and returns its standard output and wall time. A failure's
-// error holds the exit status and the whole output.
-func runProcess(cfg config, bin string, m method) ([]byte, time.Duration, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, cfg.args(m)...)
-	cmd.Env = env(m)
-	cmd.WaitDelay = waitDelay
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	t0 := time.Now()
-	err := cmd.Run()
-	wall := time.Since(t0)
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			err = fmt.Errorf("%v (the %v deadline passed)", err, cfg.timeout)
-		}
-		return nil, wall, fmt.Errorf("%s %s: %v after %s\nstdout:\n%s\nstderr:\n%s",
-			filepath.Base(bin), strings.Join(cfg.args(m), " "), err, textfmt.Dur(wall), stdout.Bytes(), stderr.Bytes())
-	}
-	return stdout.Bytes(), wall, nil
 }
 
 // env returns forkcal's environment for m's process: without
@@ -109,10 +64,10 @@ func logRep(rep int, m method, wall time.Duration, got map[key]obs, works []stri
 		for _, v := range variants {
 			o := got[key{m.name, w, v}]
 			ci := ""
-			if o.hasCI {
-				ci = fmt.Sprintf(" [%+.2f%%, %+.2f%%]", o.lo, o.hi)
+			if o.HasCI {
+				ci = fmt.Sprintf(" [%+.2f%%, %+.2f%%]", o.Lo, o.Hi)
 			}
-			fmt.Fprintf(os.Stderr, "    %-5s %-4s %+7.2f%%%s %s\n", w, v, o.delta, ci, o.verdict)
+			fmt.Fprintf(os.Stderr, "    %-5s %-4s %+7.2f%%%s %s\n", w, v, o.Delta, ci, o.Verdict)
 		}
 	}
 }

@@ -3,13 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"runtime"
-	"slices"
-	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
@@ -26,25 +22,20 @@ type row struct {
 // column. An estimate is covered when lo ≤ median ≤ hi, both ends as
 // printed (two decimals), with 1e-9 of slack for the float arithmetic.
 func summarize(xs []obs, variant string) row {
-	r := row{n: len(xs)}
 	var ds, ws []float64
+	var verdicts []string
 	for _, o := range xs {
-		ds = append(ds, o.delta)
-		ws = append(ws, o.hi-o.lo)
+		ds = append(ds, o.Delta)
+		ws = append(ws, o.Hi-o.Lo)
+		verdicts = append(verdicts, o.Verdict)
 	}
-	r.med, r.min, r.max = quantile(ds, 0.5), quantile(ds, 0), quantile(ds, 1)
-	r.width = quantile(ws, 0.5)
+	t := harness.TallyVerdicts(verdicts, variant == "same")
+	r := row{n: t.N, flagged: t.Flagged, wrong: t.Wrong, undecided: t.Undecided}
+	r.med, r.min, r.max = harness.Quantile(ds, 0.5), harness.Quantile(ds, 0), harness.Quantile(ds, 1)
+	r.width = harness.Quantile(ws, 0.5)
 	for _, o := range xs {
-		if o.hasCI && o.lo-1e-9 <= r.med && r.med <= o.hi+1e-9 {
+		if o.HasCI && o.Lo-1e-9 <= r.med && r.med <= o.Hi+1e-9 {
 			r.covered++
-		}
-		switch {
-		case o.verdict == "undecided":
-			r.undecided++
-		case o.verdict == "faster" && variant != "same":
-			r.wrong++
-		case o.verdict == "faster" || o.verdict == "slower":
-			r.flagged++
 		}
 	}
 	return r
@@ -102,50 +93,5 @@ func medianDur(ds []time.Duration) string {
 	if len(ds) == 0 {
 		return "–"
 	}
-	s := make([]float64, len(ds))
-	for i, d := range ds {
-		s[i] = float64(d)
-	}
-	return textfmt.Dur(time.Duration(quantile(s, 0.5)))
-}
-
-// quantile returns the p-quantile of xs by linear interpolation between
-// order statistics (0 for no xs).
-func quantile(xs []float64, p float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	h := float64(len(s)-1) * p
-	i := int(h)
-	if i >= len(s)-1 {
-		return s[len(s)-1]
-	}
-	return s[i] + (h-float64(i))*(s[i+1]-s[i])
-}
-
-// machineLine describes the machine: Go version, CPU model, CPU count,
-// load average at the start and the UTC date.
-func machineLine() string {
-	cpu := "unknown"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	load := "unknown"
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		if f := strings.Fields(string(b)); len(f) >= 3 {
-			load = strings.Join(f[:3], " ")
-		}
-	}
-	gover := runtime.Version()
-	if out, err := exec.Command("go", "version").Output(); err == nil {
-		gover = strings.TrimSpace(string(out))
-	}
-	return fmt.Sprintf("machine: %s; CPU %s; %d CPUs (GOMAXPROCS %d); load average at start %s; %s",
-		gover, cpu, runtime.NumCPU(), runtime.GOMAXPROCS(0), load, time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	return textfmt.Dur(harness.MedianDuration(ds))
 }

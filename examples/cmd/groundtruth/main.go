@@ -26,23 +26,18 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
+
+	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
 )
 
 var (
@@ -54,16 +49,12 @@ var (
 	verbose    = flag.Bool("v", false, "print each repetition's numbers to stderr")
 	works      = []string{"sum", "alloc"}
 	pairs      = []string{"beta", "plus5"}
-	verdictRE  = regexp.MustCompile(`control: (\S+)\s+([+-][0-9.]+)% \[([+-][0-9.]+)%, ([+-][0-9.]+)%\] (\w+):`)
-	benchRE    = regexp.MustCompile(`--- BENCH: BenchmarkCompare/work=(\w+)`)
 	methodList = []string{"control.Compare", "go test -count + benchstat"}
 )
 
-// obs is one estimate of one pair in one repetition.
-type obs struct {
-	delta   float64
-	verdict string // faster, slower, same, undecided
-}
+// obs is one estimate of one pair in one repetition (the delta in percent
+// of alpha and the verdict; no interval is kept).
+type obs = harness.Estimate
 
 type key struct{ method, work, pair string }
 
@@ -76,17 +67,16 @@ func main() {
 }
 
 func run() error {
-	machine := machineLine()
+	machine := harness.MachineLine()
 	tmp, err := os.MkdirTemp("", "groundtruth")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "seed.test")
-	if out, err := exec.Command("go", "test", "-c", "-o", bin, *pkg).CombinedOutput(); err != nil {
-		return fmt.Errorf("building %s: %v\n%s", *pkg, err, out)
+	bin, err := harness.Build(*pkg, tmp)
+	if err != nil {
+		return err
 	}
-
 	data := map[key][]obs{}
 	wall := map[string][]time.Duration{}
 	for rep := range *reps {
@@ -95,34 +85,13 @@ func run() error {
 			order = []string{methodList[1], methodList[0]}
 		}
 		for _, m := range order {
-			var args []string
-			if m == methodList[0] {
-				args = []string{"-test.run=^$", "-test.bench=^BenchmarkCompare$", "-test.benchtime=" + *benchtime}
-			} else {
-				args = []string{"-test.run=^$", "-test.bench=^BenchmarkPlain$", "-test.count=" + strconv.Itoa(*count), "-test.benchtime=" + *plainBT,
-					// the plain way gets no warm-up: benchkit.Main is the package's TestMain
-					"-benchkit.warmup=off"}
-			}
-			t0 := time.Now()
-			out, err := exec.Command(bin, args...).Output()
-			wall[m] = append(wall[m], time.Since(t0))
-			if err != nil {
-				return fmt.Errorf("repetition %d, %s: %v\n%s", rep+1, m, err, out)
-			}
-			var got map[key]obs
-			if m == methodList[0] {
-				got, err = parseCompare(out)
-			} else {
-				got, err = parsePlain(out)
-			}
+			out, w, err := harness.Run(bin, args(m), nil, 0)
+			wall[m] = append(wall[m], w)
 			if err != nil {
 				return fmt.Errorf("repetition %d, %s: %v", rep+1, m, err)
 			}
-			for k, o := range got {
-				data[k] = append(data[k], o)
-				if *verbose {
-					fmt.Fprintf(os.Stderr, "rep %2d %-28s %-5s %-5s %+7.2f%% %s\n", rep+1, k.method, k.work, k.pair, o.delta, o.verdict)
-				}
+			if err := record(data, out, m, rep); err != nil {
+				return fmt.Errorf("repetition %d, %s: %v", rep+1, m, err)
 			}
 		}
 	}
@@ -130,55 +99,66 @@ func run() error {
 	return nil
 }
 
+// args returns the test binary's arguments for method m.
+func args(m string) []string {
+	if m == methodList[0] {
+		return []string{"-test.run=^$", "-test.bench=^BenchmarkCompare$", "-test.benchtime=" + *benchtime}
+	}
+	return []string{"-test.run=^$", "-test.bench=^BenchmarkPlain$", "-test.count=" + strconv.Itoa(*count), "-test.benchtime=" + *plainBT,
+		// the plain way gets no warm-up: benchkit.Main is the package's TestMain
+		"-benchkit.warmup=off"}
+}
+
+// record parses one process's output of method m and adds its estimates
+// to data (and prints them to stderr with -v).
+func record(data map[key][]obs, out []byte, m string, rep int) error {
+	var got map[key]obs
+	var err error
+	if m == methodList[0] {
+		got, err = parseCompare(out)
+	} else {
+		got, err = parsePlain(out)
+	}
+	if err != nil {
+		return err
+	}
+	for k, o := range got {
+		data[k] = append(data[k], o)
+		if *verbose {
+			fmt.Fprintf(os.Stderr, "rep %2d %-28s %-5s %-5s %+7.2f%% %s\n", rep+1, k.method, k.work, k.pair, o.Delta, o.Verdict)
+		}
+	}
+	return nil
+}
+
 // parseCompare reads the Compare run: deltas from the benchmark line
 // metrics (through benchfmt), verdicts from the log lines.
 func parseCompare(out []byte) (map[key]obs, error) {
-	got := map[key]obs{}
-	r := benchfmt.NewReader(bytes.NewReader(out), "compare")
-	for r.Scan() {
-		res, ok := r.Result().(*benchfmt.Result)
+	got, err := compareMetrics(out)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := harness.CompareLines(out)
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range lines {
+		k := key{methodList[0], l.Work, l.Name}
+		o, ok := got[k]
 		if !ok {
 			continue
 		}
-		parts := nameParts(res)
-		if len(parts) != 1 {
-			continue
+		// The metric is printed with 4 significant digits (0.1 points
+		// near 100); the log line has two decimals.
+		if math.Abs(l.Delta-o.Delta) > 0.051 {
+			return nil, fmt.Errorf("work=%s %s: log delta %+.2f%% disagrees with the metric (%.2f)", l.Work, l.Name, l.Delta, o.Delta)
 		}
-		w := strings.TrimPrefix(string(parts[0]), "/work=")
-		for _, p := range pairs {
-			if v, ok := res.Value(p + "/alpha-%"); ok {
-				got[key{methodList[0], w, p}] = obs{delta: v - 100}
-			}
-		}
-	}
-	if err := r.Err(); err != nil {
-		return nil, err
-	}
-	work := ""
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		line := sc.Text()
-		if m := benchRE.FindStringSubmatch(line); m != nil {
-			work = m[1]
-			continue
-		}
-		if m := verdictRE.FindStringSubmatch(line); m != nil && work != "" {
-			k := key{methodList[0], work, m[1]}
-			if o, ok := got[k]; ok {
-				// The metric is printed with 4 significant digits (0.1
-				// points near 100); the log line has two decimals.
-				d, err := strconv.ParseFloat(m[2], 64)
-				if err != nil || math.Abs(d-o.delta) > 0.051 {
-					return nil, fmt.Errorf("work=%s %s: log delta %q disagrees with the metric (%.2f)", work, m[1], m[2], o.delta)
-				}
-				o.delta, o.verdict = d, m[5]
-				got[k] = o
-			}
-		}
+		o.Delta, o.Verdict = l.Delta, l.Verdict
+		got[k] = o
 	}
 	for _, w := range works {
 		for _, p := range pairs {
-			if got[key{methodList[0], w, p}].verdict == "" {
+			if got[key{methodList[0], w, p}].Verdict == "" {
 				return nil, fmt.Errorf("no verdict for work=%s %s in:\n%s", w, p, out)
 			}
 		}
@@ -186,65 +166,52 @@ func parseCompare(out []byte) (map[key]obs, error) {
 	return got, nil
 }
 
-// parsePlain reads the plain run and compares as benchstat -col /impl does.
-func parsePlain(out []byte) (map[key]obs, error) {
-	vals := map[[2]string][]float64{} // (work, impl) → sec/op
-	r := benchfmt.NewReader(bytes.NewReader(out), "plain")
+// compareMetrics reads the <pair>/alpha-% metrics (a ratio in percent) of
+// the Compare run's benchmark lines, as deltas without a verdict.
+func compareMetrics(out []byte) (map[key]obs, error) {
+	got := map[key]obs{}
+	r := benchfmt.NewReader(bytes.NewReader(out), "compare")
 	for r.Scan() {
 		res, ok := r.Result().(*benchfmt.Result)
 		if !ok {
 			continue
 		}
-		parts := nameParts(res)
-		if len(parts) != 2 {
+		parts := harness.NameParts(res)
+		if len(parts) != 1 {
 			continue
 		}
-		w := strings.TrimPrefix(string(parts[0]), "/work=")
-		impl := strings.TrimPrefix(string(parts[1]), "/impl=")
-		if v, ok := res.Value("sec/op"); ok {
-			vals[[2]string{w, impl}] = append(vals[[2]string{w, impl}], v)
+		w := strings.TrimPrefix(parts[0], "work=")
+		for _, p := range pairs {
+			if v, ok := res.Value(p + "/alpha-%"); ok {
+				got[key{methodList[0], w, p}] = obs{Delta: v - 100}
+			}
 		}
 	}
-	if err := r.Err(); err != nil {
+	return got, r.Err()
+}
+
+// parsePlain reads the plain run and compares as benchstat -col /impl does
+// (see harness.ComparePlain).
+func parsePlain(out []byte) (map[key]obs, error) {
+	vals, err := harness.PlainSamples(out)
+	if err != nil {
 		return nil, err
 	}
 	got := map[key]obs{}
 	for _, w := range works {
-		base := vals[[2]string{w, "alpha"}]
+		base := vals[harness.WorkImpl{Work: w, Impl: "alpha"}]
 		if len(base) == 0 {
 			return nil, fmt.Errorf("no alpha results for work=%s", w)
 		}
 		for _, p := range pairs {
-			xs := vals[[2]string{w, p}]
-			s1 := benchmath.NewSample(slices.Clone(base), &benchmath.DefaultThresholds)
-			s2 := benchmath.NewSample(slices.Clone(xs), &benchmath.DefaultThresholds)
-			c1 := benchmath.AssumeNothing.Summary(s1, 0.95)
-			c2 := benchmath.AssumeNothing.Summary(s2, 0.95)
-			cmp := benchmath.AssumeNothing.Compare(s1, s2)
-			o := obs{delta: (c2.Center/c1.Center - 1) * 100, verdict: "same"}
-			if cmp.P <= cmp.Alpha { // benchstat prints a delta, not ~
-				o.verdict = "slower"
-				if c2.Center < c1.Center {
-					o.verdict = "faster"
-				}
+			xs := vals[harness.WorkImpl{Work: w, Impl: p}]
+			if len(xs) == 0 {
+				return nil, fmt.Errorf("no %s results for work=%s", p, w)
 			}
-			got[key{methodList[1], w, p}] = o
+			got[key{methodList[1], w, p}] = harness.ComparePlain(base, xs)
 		}
 	}
 	return got, nil
-}
-
-// nameParts returns the /key=value parts of a result's name, without the
-// -GOMAXPROCS suffix benchfmt also reports as a part.
-func nameParts(res *benchfmt.Result) [][]byte {
-	_, parts := res.Name.Parts()
-	var out [][]byte
-	for _, p := range parts {
-		if len(p) > 0 && p[0] == '/' {
-			out = append(out, p)
-		}
-	}
-	return out
 }
 
 func printTable(f *os.File, machine string, data map[key][]obs, wall map[string][]time.Duration) {
@@ -252,48 +219,10 @@ func printTable(f *os.File, machine string, data map[key][]obs, wall map[string]
 	fmt.Fprintf(f, "| method | work | pair (truth) | flagged / caught | wrong sign | undecided | median Δ | Δ range (min – max) | Δ IQR | wall / rep |\n")
 	fmt.Fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, m := range methodList {
-		ws := wall[m]
-		var wsec []float64
-		for _, d := range ws {
-			wsec = append(wsec, d.Seconds())
-		}
-		wallMed := quantile(wsec, 0.5)
+		wallMed := harness.MedianDuration(wall[m]).Seconds()
 		for _, w := range works {
 			for _, p := range pairs {
-				os := data[key{m, w, p}]
-				n := len(os)
-				var ds []float64
-				flagged, wrong, und := 0, 0, 0
-				for _, o := range os {
-					ds = append(ds, o.delta)
-					switch o.verdict {
-					case "slower":
-						flagged++
-					case "faster":
-						flagged++
-						if p == "plus5" {
-							wrong++
-						}
-					case "undecided":
-						und++
-					}
-				}
-				truth, what := "0%", "flagged"
-				if p == "plus5" {
-					truth, what = "+5%", "caught"
-					flagged -= wrong
-				}
-				wrongS := "–" // a sign is wrong only against a non-zero truth
-				if p == "plus5" {
-					wrongS = fmt.Sprintf("%d/%d", wrong, n)
-				}
-				undS := "–"
-				if m == methodList[0] {
-					undS = fmt.Sprintf("%d/%d", und, n)
-				}
-				fmt.Fprintf(f, "| %s | %s | %s vs alpha (%s) | %s %d/%d | %s | %s | %+.2f%% | %+.2f%% – %+.2f%% | %.2f | %.1fs |\n",
-					m, w, p, truth, what, flagged, n, wrongS, undS, quantile(ds, 0.5), quantile(ds, 0), quantile(ds, 1),
-					quantile(ds, 0.75)-quantile(ds, 0.25), wallMed)
+				fmt.Fprintln(f, formatRow(m, w, p, data[key{m, w, p}], wallMed))
 			}
 		}
 	}
@@ -302,40 +231,27 @@ func printTable(f *os.File, machine string, data map[key][]obs, wall map[string]
 	fmt.Fprintf(f, "command: go run ./examples/cmd/groundtruth -r %d -benchtime %s -count %d -plain-benchtime %s -pkg %s\n", *reps, *benchtime, *count, *plainBT, *pkg)
 }
 
-func quantile(xs []float64, p float64) float64 {
-	if len(xs) == 0 {
-		return 0
+// formatRow formats the row of method m, workload w and pair p from its
+// estimates; wallSec is the method's median wall time in seconds.
+func formatRow(m, w, p string, xs []obs, wallSec float64) string {
+	var ds []float64
+	var verdicts []string
+	for _, o := range xs {
+		ds = append(ds, o.Delta)
+		verdicts = append(verdicts, o.Verdict)
 	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	h := float64(len(s)-1) * p
-	i := int(h)
-	if i >= len(s)-1 {
-		return s[len(s)-1]
+	t := harness.TallyVerdicts(verdicts, p != "plus5")
+	truth, what := "0%", "flagged"
+	wrongS := "–" // a sign is wrong only against a non-zero truth
+	if p == "plus5" {
+		truth, what = "+5%", "caught"
+		wrongS = fmt.Sprintf("%d/%d", t.Wrong, t.N)
 	}
-	return s[i] + (h-float64(i))*(s[i+1]-s[i])
-}
-
-// machineLine describes the machine: Go version, CPU model, CPUs and the
-// load average at the start.
-func machineLine() string {
-	cpu := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
+	undS := "–"
+	if m == methodList[0] {
+		undS = fmt.Sprintf("%d/%d", t.Undecided, t.N)
 	}
-	load := "unknown"
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		load = strings.Join(strings.Fields(string(b))[:3], " ")
-	}
-	gover := runtime.Version()
-	if out, err := exec.Command("go", "version").Output(); err == nil {
-		gover = strings.TrimSpace(string(out))
-	}
-	return fmt.Sprintf("machine: %s; %s; %d CPUs (GOMAXPROCS %d); load average at start %s; %s",
-		gover, cpu, runtime.NumCPU(), runtime.GOMAXPROCS(0), load, time.Now().UTC().Format("2006-01-02 15:04 MST"))
+	q := func(p float64) float64 { return harness.Quantile(ds, p) }
+	return fmt.Sprintf("| %s | %s | %s vs alpha (%s) | %s %d/%d | %s | %s | %+.2f%% | %+.2f%% – %+.2f%% | %.2f | %.1fs |",
+		m, w, p, truth, what, t.Flagged, t.N, wrongS, undS, q(0.5), q(0), q(1), q(0.75)-q(0.25), wallSec)
 }

@@ -24,7 +24,7 @@
 // spread (max − min, in percentage points), the middle half of the deltas
 // (25th to 75th percentile, which one preempted process cannot move), and
 // how many runs called the second copy faster (delta < 0), plus a line
-// describing the machine.
+// describing the machine (harness.MachineLine) and the time the runs took.
 package main
 
 import (
@@ -34,14 +34,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"slices"
-	"strings"
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
 )
 
 func main() {
@@ -60,6 +58,7 @@ func main() {
 	}
 }
 
+// row is one kind of process and the deltas its processes measured.
 type row struct {
 	name   string
 	bench  string
@@ -67,27 +66,33 @@ type row struct {
 }
 
 func run(w io.Writer, n int, benchtime, pkg string, verbose bool) error {
-	machine := describeMachine()
+	machine := harness.MachineLine()
 	dir, err := os.MkdirTemp("", "warmupeffect")
 	if err != nil {
 		return fmt.Errorf("warmupeffect: %v", err)
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "pair.test")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
+	bin, err := harness.Build(pkg, dir)
+	if err != nil {
+		return fmt.Errorf("warmupeffect: %v (run from the module root, or pass -pkg)", err)
 	}
-	build := exec.Command("go", "test", "-c", "-o", bin, pkg)
-	build.Stderr = os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("warmupeffect: go test -c %s: %v (run from the module root, or pass -pkg)", pkg, err)
-	}
-
 	rows := []*row{
 		{name: "no warm-up", bench: "First|Second"},
 		{name: "with warm-up", bench: "Warmup|First|Second"},
 	}
 	start := time.Now()
+	if err := measureRows(rows, n, bin, benchtime, verbose); err != nil {
+		return err
+	}
+	elapsed := time.Since(start)
+	printTable(w, rows, n, benchtime)
+	fmt.Fprintf(w, "\n%s; took %s\n", machine, elapsed.Round(time.Second))
+	return nil
+}
+
+// measureRows runs n processes of each row, the two kinds alternating in
+// ABBA order, and appends each process's delta to its row.
+func measureRows(rows []*row, n int, bin, benchtime string, verbose bool) error {
 	for i := range n {
 		order := []*row{rows[0], rows[1]}
 		if i%2 == 1 {
@@ -104,8 +109,12 @@ func run(w io.Writer, n int, benchtime, pkg string, verbose bool) error {
 			}
 		}
 	}
-	elapsed := time.Since(start)
+	return nil
+}
 
+// printTable writes the title line and a table row per kind; every row
+// holds n ≥ 1 deltas.
+func printTable(w io.Writer, rows []*row, n int, benchtime string) {
 	fmt.Fprintf(w, "Identical pair, Benchmark2Second vs Benchmark1First (truth 0%%), %d processes per row, -benchtime=%s, -count=1\n\n", n, benchtime)
 	fmt.Fprintln(w, "| | min | median | max | spread (max − min) | middle half (p25 … p75) | runs calling the second copy faster |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
@@ -118,21 +127,17 @@ func run(w io.Writer, n int, benchtime, pkg string, verbose bool) error {
 			}
 		}
 		fmt.Fprintf(w, "| %s | %+.2f%% | %+.2f%% | %+.2f%% | %.2f pts | %+.2f%% … %+.2f%% | %d/%d |\n",
-			r.name, s[0], quantile(s, 0.5), s[len(s)-1], s[len(s)-1]-s[0], quantile(s, 0.25), quantile(s, 0.75), faster, len(s))
+			r.name, s[0], harness.Quantile(s, 0.5), s[len(s)-1], s[len(s)-1]-s[0], harness.Quantile(s, 0.25), harness.Quantile(s, 0.75), faster, len(s))
 	}
-	fmt.Fprintf(w, "\n%s; took %s\n", machine, elapsed.Round(time.Second))
-	return nil
 }
 
 // measure runs the test binary once and returns the per-process delta.
 func measure(bin, bench, benchtime string) (float64, error) {
-	cmd := exec.Command(bin, "-test.run=^$", "-test.bench="+bench, "-test.benchtime="+benchtime, "-test.count=1")
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("%v: %s%s", err, out.Bytes(), stderr.Bytes())
+	out, _, err := harness.Run(bin, []string{"-test.run=^$", "-test.bench=" + bench, "-test.benchtime=" + benchtime, "-test.count=1"}, nil, 0)
+	if err != nil {
+		return 0, err
 	}
-	return delta(&out)
+	return delta(bytes.NewReader(out))
 }
 
 // delta parses go test -bench output and returns (second/first − 1)·100
@@ -163,41 +168,4 @@ func delta(r io.Reader) (float64, error) {
 		return 0, errors.New("output lacks a positive sec/op for Benchmark1First or Benchmark2Second")
 	}
 	return (second/first - 1) * 100, nil
-}
-
-// quantile is the type-7 (linear interpolation) quantile of sorted, the
-// one R and internal/stats use; q=0.5 is the median.
-func quantile(sorted []float64, q float64) float64 {
-	h := q * float64(len(sorted)-1)
-	i := int(h)
-	if i+1 >= len(sorted) {
-		return sorted[len(sorted)-1]
-	}
-	return sorted[i] + (h-float64(i))*(sorted[i+1]-sorted[i])
-}
-
-// describeMachine returns one line: Go version, GOOS/GOARCH, CPU model,
-// CPU count and the load average at the start.
-func describeMachine() string {
-	goVersion := runtime.Version()
-	if out, err := exec.Command("go", "env", "GOVERSION").Output(); err == nil {
-		goVersion = strings.TrimSpace(string(out))
-	}
-	cpu := "cpu unknown"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for line := range strings.Lines(string(b)) {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	load := "unknown"
-	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
-		if f := strings.Fields(string(b)); len(f) >= 3 {
-			load = strings.Join(f[:3], " ")
-		}
-	}
-	return fmt.Sprintf("machine %s %s/%s, %s, %d CPUs, load average at start %s",
-		goVersion, runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU(), load)
 }

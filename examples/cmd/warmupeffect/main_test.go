@@ -29,19 +29,3 @@ func TestDeltaMissingBenchmark(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "Benchmark2Second")
 }
-
-func TestQuantile(t *testing.T) {
-	assert.Equal(t, 2.0, quantile([]float64{1, 2, 3}, 0.5))
-	assert.Equal(t, 2.5, quantile([]float64{1, 2, 3, 4}, 0.5))
-	assert.Equal(t, 1.75, quantile([]float64{1, 2, 3, 4}, 0.25), "type 7: 1 + 0.75·(2−1)")
-	assert.Equal(t, 3.25, quantile([]float64{1, 2, 3, 4}, 0.75))
-	assert.Equal(t, 1.0, quantile([]float64{1, 2, 3, 4}, 0))
-	assert.Equal(t, 4.0, quantile([]float64{1, 2, 3, 4}, 1))
-	assert.Equal(t, 7.0, quantile([]float64{7}, 0.5))
-}
-
-func TestDescribeMachine(t *testing.T) {
-	m := describeMachine()
-	assert.True(t, strings.HasPrefix(m, "machine go"), m)
-	assert.Contains(t, m, "CPUs, load average at start")
-}
