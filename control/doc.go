@@ -35,7 +35,10 @@
 //     the batch function's call, timed on batches of zero calls) is
 //     measured too and subtracted from every batch, so that a ratio does
 //     not depend on which implementation is the baseline.
-//  3. A warm-up round runs every implementation once and is discarded.
+//  3. Two warm-up rounds run every implementation once each and are
+//     discarded: the first pays for a cold start (in a fresh fork the
+//     first calls fault in pages and grow the heap), the second sizes the
+//     batches of step 1 and measures the baseline's allocations.
 //  4. Rounds follow: one batch per implementation, in an order drawn from
 //     balanced random blocks (each block of m rounds is a cyclic Latin
 //     square over a fresh random permutation, rows shuffled: every

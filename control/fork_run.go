@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -201,6 +202,7 @@ func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (
 func combine(frs []forkResult) measurement {
 	ms := measurement{allocsPerOp: -1, bytesPerOp: -1}
 	var iters, over, fixed, allocs, bytes []float64
+	var seen warningSet
 	for _, fr := range frs {
 		iters = append(iters, float64(fr.Iters))
 		over = append(over, fr.Overhead)
@@ -209,15 +211,14 @@ func combine(frs []forkResult) measurement {
 			allocs, bytes = append(allocs, fr.AllocsPerOp), append(bytes, fr.BytesPerOp)
 		}
 		for _, w := range fr.Warnings {
-			if !slices.Contains(ms.warnings, w) {
-				ms.warnings = append(ms.warnings, w)
-			}
+			seen.add(w)
 		}
 		if ms.stopped == "" {
 			ms.stopped = fr.Stopped
 		}
 		ms.elapsed += time.Duration(fr.ElapsedNs)
 	}
+	ms.warnings = seen.list(len(frs))
 	m, _ := stats.Median(iters)
 	ms.iters = int(m)
 	ms.overhead, _ = stats.Median(over)
@@ -274,4 +275,42 @@ func lookup(fs *flag.FlagSet, name string) string {
 		return f.Value.String()
 	}
 	return ""
+}
+
+// numberRE matches a number with its unit ("660µs", "2.265ms", "1868").
+var numberRE = regexp.MustCompile(`[0-9][0-9.]*[a-zµ%]*`)
+
+// warningSet gathers the forks' warnings by kind: the same condition in
+// several forks, with different numbers, is one warning, the first fork's
+// words, followed by how many forks raised it.
+type warningSet struct {
+	keys  []string
+	first map[string]string
+	count map[string]int
+}
+
+func (ws *warningSet) add(w string) {
+	if ws.first == nil {
+		ws.first, ws.count = map[string]string{}, map[string]int{}
+	}
+	k := numberRE.ReplaceAllString(w, "#")
+	if _, ok := ws.first[k]; !ok {
+		ws.keys = append(ws.keys, k)
+		ws.first[k] = w
+	}
+	ws.count[k]++
+}
+
+// list returns one line per kind, "(in k of forks forks)" added when more
+// than one fork ran.
+func (ws *warningSet) list(forks int) []string {
+	out := make([]string, 0, len(ws.keys))
+	for _, k := range ws.keys {
+		w := ws.first[k]
+		if forks > 1 {
+			w += fmt.Sprintf(" (in %d of %d forks)", ws.count[k], forks)
+		}
+		out = append(out, w)
+	}
+	return out
 }

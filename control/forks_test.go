@@ -104,3 +104,16 @@ func TestAnalyzeForksBadInput(t *testing.T) {
 	_, err = AnalyzeForks([][]Sample{synthFork(rng, 10, 0, 0)}, Gate(-1))
 	assert.ErrorContains(t, err, "Gate(-1)")
 }
+
+func TestCombineWarnings(t *testing.T) {
+	frs := []forkResult{
+		{Names: []string{"a"}, Warnings: []string{"the slowest batch took 660µs: lowered from 991 to 750", "x"}},
+		{Names: []string{"a"}, Warnings: []string{"the slowest batch took 2.265ms: lowered from 1868 to 412"}},
+		{Names: []string{"a"}},
+	}
+	ms := combine(frs)
+	assert.Equal(t, []string{
+		"the slowest batch took 660µs: lowered from 991 to 750 (in 2 of 3 forks)",
+		"x (in 1 of 3 forks)",
+	}, ms.warnings)
+}

@@ -197,37 +197,53 @@ type warmup struct {
 	allocsPerOp, bytesPerOp float64
 }
 
-// warmUp runs one discarded round of n-call batches in the declared order,
-// measuring the baseline's allocations on the way. It returns why
+// warmUp runs two discarded rounds of n-call batches in the declared
+// order. The first pays for a cold start (in a fresh fork, the first calls
+// of every implementation fault in pages and grow the heap, and can take
+// ten times longer); the second's batch times size the batches
+// (fitIters) and measure the baseline's allocations. It returns why
 // measuring must stop, or "", when the deadline passes before a batch or
 // one batch exceeds the whole budget; the allocations are kept either way.
 func (m meter) warmUp(n int) (w warmup, stopped string) {
 	w = warmup{allocsPerOp: -1, bytesPerOp: -1}
-	runtime.GC()
-	for i, im := range m.impls {
-		if !m.now().Before(m.deadline) {
-			return w, fmt.Sprintf("the warm-up round did not fit in the budget of %s (%d iterations per batch): raise -benchtime", textfmt.Dur(m.budget), n)
-		}
-		var m0, m1 runtime.MemStats
-		if i == 0 {
-			runtime.ReadMemStats(&m0)
-		}
-		d := timeBatch(m.now, im, n)
-		if i == 0 {
-			runtime.ReadMemStats(&m1)
-			w.allocsPerOp = float64(m1.Mallocs-m0.Mallocs) / float64(n)
-			w.bytesPerOp = float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
-		}
-		if d > m.budget {
-			return w, fmt.Sprintf("one batch of %q (%d calls) took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, n, textfmt.Dur(d), textfmt.Dur(m.budget))
-		}
-		w.round += d
-		w.slowest = max(w.slowest, d)
-		if i == 0 || d < w.fastest {
-			w.fastest = d
+	for pass := range 2 {
+		runtime.GC()
+		w.round, w.slowest, w.fastest = 0, 0, 0
+		for i, im := range m.impls {
+			d, stopped := m.warmBatch(&w, im, i == 0 && pass == 1, n)
+			if stopped != "" {
+				return w, stopped
+			}
+			w.round += d
+			w.slowest = max(w.slowest, d)
+			if i == 0 || d < w.fastest {
+				w.fastest = d
+			}
 		}
 	}
 	return w, ""
+}
+
+// warmBatch times one warm-up batch of im, measuring its allocations into
+// w when allocs is true, and returns why measuring must stop, or "".
+func (m meter) warmBatch(w *warmup, im Impl, allocs bool, n int) (time.Duration, string) {
+	if !m.now().Before(m.deadline) {
+		return 0, fmt.Sprintf("the warm-up round did not fit in the budget of %s (%d iterations per batch): raise -benchtime", textfmt.Dur(m.budget), n)
+	}
+	var m0, m1 runtime.MemStats
+	if allocs {
+		runtime.ReadMemStats(&m0)
+	}
+	d := timeBatch(m.now, im, n)
+	if allocs {
+		runtime.ReadMemStats(&m1)
+		w.allocsPerOp = float64(m1.Mallocs-m0.Mallocs) / float64(n)
+		w.bytesPerOp = float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
+	}
+	if d > m.budget {
+		return d, fmt.Sprintf("one batch of %q (%d calls) took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, n, textfmt.Dur(d), textfmt.Dur(m.budget))
+	}
+	return d, ""
 }
 
 // Limits on one batch, relative to the target batch time t: the slowest
