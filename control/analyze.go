@@ -302,6 +302,9 @@ type rule struct {
 	// noInterval, when set, replaces tooFew's reason (forks without
 	// rounds).
 	noInterval string
+	// forks is the number of processes (≤ 1: within one process); a wide
+	// interval over forks is their disagreement, not too few rounds.
+	forks int
 }
 
 // tooFew is the reason every verdict is Undecided when the control has no
@@ -352,6 +355,9 @@ func (r rule) decide(ctl Estimate, ctlOK bool, e Estimate, ok bool) (Verdict, st
 		return Slower, fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
 	case e.HiPct < 0 && e.HiPct < ctl.LoPct:
 		return Faster, fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
+	case e.LoPct <= 0 && e.HiPct >= 0 && r.forks > 1:
+		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: the %d forks disagree by more than that (control: [%s, %s]); more forks (-benchkit.forks) narrow it",
+			eps, r.forks, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
 	case e.LoPct <= 0 && e.HiPct >= 0:
 		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: too wide to tell with %d rounds (control: [%s, %s]); raise -benchtime or quiet the machine",
 			eps, r.n, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))

@@ -57,7 +57,7 @@ func analyzeForks(forks [][]Sample, cfg config) (Result, error) {
 		}
 	}
 	res.BaselineNsPerOp, _ = stats.Median(baseNs)
-	r := rule{base: res.Baseline, eps: cfg.negligible, n: res.Rounds, level: level, minN: stats.ForkMinN}
+	r := rule{base: res.Baseline, eps: cfg.negligible, n: res.Rounds, level: level, minN: stats.ForkMinN, forks: len(forks)}
 	if why := forksWithoutRounds(forks); why != "" {
 		r.noInterval = why
 	}

@@ -117,3 +117,17 @@ func TestCombineWarnings(t *testing.T) {
 		"x (in 1 of 3 forks)",
 	}, ms.warnings)
 }
+
+func TestAnalyzeForksWideReason(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var forks [][]Sample
+	for _, sh := range []float64{-0.02, 0.015, -0.01, 0.02, 0.005} {
+		forks = append(forks, synthFork(rng, 100, 0, sh))
+	}
+	r, err := AnalyzeForks(forks)
+	require.NoError(t, err)
+	e := r.Candidates[0]
+	assert.Equal(t, Undecided, e.Verdict)
+	assert.Contains(t, e.Reason, "the 5 forks disagree by more than that")
+	assert.Contains(t, e.Reason, "more forks (-benchkit.forks) narrow it")
+}
