@@ -164,11 +164,25 @@ func stoppedTimer(prev, cur step) verdict {
 	return timerOK
 }
 
-// stoppedMessage: late says the step before was already suspect.
+// stoppedAloneIdle is the untimed time, unexplained by waits and pauses,
+// above which one step is evidence enough: no cold start or missed stall
+// lasts 10 ms, while a stopped timer around a body of 100 µs or more
+// reaches it at b.N = 100.
+const stoppedAloneIdle = 10 * time.Millisecond
+
+// stoppedAlone reports whether cur, judged timerStopped after prev, is
+// evidence enough on its own: the timed time did not grow (at most 2×;
+// a stopped timer's timed part is only what ran before StopTimer) and the
+// unexplained untimed time reached stoppedAloneIdle.
+func stoppedAlone(prev, cur step) bool {
+	return cur.Timed <= 2*prev.Timed && cur.idle() >= stoppedAloneIdle
+}
+
+// stoppedMessage: late says the step before showed it too.
 func stoppedMessage(name string, prev, cur step, late bool) string {
 	note := ""
 	if late {
-		note = fmt.Sprintf(" (b.N = %d was already suspect, but the machine's load could have explained it)", prev.N)
+		note = fmt.Sprintf(" (b.N = %d showed it too)", prev.N)
 	}
 	grew := "an unknown factor"
 	if prev.Timed > 0 {

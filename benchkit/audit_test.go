@@ -128,7 +128,7 @@ func TestStoppedTimer(t *testing.T) {
 
 func TestStoppedMessage(t *testing.T) {
 	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us}, true)
-	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100 but the timed time by ×0.16 (50µs, then 8µs)", "b.StartTimer()", "b.N = 1 was already suspect"} {
+	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100 but the timed time by ×0.16 (50µs, then 8µs)", "b.StartTimer()", "b.N = 1 showed it too"} {
 		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
 }
@@ -245,4 +245,26 @@ func TestLastChance(t *testing.T) {
 	assert.True(t, gotStopped, want, gotStopped, gotNoise, gotUnknown)
 	assert.False(t, gotNoise, want, gotStopped, gotNoise, gotUnknown)
 	assert.False(t, gotUnknown, want, gotStopped, gotNoise, gotUnknown)
+}
+
+// TestStoppedAlone: one step fails alone only when the timed time did not
+// grow and the unexplained untimed time is at least 10 ms; the
+// MakeBuffer_Correct false alarm (timed ×5.7, 160 µs untimed) and the
+// xxhash one (370 µs untimed) need a second step.
+func TestStoppedAlone(t *testing.T) {
+	ms := time.Millisecond
+	prev := step{N: 1, Timed: 2804 * time.Nanosecond, Wall: 10 * us}
+	for _, tc := range []struct {
+		name string
+		cur  step
+		want bool
+	}{
+		{"seed 004's stopped timer, 1 ms body", step{N: 100, Timed: 2 * us, Wall: 100 * ms}, true},
+		{"timed time grew ×5.7 (MakeBuffer_Correct)", step{N: 100, Timed: 15970 * time.Nanosecond, Wall: 272 * us}, false},
+		{"370 µs untimed (xxhash 4B)", step{N: 100, Timed: 1530 * time.Nanosecond, Wall: 431 * us}, false},
+		{"grew ×3 with 20 ms untimed", step{N: 100, Timed: 9 * us, Wall: 20 * ms}, false},
+		{"10 ms untimed but all of it waiting for a CPU", step{N: 100, Timed: 2 * us, Wall: 12 * ms, Wait: 11 * ms}, false},
+	} {
+		assert.Equal(t, tc.want, stoppedAlone(prev, tc.cur), tc.name)
+	}
 }

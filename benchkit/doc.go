@@ -76,11 +76,15 @@
 //     0 ns/op, minutes later. Track sees b.N grow ×100 between ramp steps
 //     while the timed time does not, the untimed time grow with b.N after
 //     the last timed stretch, and the timer not toggled per iteration. It
-//     fails the benchmark at the second ramp step (b.N = 100) with a
-//     message naming the missing b.StartTimer(); one step later (b.N =
-//     10000) when the thread's run-queue wait or a slow stop-the-world
-//     could explain the untimed time, and outside Linux. This flag always
-//     fails the benchmark. (With b.Loop, testing already fails.)
+//     fails the benchmark when two ramp steps in a row show it (b.N = 100,
+//     then 10000), with a message naming the missing b.StartTimer(); at
+//     the first (b.N = 100) when that step alone is overwhelming (the
+//     timed time did not grow and at least 10 ms went untimed, unexplained
+//     by waits: a body of 100 µs or more); under -benchtime=Nx at the
+//     final step when its evidence is strong. One step is never enough
+//     otherwise: a cold first iteration and a stall the counters miss can
+//     look like a stopped timer once. This flag always fails the
+//     benchmark. (With b.Loop, testing already fails.)
 //   - timer-toggling: the timer was off for more than 90% of at least 10 ms
 //     of wall time, across at least 16 stop-the-world pauses: per-iteration
 //     StopTimer/StartTimer (about 10 µs a pair) makes the wall time balloon.

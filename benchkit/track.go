@@ -264,16 +264,19 @@ func (st *state) end() {
 		v = stoppedTimer(st.prev, cur)
 	}
 	isFinal := final(testflag.Read(), b.N, timed)
-	// A suspect step fails when the one before was suspect too, or when it
-	// is the last (-benchtime=Nx has only two) with strong evidence.
-	if v == timerStopped || v == timerSuspect && (st.suspect || isFinal && cur.lastChance()) {
+	// One step is not enough: a cold first iteration and a stall the
+	// counters miss can look like a stopped timer once (issue 11, bug 8).
+	// A step fails when the one before it was suspect too, when it alone
+	// is overwhelming (stoppedAlone), or when it is the last
+	// (-benchtime=Nx has only two) with strong evidence.
+	if v != timerOK && (st.suspect || v == timerStopped && stoppedAlone(st.prev, cur) || isFinal && cur.lastChance()) {
 		msg := stoppedMessage(b.Name(), st.prev, cur, st.suspect)
 		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg, Failed: true})
 		b.Error(msg)
 		forget()
 		return
 	}
-	st.prev, st.havePrev, st.suspect = cur, true, v == timerSuspect
+	st.prev, st.havePrev, st.suspect = cur, true, v != timerOK
 	if b.Failed() || b.N <= 0 {
 		forget()
 		return
