@@ -165,30 +165,22 @@ var mainSettings = []mainSetting{
 	},
 }
 
-// mainBoolFlag is the flag.Value of -benchkit.strict, so that the flag can
-// be given without a value.
-type mainBoolFlag struct{ v string }
+// mainFlag is the flag.Value of every setting: it keeps the text, which
+// mainResolve checks after parsing with the setting's own message. A
+// boolean one (-benchkit.strict) can be given without a value.
+type mainFlag struct {
+	v      string
+	isBool bool
+}
 
-func (b *mainBoolFlag) String() string {
-	if b == nil {
+func (f *mainFlag) String() string {
+	if f == nil {
 		return ""
 	}
-	return b.v
+	return f.v
 }
-func (b *mainBoolFlag) Set(s string) error { b.v = s; return nil }
-func (b *mainBoolFlag) IsBoolFlag() bool   { return true }
-
-// mainStringFlag is the flag.Value of the other settings; values are
-// checked after parsing, with the setting's own message.
-type mainStringFlag struct{ v string }
-
-func (s *mainStringFlag) String() string {
-	if s == nil {
-		return ""
-	}
-	return s.v
-}
-func (s *mainStringFlag) Set(v string) error { s.v = v; return nil }
+func (f *mainFlag) Set(v string) error { f.v = v; return nil }
+func (f *mainFlag) IsBoolFlag() bool   { return f.isBool }
 
 // mainRegister defines the -benchkit.* flags on fs unless they already
 // are (Main called twice, or a FlagSet reused), with the defaults of c.
@@ -197,11 +189,7 @@ func mainRegister(fs *flag.FlagSet, c mainConfig) {
 		if fs.Lookup(s.flag) != nil {
 			continue
 		}
-		if s.flag == "benchkit.strict" {
-			fs.Var(&mainBoolFlag{v: s.def(c)}, s.flag, s.usage)
-		} else {
-			fs.Var(&mainStringFlag{v: s.def(c)}, s.flag, s.usage)
-		}
+		fs.Var(&mainFlag{v: s.def(c), isBool: s.flag == "benchkit.strict"}, s.flag, s.usage)
 	}
 }
 
