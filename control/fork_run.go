@@ -98,7 +98,10 @@ func planFor(name string, bt testflag.Benchtime, k, forks int, fs *flag.FlagSet,
 		p.notes = append(p.notes, "run by testing.Benchmark, not go test -bench: a fork could not select it, so it is measured within this one process; the interval describes this process only")
 		return p
 	case child.FileFlag(fs) != "":
-		p.notes = append(p.notes, fmt.Sprintf("-%s is set: measuring within this one process so that the profile holds the measurement (forks would each write their own); the interval describes this process only", child.FileFlag(fs)))
+		// Said once per process: every Compare under the flag stays here.
+		if once("forks:" + child.FileFlag(fs)) {
+			p.notes = append(p.notes, fmt.Sprintf("-%s is set: measuring within this one process so that the profile holds the measurement (forks would each write their own); the interval describes this process only", child.FileFlag(fs)))
+		}
 		return p
 	}
 	if _, err := executable(); err != nil {

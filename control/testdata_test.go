@@ -90,10 +90,10 @@ func TestTestdataBench(t *testing.T) {
 
 	t.Run("ForksProfile", func(t *testing.T) {
 		prof := filepath.Join(t.TempDir(), "cpu.out")
-		r := forked(t, "-test.bench=^BenchmarkCount$", "-test.benchtime=50ms", "-test.cpuprofile="+prof)
+		r := forked(t, "-test.bench=^BenchmarkCount$", "-test.benchtime=50ms", "-test.count=2", "-test.cpuprofile="+prof)
 		require.Equal(t, 0, r.Code, r.Combined())
-		assert.Contains(t, r.Stdout, "-test.cpuprofile is set: measuring within this one process so that the profile holds the measurement")
-		assert.Contains(t, r.Stdout, "within one process;")
+		assert.Equal(t, 1, strings.Count(r.Stdout, "-test.cpuprofile is set: measuring within this one process so that the profile holds the measurement"), "said once:\n%s", r.Stdout)
+		assert.Equal(t, 2, strings.Count(r.Stdout, "within one process;"), "both repeats measured in this process:\n%s", r.Stdout)
 	})
 
 	t.Run("Rounds", func(t *testing.T) {
