@@ -89,6 +89,7 @@ func planFor(name string, bt testflag.Benchtime, k, forks int, fs *flag.FlagSet,
 		p.maxRounds = bt.N
 		forks = min(forks, bt.N)
 	}
+	fileFlag := child.FileFlag(fs)
 	switch {
 	case forks <= 1 || child.Is():
 		return p
@@ -97,10 +98,10 @@ func planFor(name string, bt testflag.Benchtime, k, forks int, fs *flag.FlagSet,
 		// can select this benchmark in a child.
 		p.notes = append(p.notes, "run by testing.Benchmark, not go test -bench: a fork could not select it, so it is measured within this one process; the interval describes this process only")
 		return p
-	case child.FileFlag(fs) != "":
+	case fileFlag != "":
 		// Said once per process: every Compare under the flag stays here.
-		if once("forks:" + child.FileFlag(fs)) {
-			p.notes = append(p.notes, fmt.Sprintf("-%s is set: measuring within this one process so that the profile holds the measurement (forks would each write their own); the interval describes this process only", child.FileFlag(fs)))
+		if once("forks:" + fileFlag) {
+			p.notes = append(p.notes, fmt.Sprintf("-%s is set: measuring within this one process so that the profile holds the measurement (forks would each write their own); the interval describes this process only", fileFlag))
 		}
 		return p
 	}
@@ -138,11 +139,17 @@ type forkResult struct {
 func newForkResult(impls []Impl, ms measurement) forkResult {
 	fr := forkResult{NsPerOp: ms.ns, Iters: ms.iters, Overhead: ms.overhead, FixedNs: int64(ms.fixed),
 		AllocsPerOp: ms.allocsPerOp, BytesPerOp: ms.bytesPerOp, Stopped: ms.stopped, Warnings: ms.warnings,
-		ElapsedNs: int64(ms.elapsed)}
-	for _, im := range impls {
-		fr.Names = append(fr.Names, im.name)
-	}
+		ElapsedNs: int64(ms.elapsed), Names: implNames(impls)}
 	return fr
+}
+
+// implNames returns the implementations' names, in order.
+func implNames(impls []Impl) []string {
+	names := make([]string, len(impls))
+	for i, im := range impls {
+		names[i] = im.name
+	}
+	return names
 }
 
 // samples returns the fork's rounds as Samples, base first.
@@ -168,6 +175,7 @@ func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (
 	if err != nil {
 		return nil, false, err
 	}
+	want := implNames(impls)
 	for f := range p.forks {
 		file := filepath.Join(dir, fmt.Sprintf("fork%d.json", f+1))
 		spec := child.Spec{Path: exe, Args: child.Args(fs, name, p.share, runtime.GOMAXPROCS(0)),
@@ -184,7 +192,7 @@ func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (
 		if err := child.ReadResult(file, &fr); err != nil {
 			return nil, true, fmt.Errorf("control: fork %d of %d of %s: %v; its output:\n%s", f+1, p.forks, name, err, child.Tail(r, 40))
 		}
-		if want := newForkResult(impls, measurement{}).Names; !slices.Equal(fr.Names, want) {
+		if !slices.Equal(fr.Names, want) {
 			return nil, true, fmt.Errorf("control: fork %d of %d of %s measured %v, not %v: the benchmark must build the same implementations in every process", f+1, p.forks, name, fr.Names, want)
 		}
 		if fr.Stopped != "" {
