@@ -115,6 +115,7 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 	var (
 		ms      measurement
 		frs     []forkResult
+		skipped string
 		started = true
 		err     error
 		done    bool
@@ -125,7 +126,7 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 		}
 		done = true
 		if p.forks > 1 {
-			frs, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
+			frs, skipped, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
 		}
 		if p.forks <= 1 || !started {
 			ms = measure(impls, p.budget, p.maxRounds, cfg)
@@ -136,6 +137,9 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 		return Result{}, ms, err
 	case p.forks > 1 && started:
 		ms = combine(frs)
+		if skipped != "" {
+			ms.warnings = append(ms.warnings, skipped)
+		}
 		return forkedResult(frs, ms, cfg, p.budget), ms, nil
 	}
 	res := result(impls, ms, cfg, p.budget)

@@ -102,9 +102,11 @@
 // setup repeats once per fork), tens of milliseconds each. Forks run one
 // at a time, each with a deadline of 10 × its budget + 2 minutes, and
 // none outlives this process. A fork that fails, panics or passes its
-// deadline fails the benchmark with the fork's exit status and output; a
-// fork that stops early (an implementation slower than its share)
-// stops the others and makes every verdict Undecided.
+// deadline fails the benchmark with the fork's exit status and output. A
+// fork that stops early (an implementation slower than its share, or
+// another process holding the CPU past its budget) is left out with a
+// warning when it is the only one and at least two others measured; a
+// second one stops the others and makes every verdict Undecided.
 //
 // Compare measures within this one process, and its log says "within one
 // process", with Forks(1), under -benchtime=1x, inside a fork, when

@@ -82,6 +82,16 @@ func TestTestdataBench(t *testing.T) {
 		assert.NotContains(t, r.Stdout, "per fork")
 	})
 
+	t.Run("ForkStallsOnce", func(t *testing.T) {
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=3"}, "-test.run=^$", "-test.bench=^BenchmarkStallInFork2$", "-test.benchtime=600ms")
+		require.Equal(t, 0, r.Code, r.Combined())
+		assert.Contains(t, r.Stdout, "control: warning: left out one fork that stopped early: one call of \"b\" took")
+		assert.Contains(t, r.Stdout, "(in fork 2 of 3, whose share")
+		assert.Contains(t, r.Stdout, "the interval is over the other 2")
+		assert.Contains(t, r.Stdout, "over 2 forks, t-interval over the forks", "analysed without the stalled fork")
+		assert.NotContains(t, r.Stdout, "undecided: measuring stopped")
+	})
+
 	t.Run("ForksBadSetting", func(t *testing.T) {
 		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=many"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=1x")
 		assert.NotEqual(t, 0, r.Code)
