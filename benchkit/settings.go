@@ -12,9 +12,9 @@ import (
 	"github.com/benchkit/go-benchkit/warmup"
 )
 
-// MainOption configures [Main]. Options are built by [MainJSON],
-// [MainSamples], [MainWarmup], [MainDelta] and [MainStrict]; the interface
-// is sealed.
+// MainOption configures [Main] and [Run]. Options are built by [MainJSON],
+// [MainSamples], [MainReport], [MainWarmup], [MainDelta], [MainStrict] and
+// [MainMetrics]; the interface is sealed.
 type MainOption interface{ applyMain(*mainConfig) }
 
 type mainOptionFunc func(*mainConfig)
@@ -34,6 +34,34 @@ func MainJSON(path string) MainOption {
 // file.
 func MainSamples(path string) MainOption {
 	return mainOptionFunc(func(c *mainConfig) { c.samplesPath = path })
+}
+
+// Report destinations for [MainReport], -benchkit.report and
+// BENCHKIT_REPORT; any other value is a file path.
+const (
+	ReportStdout = "stdout" // the default: after go test's output
+	ReportStderr = "stderr" // keeps stdout to go test's own lines
+	ReportOff    = "off"    // no text report (the files are still written)
+)
+
+// MainReport sends the text report to dest: [ReportStdout] (the default),
+// [ReportStderr], [ReportOff], or a file path, created or truncated, with
+// the same rules as [MainJSON]'s (relative to the package directory; a
+// directory gets one file per package, named after the import path with
+// the extension ".report.txt"). With ReportOff or a file, the reasons the
+// run fails, if it does, are still printed to stderr, one line each. An
+// empty dest is ReportStdout.
+func MainReport(dest string) MainOption {
+	return mainOptionFunc(func(c *mainConfig) { c.report = reportDest(dest) })
+}
+
+// reportDest returns dest, or "" (the zero value, ReportStdout) for
+// ReportStdout and blank text.
+func reportDest(dest string) string {
+	if strings.TrimSpace(dest) == "" || dest == ReportStdout {
+		return ""
+	}
+	return dest
 }
 
 // MainWarmup sets the warm-up's time limit; 0 turns the warm-up off. The
@@ -66,6 +94,7 @@ func MainStrict() MainOption {
 type mainConfig struct {
 	jsonPath    string
 	samplesPath string
+	report      string        // "" (ReportStdout), ReportStderr, ReportOff or a path
 	warmup      time.Duration // 0: off
 	delta       float64
 	strict      bool
@@ -95,6 +124,17 @@ var mainSettings = []mainSetting{
 		usage: "write every benchmark sample to `path` in the Go benchmark format, for benchstat (env BENCHKIT_SAMPLES)",
 		def:   func(c mainConfig) string { return c.samplesPath },
 		set:   func(c *mainConfig, v string) error { c.samplesPath = v; return nil },
+	},
+	{
+		flag: "benchkit.report", env: "BENCHKIT_REPORT",
+		usage: "where the text report goes: stdout, stderr, off, or a file `path` (env BENCHKIT_REPORT)",
+		def: func(c mainConfig) string {
+			if c.report == "" {
+				return ReportStdout
+			}
+			return c.report
+		},
+		set: func(c *mainConfig, v string) error { c.report = reportDest(v); return nil },
 	},
 	{
 		flag: "benchkit.warmup", env: "BENCHKIT_WARMUP",
