@@ -58,10 +58,15 @@ import (
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP    MainWarmup       warmup.DefaultLimit
 //	-benchkit.delta=pct         BENCHKIT_DELTA     MainDelta        5 (Δ% for runs needed)
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
+//	-benchkit.metrics=on|off    BENCHKIT_METRICS   -                on
 //	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
 //
 // -benchkit.forks is read by package control (see its "Forks" section);
 // Main registers it so that go test accepts it, and checks its value.
+// -benchkit.metrics=off leaves benchkit's and control's extra metrics off
+// the benchmark lines (see the package doc's Track section); it is read
+// where the metrics are reported, so BENCHKIT_METRICS=off works without
+// Main too.
 //
 // In a child process started by control.Compare's forks, Main only runs
 // m and exits with its code: no environment probe, no warm-up, no report,

@@ -4,11 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/warmup"
 )
 
@@ -98,16 +100,19 @@ type mainConfig struct {
 	warmup      time.Duration // 0: off
 	delta       float64
 	strict      bool
-	forks       int // 0: control's own default (control.DefaultForks)
+	forks       int  // 0: control's own default (control.DefaultForks)
+	noMetrics   bool // -benchkit.metrics=off: validated here, read by testflag.Metrics
 }
 
 func mainDefaults() mainConfig {
 	return mainConfig{warmup: warmup.DefaultLimit, delta: report.DefaultDeltaPct}
 }
 
-// mainSetting is one setting's flag and environment variable.
+// mainSetting is one setting's flag and environment variable. A boolean
+// one's flag can be given without a value (-benchkit.strict).
 type mainSetting struct {
 	flag, env, usage string
+	boolean          bool
 	def              func(c mainConfig) string
 	set              func(c *mainConfig, v string) error
 }
@@ -173,7 +178,17 @@ var mainSettings = []mainSetting{
 		},
 	},
 	{
-		flag: "benchkit.strict", env: "BENCHKIT_STRICT",
+		flag: testflag.MetricsFlag, env: testflag.MetricsEnv, boolean: true,
+		usage: "add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines: on or off (env BENCHKIT_METRICS)",
+		def:   func(c mainConfig) string { return strconv.FormatBool(!c.noMetrics) },
+		set: func(c *mainConfig, v string) error {
+			on, err := testflag.ParseSwitch(v)
+			c.noMetrics = !on
+			return err
+		},
+	},
+	{
+		flag: "benchkit.strict", env: "BENCHKIT_STRICT", boolean: true,
 		usage: "exit non-zero when any benchmark raised a benchkit flag (env BENCHKIT_STRICT)",
 		def:   func(c mainConfig) string { return strconv.FormatBool(c.strict) },
 		set: func(c *mainConfig, v string) error {
@@ -229,7 +244,7 @@ func mainRegister(fs *flag.FlagSet, c mainConfig) {
 		if fs.Lookup(s.flag) != nil {
 			continue
 		}
-		fs.Var(&mainFlag{v: s.def(c), isBool: s.flag == "benchkit.strict"}, s.flag, s.usage)
+		fs.Var(&mainFlag{v: s.def(c), isBool: s.boolean}, s.flag, s.usage)
 	}
 }
 
@@ -261,3 +276,8 @@ func mainResolve(opts []MainOption, getenv func(string) string, fs *flag.FlagSet
 	}
 	return c, nil
 }
+
+// metricsOn reports whether Track and Loop add their metrics (cv%, wait%,
+// batchcv%) to the benchmark's line: -benchkit.metrics, else
+// BENCHKIT_METRICS, else on (see testflag.Metrics).
+func metricsOn() bool { return testflag.Metrics(os.Getenv, flag.CommandLine) }
