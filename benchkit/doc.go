@@ -41,6 +41,11 @@
 //     100 when several threads wait);
 //   - batchcv%: the CV of the batch times within the run, when [Loop] ran it.
 //
+// -benchkit.metrics=off (with [Main]) or BENCHKIT_METRICS=off (with or
+// without Main) leaves all three off the line, which then carries only
+// what go test prints itself; the report and the JSON report still have
+// them.
+//
 // All three survive benchstat unchanged; benchstat writes values below 1
 // with a milli prefix (530.0m cv% is 0.53%). No metric is ever NaN or Inf
 // and nothing is printed to stdout. The benchmark's own ns/op is left

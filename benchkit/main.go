@@ -28,8 +28,9 @@ import (
 //     virtualisation and steal time, race/coverage/-N -l builds);
 //  2. runs the warm-up (package warmup) before the first test or benchmark;
 //  3. runs m.Run();
-//  4. prints the hygiene report to stdout, every line starting with
-//     "benchkit │ " so that the output stays readable by benchstat;
+//  4. prints the hygiene report to stdout (or stderr, a file, or nowhere:
+//     -benchkit.report), every line starting with "benchkit │ " so that
+//     the output stays readable by benchstat;
 //  5. writes the JSON report and the samples file if asked;
 //  6. exits with m.Run's code, or 1 when m passed but a gate the user
 //     enabled failed (a control comparison gate, or any flag with
@@ -53,13 +54,19 @@ import (
 //	flag                        env var            option           default
 //	-benchkit.json=path         BENCHKIT_JSON      MainJSON         "" (no file)
 //	-benchkit.samples=path      BENCHKIT_SAMPLES   MainSamples      "" (no file)
+//	-benchkit.report=dest       BENCHKIT_REPORT    MainReport       stdout (or stderr, off, a path)
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP    MainWarmup       warmup.DefaultLimit
 //	-benchkit.delta=pct         BENCHKIT_DELTA     MainDelta        5 (Δ% for runs needed)
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
+//	-benchkit.metrics=on|off    BENCHKIT_METRICS   -                on
 //	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
 //
 // -benchkit.forks is read by package control (see its "Forks" section);
 // Main registers it so that go test accepts it, and checks its value.
+// -benchkit.metrics=off leaves benchkit's and control's extra metrics off
+// the benchmark lines (see the package doc's Track section); it is read
+// where the metrics are reported, so BENCHKIT_METRICS=off works without
+// Main too.
 //
 // In a child process started by control.Compare's forks, Main only runs
 // m and exits with its code: no environment probe, no warm-up, no report,
@@ -82,14 +89,37 @@ import (
 //
 // Main calls flag.Parse if the flags are not parsed yet; do not call
 // flag.Parse in TestMain before Main, or the -benchkit.* flags are
-// unknown to it. Main calls os.Exit and does not return. It panics if m is
-// nil.
-func Main(m interface{ Run() int }, opts ...MainOption) {
-	mainCheck(m)
-	os.Exit(mainRun(m, opts, mainLive()))
+// unknown to it. Main calls os.Exit and does not return: a TestMain with
+// teardown after the tests calls [Run] instead. It panics if m is nil.
+func Main(m M, opts ...MainOption) {
+	os.Exit(Run(m, opts...))
 }
 
-func mainCheck(m interface{ Run() int }) {
+// M is what [Main] and [Run] need of the package's tests: a *testing.M,
+// or a stand-in for it in a test of your own TestMain. Run runs the tests
+// and benchmarks and returns the exit code, as testing.M.Run does.
+type M interface{ Run() int }
+
+// Run does everything [Main] does (the settings, the environment probe,
+// the warm-up, m.Run, the report, the files, the exit code) and returns
+// the exit code instead of calling os.Exit, for a TestMain that has
+// teardown to do after the tests:
+//
+//	func TestMain(m *testing.M) {
+//		db := startDB()
+//		code := benchkit.Run(m)
+//		db.Stop() // os.Exit skips deferred calls: tear down first
+//		os.Exit(code)
+//	}
+//
+// The code is m.Run's, or 1 or 2 as Main's doc lists. Run panics if m is
+// nil.
+func Run(m M, opts ...MainOption) int {
+	mainCheck(m)
+	return mainRun(m, opts, mainLive())
+}
+
+func mainCheck(m M) {
 	if m == nil {
 		panic("benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }")
 	}
@@ -136,7 +166,7 @@ func mainPackage() string {
 }
 
 // mainRun is Main without os.Exit: it returns the exit code.
-func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
+func mainRun(m M, opts []MainOption, d mainDeps) int {
 	cfg, code := mainSettingsOf(opts, d)
 	if code != 0 {
 		return code
@@ -226,10 +256,8 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 // strict-mode flag, or a file that could not be written.
 func mainOutput(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (failed bool) {
 	failed = a.Failed()
-	if len(in.Benches) > 0 {
-		if err := report.TextAnalysis(d.stdout, in, a); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
-		}
+	if !mainText(cfg, d, in, a) {
+		failed = true
 	}
 	if cfg.jsonPath != "" {
 		if err := mainWriteFile(d, mainFilePath(cfg.jsonPath, d.pkg, ".json"), func(w io.Writer) error { return report.JSONAnalysis(w, in, a) }); err != nil {
@@ -244,6 +272,42 @@ func mainOutput(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) 
 		}
 	}
 	return failed
+}
+
+// mainText sends the text report where cfg.report says: stdout or stderr
+// when anything was recorded, nowhere when off, or to a file (always
+// written, like the JSON report). With off or a file, the run's failures
+// go to stderr, so that a non-zero exit is never unexplained. It reports
+// false when the file could not be written.
+func mainText(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (ok bool) {
+	write := func(w io.Writer) error { return report.TextAnalysis(w, in, a) }
+	ok = true
+	switch cfg.report {
+	case "", ReportStderr:
+		w := d.stdout
+		if cfg.report == ReportStderr {
+			w = d.stderr
+		}
+		if len(in.Benches) > 0 {
+			if err := write(w); err != nil {
+				fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
+			}
+		}
+		return true
+	case ReportOff:
+	default:
+		path := mainFilePath(cfg.report, d.pkg, ".report.txt")
+		if err := mainWriteFile(d, path, write); err != nil {
+			fmt.Fprintf(d.stderr, "benchkit: cannot write the report: %v; fix the path given by -benchkit.report or BENCHKIT_REPORT\n", err)
+			ok = false
+		} else if a.Failed() {
+			fmt.Fprintf(d.stderr, "benchkit: the run failed; the report is in %s\n", path)
+		}
+	}
+	for _, f := range a.Failures {
+		fmt.Fprintln(d.stderr, f)
+	}
+	return ok
 }
 
 // mainBenchRequested reports whether benchmarks will run: -test.bench is

@@ -375,9 +375,10 @@ func (st *state) raise(f registry.Flag) {
 	}
 }
 
-// reportMetric reports v unless it is NaN or ±Inf.
+// reportMetric reports v unless it is NaN or ±Inf, or the extra metrics
+// are off (-benchkit.metrics=off, BENCHKIT_METRICS=off).
 func reportMetric(b *testing.B, v float64, unit string) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsNaN(v) || math.IsInf(v, 0) || !metricsOn() {
 		return
 	}
 	b.ReportMetric(v, unit)

@@ -199,19 +199,18 @@ func finish(res Result, ms measurement, budget time.Duration) Result {
 // report writes the metrics, the log lines and the registry record.
 func report(b *testing.B, res Result, ms measurement, notes []string) {
 	b.Helper()
+	extra := testflag.Metrics(os.Getenv, flag.CommandLine)
 	if res.BaselineNsPerOp > 0 {
 		b.ReportMetric(res.BaselineNsPerOp, "ns/op")
-		b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
-		for _, e := range res.Candidates {
-			b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
-			b.ReportMetric(RatioPct(e), RatioUnit(e.Name, res.Baseline))
+		if extra {
+			reportImpls(b, res, ms)
 		}
-		b.ReportMetric(RatioPct(res.Control), RatioUnit(ControlName, res.Baseline))
-		b.ReportMetric(ms.overhead, "closure-ns/op")
 	} else {
 		b.ReportMetric(0, "ns/op") // nothing measured: suppress elapsed/N
 	}
-	b.ReportMetric(float64(res.Rounds), "rounds")
+	if extra {
+		b.ReportMetric(float64(res.Rounds), "rounds")
+	}
 	if ms.allocsPerOp >= 0 {
 		b.ReportMetric(ms.allocsPerOp, "allocs/op")
 		b.ReportMetric(ms.bytesPerOp, "B/op")
@@ -219,7 +218,7 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	if n, ok := setBytes(b); !ok {
 		notes = append(notes, "cannot read b.SetBytes's value in this Go release: a MB/s on this line would be the bytes over the whole comparison's time, not a throughput")
 	} else if n > 0 {
-		reportThroughput(b, res, n)
+		reportThroughput(b, res, n, extra)
 	}
 
 	for _, n := range notes {
@@ -261,18 +260,35 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	}
 }
 
+// reportImpls reports each implementation's ns/op, its ratio to the
+// baseline and the closure overhead: the metrics that -benchkit.metrics=off
+// (BENCHKIT_METRICS=off) leaves out.
+func reportImpls(b *testing.B, res Result, ms measurement) {
+	b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
+	for _, e := range res.Candidates {
+		b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
+		b.ReportMetric(RatioPct(e), RatioUnit(e.Name, res.Baseline))
+	}
+	b.ReportMetric(RatioPct(res.Control), RatioUnit(ControlName, res.Baseline))
+	b.ReportMetric(ms.overhead, "closure-ns/op")
+}
+
 // reportThroughput reports, for a benchmark that called b.SetBytes(n),
 // the baseline's throughput as MB/s (replacing testing's, which divides n
 // by the whole comparison's time since b.N is 1) and each
-// implementation's as <name>-MB/s: n / ns-per-op × 1e3. Without a
-// measurement it reports MB/s 0, which go test does not print.
-func reportThroughput(b *testing.B, res Result, n int64) {
+// implementation's as <name>-MB/s (only when extra, the metrics switch,
+// is on): n / ns-per-op × 1e3. Without a measurement it reports MB/s 0,
+// which go test does not print.
+func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
 	if !(res.BaselineNsPerOp > 0) {
 		b.ReportMetric(0, "MB/s")
 		return
 	}
 	mbs := func(ns float64) float64 { return float64(n) / ns * 1e3 }
 	b.ReportMetric(mbs(res.BaselineNsPerOp), "MB/s")
+	if !extra {
+		return
+	}
 	b.ReportMetric(mbs(res.BaselineNsPerOp), res.Baseline+"-MB/s")
 	for _, e := range res.Candidates {
 		if e.NsPerOp > 0 {

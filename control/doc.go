@@ -142,6 +142,12 @@
 // geomean of negative values. The verdicts are logged, one line each, and
 // recorded for benchkit's end-of-run report.
 //
+// With -benchkit.metrics=off (the flag benchkit.Main registers) or
+// BENCHKIT_METRICS=off, the line keeps only the units go test prints
+// itself: ns/op (the baseline's), allocs/op, B/op and MB/s; the other
+// implementations' times and ratios are then in the log lines, the report
+// and the JSON report only.
+//
 // # Options
 //
 // [With] carries options: [Gate] fails the benchmark with b.Errorf on a
