@@ -89,7 +89,12 @@
 //     of wall time, across at least 16 stop-the-world pauses: per-iteration
 //     StopTimer/StartTimer (about 10 µs a pair) makes the wall time balloon.
 //   - setup-cost: Setup's stop/start pairs cost more wall time than the
-//     measured work, and at least 10 ms.
+//     measured work, and at least 10 ms. When the setup and the pairs
+//     dwarf f so much that the run is headed for more than 5 minutes
+//     (testing grows b.N until f's own time reaches -benchtime: a 200 µs
+//     setup before a 100 ns f would take 40 minutes), Setup fails the
+//     benchmark within its first few dozen iterations instead; never
+//     under -benchtime=Nx, which bounds the run.
 //   - eliminated: ns/op within 2.5× of an empty loop iteration, calibrated
 //     once per process and net of the thread's run-queue wait: the compiler
 //     probably removed the work, or it is a few instructions timing cannot
