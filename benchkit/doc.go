@@ -134,6 +134,13 @@
 // -benchtime=1x the eliminated-work check cannot see anything (one
 // iteration's time is mostly the clock's own cost).
 //
+// Under -cpu lists each run is filed under the name go test prints it
+// with. testing calls a benchmark's function once before it sets the
+// first -cpu value (golang/go#49980), and a b.Loop benchmark measures its
+// whole first repeat in that call: at the GOMAXPROCS the previous
+// benchmark left. Track logs it on that run and the report names it (the
+// JSON's stale_procs); use -count=2 or more and ignore that first run.
+//
 // The timer audit reads the benchmark thread's run-queue wait on Linux
 // only; elsewhere it decides one ramp step later, and the eliminated-work
 // check has no on-CPU correction. allocs/op and the timer state are read

@@ -32,8 +32,11 @@ const calibrateBelow = 10.0 // ns/op
 // the last ramp step, in states. A new -count repeat or -cpu value gets a
 // new *testing.B, hence a new state.
 type state struct {
-	b   *testing.B
-	key string // registry key: b.Name(), plus "-P" when GOMAXPROCS P != 1
+	b *testing.B
+	// procs is the -cpu value testing prints for b's run, and key the
+	// registry key: b.Name(), plus "-P" when procs P != 1 (procsOf).
+	procs int
+	key   string
 
 	mu      sync.Mutex
 	cfg     config
@@ -154,7 +157,11 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 // function, or Loop or Setup after Track): Loop and Setup then add their
 // options to it, and a second Track is flagged as misuse.
 func join(b *testing.B, opts []Option, by string) *state {
-	v, _ := states.LoadOrStore(b, &state{b: b, key: registryKey(b)})
+	v, ok := states.Load(b)
+	if !ok {
+		procs := procsOf(b)
+		v, _ = states.LoadOrStore(b, &state{b: b, procs: procs, key: registry.KeyProcs(b.Name(), procs)})
+	}
 	st := v.(*state)
 	st.mu.Lock()
 	if st.active {
@@ -178,9 +185,21 @@ func join(b *testing.B, opts []Option, by string) *state {
 	return st
 }
 
-// registryKey is the name testing prints for b: b.Name() plus "-P" when
-// GOMAXPROCS P is not 1, so that the runs of a -cpu list do not mix.
-func registryKey(b *testing.B) string { return registry.Key(b.Name()) }
+// procsOf returns the GOMAXPROCS value testing prints in b's name (the
+// "-P" suffix), so that the runs of a -cpu list are filed apart, under the
+// names go test prints. It is GOMAXPROCS now, except in the *testing.B
+// that b.Run created (bfields.FirstRun): testing calls its benchmark
+// function once (run1) before it sets GOMAXPROCS to the first -cpu value,
+// and prints that run under the first value (golang/go#49980).
+func procsOf(b *testing.B) int {
+	now := runtime.GOMAXPROCS(0)
+	if first, ok := bFields().FirstRun(b); ok && first {
+		if cpus := testflag.CPUs(); len(cpus) > 0 {
+			return cpus[0]
+		}
+	}
+	return now
+}
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
 // process (each runtime.ReadMemStats is one) and their total duration,
@@ -294,7 +313,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	b := st.b
 	n := float64(s.N)
 	run := registry.Run{
-		Procs:               runtime.GOMAXPROCS(0),
+		Procs:               st.procs,
 		N:                   s.N,
 		NsPerOp:             float64(s.Timed) / n,
 		AllocsPerOp:         -1,
@@ -323,6 +342,10 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		run.InvoluntarySwitches = cont.InvoluntarySwitches
 	}
 
+	if now := runtime.GOMAXPROCS(0); now != st.procs {
+		run.StaleProcs = now
+		b.Log(staleProcsMessage(b.Name(), st.procs, now))
+	}
 	reg := registry.Default()
 	reg.AddRun(st.key, run)
 	if len(st.timeline) > 0 {
@@ -381,4 +404,12 @@ func reportMetric(b *testing.B, v float64, unit string) {
 		return
 	}
 	b.ReportMetric(v, unit)
+}
+
+// staleProcsMessage says that testing measured the run at GOMAXPROCS now
+// while it prints it under procs (golang/go#49980).
+func staleProcsMessage(name string, procs, now int) string {
+	return fmt.Sprintf("benchkit: %s: testing measured this run at GOMAXPROCS=%d, not the -cpu value %d it is printed under "+
+		"(golang/go#49980: a benchmark's first run precedes the -cpu setting). Fix: -count≥2, ignoring the first run",
+		registry.KeyProcs(name, procs), now, procs)
 }
