@@ -104,7 +104,7 @@
 //   - allocs: allocs/op rounds below the count declared with
 //     [ExpectAllocs]: the exact signal of removed allocating work.
 //   - misuse: Track called twice in one benchmark run (the second call is
-//     ignored).
+//     ignored), or in a benchmark that calls b.Run.
 //
 // Flags warn by default; with [FailOnFlags] they fail the benchmark, and
 // with Main's strict setting any flag makes the exit code 1. A flag that
@@ -125,8 +125,10 @@
 // # Limits
 //
 // Track, Loop and Setup take a *testing.B: calling them from a Test does
-// not compile. Call them in leaf benchmarks (a benchmark that calls b.Run
-// is not measured itself and records nothing). In RunParallel benchmarks
+// not compile. Call them in leaf benchmarks: a benchmark that calls b.Run
+// is not measured itself, so Track there records nothing and raises a
+// misuse flag once (its log line shows only under go test -v, where
+// testing prints a parent's log). In RunParallel benchmarks
 // call Track at the top, never inside the body; there ns/op is wall time
 // over b.N across goroutines and can sit under the empty-loop floor on
 // several cores. Metrics appear from the run testing prints; the ramp

@@ -3,6 +3,7 @@ package benchkit_test
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math"
 	"regexp"
 	"runtime"
@@ -315,4 +316,36 @@ func TestE2ESetupRunaway(t *testing.T) {
 		require.False(t, o.failed, "a cheap setup failed:\n%s", o.text)
 		assert.NotContains(t, strings.Join(o.logs[e2eName("BenchmarkCheapSetup")], ""), "Setup stopped")
 	})
+}
+
+// TestE2ETrackInParent: Track in a benchmark that calls b.Run records
+// nothing (testing measures only the sub-benchmarks) and says so once per
+// parent (issue 11, bug 10): in the log, which testing prints for a parent
+// only under -v, and in Main's report, under the name testing uses.
+func TestE2ETrackInParent(t *testing.T) {
+	bin := e2eBuild(t, "parent")
+	const msg = "calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it"
+	for _, v := range []bool{false, true} {
+		t.Run(fmt.Sprintf("v=%v", v), func(t *testing.T) {
+			args := []string{"-test.bench=.", "-test.benchtime=1x", "-test.count=3", "-benchkit.warmup=off"}
+			if v {
+				args = append(args, "-test.v")
+			}
+			o := e2eRun(t, bin, 2*time.Minute, args...)
+			require.False(t, o.failed, "a flag warns:\n%s", o.text)
+			o.checkParses(t)
+			for _, parent := range []string{"Parent", "Both"} {
+				report := regexp.MustCompile(`(?m)^benchkit │   ` + parent + `: misuse: Benchmark` + parent + ` ` + regexp.QuoteMeta(msg))
+				assert.Len(t, report.FindAllString(o.text, -1), 1, "%s: once in the report:\n%s", parent, o.text)
+				logs := regexp.MustCompile(`(?m)^\s+\S+\.go:\d+: benchkit: Benchmark` + parent + ` ` + regexp.QuoteMeta(msg))
+				want := 0
+				if v {
+					want = 1
+				}
+				assert.Len(t, logs.FindAllString(o.text, -1), want, "%s: logged %d times (-v %v):\n%s", parent, want, v, o.text)
+			}
+			assert.Regexp(t, `(?m)^benchkit │   Both/leaf(-\d+)? +3 runs`, o.text, "the tracked leaf is recorded")
+			assert.NotRegexp(t, `(?m)^benchkit │   Parent/`, o.text, "untracked leaves are not")
+		})
+	}
 }

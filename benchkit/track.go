@@ -97,8 +97,10 @@ var states sync.Map // *testing.B → *state
 // Track panics if b is nil. A second call in the same run of the benchmark
 // function (or a call after [Loop] or [Setup], which call it) is ignored
 // and flagged as misuse. A benchmark that skips or fails records nothing;
-// one that calls b.Run records nothing for itself (call Track in the
-// sub-benchmarks). In a RunParallel benchmark call Track at the top of the
+// one that calls b.Run records nothing for itself (testing measures only
+// the sub-benchmarks, and Track cannot reach them: call Track in the
+// functions given to b.Run) and says so once, with a misuse flag in the
+// report and a log line that go test prints for a parent only under -v. In a RunParallel benchmark call Track at the top of the
 // benchmark function, never inside the body given to RunParallel.
 func Track(b *testing.B, opts ...Option) {
 	if b == nil {
@@ -276,6 +278,9 @@ func (st *state) end() {
 	}
 	if has, ok := bFields().HasSub(b); ok && has {
 		forget()
+		if st.tracked {
+			st.parentTracked()
+		}
 		return
 	}
 	v := timerOK
@@ -412,4 +417,24 @@ func staleProcsMessage(name string, procs, now int) string {
 	return fmt.Sprintf("benchkit: %s: testing measured this run at GOMAXPROCS=%d, not the -cpu value %d it is printed under "+
 		"(golang/go#49980: a benchmark's first run precedes the -cpu setting). Fix: -count≥2, ignoring the first run",
 		registry.KeyProcs(name, procs), now, procs)
+}
+
+// parentsWarned holds the names of parent benchmarks already told that
+// Track in a benchmark that calls b.Run records nothing: once per name.
+var parentsWarned sync.Map // string → struct{}
+
+// parentTracked says, once per benchmark name, that Track was called in a
+// benchmark that called b.Run (issue 11, bug 10): testing measures only
+// the sub-benchmarks, and nothing in testing lets Track reach them, so
+// nothing is recorded for it. The flag reaches Main's report; the log
+// line shows under go test -v (testing prints a parent's log only then).
+func (st *state) parentTracked() {
+	name := st.b.Name()
+	if _, dup := parentsWarned.LoadOrStore(name, struct{}{}); dup {
+		return
+	}
+	st.key = name // testing prints a parent's name without a -P suffix
+	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
+		"benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it. "+
+			"Fix: call Track inside each function given to b.Run", name)})
 }
