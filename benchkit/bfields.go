@@ -18,6 +18,7 @@ type bfields struct {
 	netAllocs []int // uint64
 	netBytes  []int // uint64
 	hasSub    []int // atomic.Bool's uint32 v
+	parent    []int // *common
 	// startWall and startExt are the time.Time in the timer's last start
 	// (common.start.now, a time.Time except on Windows).
 	startWall []int // uint64
@@ -58,6 +59,7 @@ func newFields(t reflect.Type) bfields {
 		netAllocs: field(reflect.Uint64, "netAllocs"),
 		netBytes:  field(reflect.Uint64, "netBytes"),
 		hasSub:    field(reflect.Uint32, "hasSub", "v"),
+		parent:    field(reflect.Pointer, "parent"),
 		startWall: field(reflect.Uint64, "start", "now", "wall"),
 		startExt:  field(reflect.Int64, "start", "now", "ext"),
 	}
@@ -101,6 +103,20 @@ func (v *bfields) HasSub(b *testing.B) (has, ok bool) {
 		return false, false
 	}
 	return f.Uint() != 0, true
+}
+
+// FirstRun reports whether b is the *testing.B that b.Run (or testing's
+// top level) created, rather than one that testing's processBench built
+// for a later -count repeat or -cpu value: only the first has a parent.
+// Its first call of the benchmark function (run1) runs before testing sets
+// GOMAXPROCS to the first -cpu value (golang/go#49980). testing.Benchmark's
+// B has no parent either.
+func (v *bfields) FirstRun(b *testing.B) (first, ok bool) {
+	f, ok := v.value(b, v.parent)
+	if !ok {
+		return false, false
+	}
+	return !f.IsNil(), true
 }
 
 // TimerStart returns the monotonic clock reading, in ns since the process

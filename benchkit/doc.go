@@ -94,7 +94,12 @@
 //     of wall time, across at least 16 stop-the-world pauses: per-iteration
 //     StopTimer/StartTimer (about 10 µs a pair) makes the wall time balloon.
 //   - setup-cost: Setup's stop/start pairs cost more wall time than the
-//     measured work, and at least 10 ms.
+//     measured work, and at least 10 ms. When the setup and the pairs
+//     dwarf f so much that the run is headed for more than 5 minutes
+//     (testing grows b.N until f's own time reaches -benchtime: a 200 µs
+//     setup before a 100 ns f would take 40 minutes), Setup fails the
+//     benchmark within its first few dozen iterations instead; never
+//     under -benchtime=Nx, which bounds the run.
 //   - eliminated: ns/op within 2.5× of an empty loop iteration, calibrated
 //     once per process and net of the thread's run-queue wait: the compiler
 //     probably removed the work, or it is a few instructions timing cannot
@@ -104,7 +109,7 @@
 //   - allocs: allocs/op rounds below the count declared with
 //     [ExpectAllocs]: the exact signal of removed allocating work.
 //   - misuse: Track called twice in one benchmark run (the second call is
-//     ignored).
+//     ignored), or in a benchmark that calls b.Run.
 //
 // Flags warn by default; with [FailOnFlags] they fail the benchmark, and
 // with Main's strict setting any flag makes the exit code 1. A flag that
@@ -125,14 +130,23 @@
 // # Limits
 //
 // Track, Loop and Setup take a *testing.B: calling them from a Test does
-// not compile. Call them in leaf benchmarks (a benchmark that calls b.Run
-// is not measured itself and records nothing). In RunParallel benchmarks
+// not compile. Call them in leaf benchmarks: a benchmark that calls b.Run
+// is not measured itself, so Track there records nothing and raises a
+// misuse flag once (its log line shows only under go test -v, where
+// testing prints a parent's log). In RunParallel benchmarks
 // call Track at the top, never inside the body; there ns/op is wall time
 // over b.N across goroutines and can sit under the empty-loop floor on
 // several cores. Metrics appear from the run testing prints; the ramp
 // steps of a b.N-style benchmark only feed the timer audit. With
 // -benchtime=1x the eliminated-work check cannot see anything (one
 // iteration's time is mostly the clock's own cost).
+//
+// Under -cpu lists each run is filed under the name go test prints it
+// with. testing calls a benchmark's function once before it sets the
+// first -cpu value (golang/go#49980), and a b.Loop benchmark measures its
+// whole first repeat in that call: at the GOMAXPROCS the previous
+// benchmark left. Track logs it on that run and the report names it (the
+// JSON's stale_procs); use -count=2 or more and ignore that first run.
 //
 // The timer audit reads the benchmark thread's run-queue wait on Linux
 // only; elsewhere it decides one ramp step later, and the eliminated-work

@@ -3,6 +3,7 @@ package benchkit_test
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math"
 	"regexp"
 	"runtime"
@@ -269,4 +270,82 @@ func TestE2EMisuse(t *testing.T) {
 		})
 	}
 	assert.True(t, o.failed, "the binary exited 0; the failing benchmarks must fail it")
+}
+
+var e2eSetupStopped = regexp.MustCompile(`Setup stopped at iteration (\d+): this run would take about (\S+)`)
+
+// TestE2ESetupRunaway: a 200 µs setup before a 100 ns f (issue 11, bug 1)
+// fails at an early iteration with the projection and the fix, at the
+// default -benchtime and at a longer one; without the guard it would run
+// for about 40 minutes (the process timeout would cut it short). Under
+// -benchtime=Nx the run is bounded and passes; a setup cheaper than f
+// passes.
+func TestE2ESetupRunaway(t *testing.T) {
+	bin := e2eBuild(t, "setupslow")
+	for _, bt := range []string{"1s", "10s"} {
+		t.Run("benchtime="+bt, func(t *testing.T) {
+			o := e2eRun(t, bin, 2*time.Minute, "-test.bench=SlowSetup", "-test.benchtime="+bt)
+			require.True(t, o.failed, "the runaway Setup passed:\n%s", o.text)
+			o.checkParses(t)
+			// A b.Loop benchmark runs in testing's run1, whose failure
+			// line has no GOMAXPROCS suffix.
+			name := "BenchmarkSlowSetup"
+			l := strings.Join(o.logs[name], "")
+			require.True(t, o.fails[name], "no --- FAIL for %s:\n%s", name, o.text)
+			m := e2eSetupStopped.FindStringSubmatch(l)
+			require.NotNil(t, m, "no runaway message:\n%s", l)
+			assert.Contains(t, l, "-benchtime=Nx", "the fix is named")
+			iters, _ := strconv.Atoi(m[1])
+			// 16 iterations and 10 ms of wall time are the least evidence;
+			// a 200 µs setup passes 10 ms by iteration 64 on a quiet
+			// machine and sooner under load. 4096 leaves room for a clock
+			// that runs the spin far faster than asked, and is still ten
+			// thousand times short of where the run was headed.
+			assert.LessOrEqual(t, iters, 4096, "stopped late: %s", l)
+			assert.Empty(t, o.results[e2eName(name)], "a result line after failing")
+			t.Logf("stopped at iteration %d, projected %s", iters, m[2])
+		})
+	}
+	t.Run("benchtime=Nx is bounded and passes", func(t *testing.T) {
+		o := e2eRun(t, bin, 2*time.Minute, "-test.bench=SlowSetup", "-test.benchtime=200x")
+		require.False(t, o.failed, "-benchtime=200x failed:\n%s", o.text)
+		assert.Len(t, o.results[e2eName("BenchmarkSlowSetup")], 1)
+	})
+	t.Run("a cheap setup passes", func(t *testing.T) {
+		o := e2eRun(t, bin, 2*time.Minute, "-test.bench=CheapSetup", "-test.benchtime=100ms")
+		require.False(t, o.failed, "a cheap setup failed:\n%s", o.text)
+		assert.NotContains(t, strings.Join(o.logs[e2eName("BenchmarkCheapSetup")], ""), "Setup stopped")
+	})
+}
+
+// TestE2ETrackInParent: Track in a benchmark that calls b.Run records
+// nothing (testing measures only the sub-benchmarks) and says so once per
+// parent (issue 11, bug 10): in the log, which testing prints for a parent
+// only under -v, and in Main's report, under the name testing uses.
+func TestE2ETrackInParent(t *testing.T) {
+	bin := e2eBuild(t, "parent")
+	const msg = "calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it"
+	for _, v := range []bool{false, true} {
+		t.Run(fmt.Sprintf("v=%v", v), func(t *testing.T) {
+			args := []string{"-test.bench=.", "-test.benchtime=1x", "-test.count=3", "-benchkit.warmup=off"}
+			if v {
+				args = append(args, "-test.v")
+			}
+			o := e2eRun(t, bin, 2*time.Minute, args...)
+			require.False(t, o.failed, "a flag warns:\n%s", o.text)
+			o.checkParses(t)
+			for _, parent := range []string{"Parent", "Both"} {
+				report := regexp.MustCompile(`(?m)^benchkit │   ` + parent + `: misuse: Benchmark` + parent + ` ` + regexp.QuoteMeta(msg))
+				assert.Len(t, report.FindAllString(o.text, -1), 1, "%s: once in the report:\n%s", parent, o.text)
+				logs := regexp.MustCompile(`(?m)^\s+\S+\.go:\d+: benchkit: Benchmark` + parent + ` ` + regexp.QuoteMeta(msg))
+				want := 0
+				if v {
+					want = 1
+				}
+				assert.Len(t, logs.FindAllString(o.text, -1), want, "%s: logged %d times (-v %v):\n%s", parent, want, v, o.text)
+			}
+			assert.Regexp(t, `(?m)^benchkit │   Both/leaf(-\d+)? +3 runs`, o.text, "the tracked leaf is recorded")
+			assert.NotRegexp(t, `(?m)^benchkit │   Parent/`, o.text, "untracked leaves are not")
+		})
+	}
 }

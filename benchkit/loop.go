@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
 // Batch timing of Loop: a batch is k iterations, timed with one
@@ -157,6 +158,15 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 // with the numbers and the fix (a pool of inputs prepared before the loop,
 // or -benchtime=Nx).
 //
+// Because testing grows b.N until f's own time reaches -benchtime, a slow
+// setup before a fast f makes the run last -benchtime times their ratio:
+// a 200 µs setup before a 100 ns f would run for about 40 minutes at the
+// default -benchtime=1s. Setup projects the run's wall time from its
+// first iterations (at 16, 32, 64, ... iterations, once 10 ms have
+// passed) and fails the benchmark at once, with the numbers and the fix,
+// when the projection exceeds 5 minutes. Under -benchtime=Nx the run is
+// bounded by N and never stopped.
+//
 // Setup panics if b is nil and fails the benchmark if setup or f is nil.
 func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...Option) {
 	if b == nil {
@@ -168,6 +178,7 @@ func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...O
 	}
 	st := track(b, opts, "Setup", pause(b))
 	su := &setupStats{}
+	guard := newSetupGuard(testflag.Read())
 	var start time.Time
 	for b.Loop() {
 		if su.iters == 0 {
@@ -175,6 +186,9 @@ func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...O
 		}
 		b.StopTimer()
 		t0 := time.Now()
+		if guard.due(su.iters) {
+			st.checkSetupRunaway(guard, su, t0.Sub(start))
+		}
 		in := setup()
 		su.setup += time.Since(t0)
 		b.StartTimer()

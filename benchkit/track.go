@@ -32,8 +32,11 @@ const calibrateBelow = 10.0 // ns/op
 // the last ramp step, in states. A new -count repeat or -cpu value gets a
 // new *testing.B, hence a new state.
 type state struct {
-	b   *testing.B
-	key string // registry key: b.Name(), plus "-P" when GOMAXPROCS P != 1
+	b *testing.B
+	// procs is the -cpu value testing prints for b's run, and key the
+	// registry key: b.Name(), plus "-P" when procs P != 1 (procsOf).
+	procs int
+	key   string
 
 	mu      sync.Mutex
 	cfg     config
@@ -94,8 +97,10 @@ var states sync.Map // *testing.B → *state
 // Track panics if b is nil. A second call in the same run of the benchmark
 // function (or a call after [Loop] or [Setup], which call it) is ignored
 // and flagged as misuse. A benchmark that skips or fails records nothing;
-// one that calls b.Run records nothing for itself (call Track in the
-// sub-benchmarks). In a RunParallel benchmark call Track at the top of the
+// one that calls b.Run records nothing for itself (testing measures only
+// the sub-benchmarks, and Track cannot reach them: call Track in the
+// functions given to b.Run) and says so once, with a misuse flag in the
+// report and a log line that go test prints for a parent only under -v. In a RunParallel benchmark call Track at the top of the
 // benchmark function, never inside the body given to RunParallel.
 func Track(b *testing.B, opts ...Option) {
 	if b == nil {
@@ -154,7 +159,11 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 // function, or Loop or Setup after Track): Loop and Setup then add their
 // options to it, and a second Track is flagged as misuse.
 func join(b *testing.B, opts []Option, by string) *state {
-	v, _ := states.LoadOrStore(b, &state{b: b, key: registryKey(b)})
+	v, ok := states.Load(b)
+	if !ok {
+		procs := procsOf(b)
+		v, _ = states.LoadOrStore(b, &state{b: b, procs: procs, key: registry.KeyProcs(b.Name(), procs)})
+	}
 	st := v.(*state)
 	st.mu.Lock()
 	if st.active {
@@ -178,9 +187,21 @@ func join(b *testing.B, opts []Option, by string) *state {
 	return st
 }
 
-// registryKey is the name testing prints for b: b.Name() plus "-P" when
-// GOMAXPROCS P is not 1, so that the runs of a -cpu list do not mix.
-func registryKey(b *testing.B) string { return registry.Key(b.Name()) }
+// procsOf returns the GOMAXPROCS value testing prints in b's name (the
+// "-P" suffix), so that the runs of a -cpu list are filed apart, under the
+// names go test prints. It is GOMAXPROCS now, except in the *testing.B
+// that b.Run created (bfields.FirstRun): testing calls its benchmark
+// function once (run1) before it sets GOMAXPROCS to the first -cpu value,
+// and prints that run under the first value (golang/go#49980).
+func procsOf(b *testing.B) int {
+	now := runtime.GOMAXPROCS(0)
+	if first, ok := bFields().FirstRun(b); ok && first {
+		if cpus := testflag.CPUs(); len(cpus) > 0 {
+			return cpus[0]
+		}
+	}
+	return now
+}
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
 // process (each runtime.ReadMemStats is one) and their total duration,
@@ -257,6 +278,9 @@ func (st *state) end() {
 	}
 	if has, ok := bFields().HasSub(b); ok && has {
 		forget()
+		if st.tracked {
+			st.parentTracked()
+		}
 		return
 	}
 	v := timerOK
@@ -294,7 +318,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	b := st.b
 	n := float64(s.N)
 	run := registry.Run{
-		Procs:               runtime.GOMAXPROCS(0),
+		Procs:               st.procs,
 		N:                   s.N,
 		NsPerOp:             float64(s.Timed) / n,
 		AllocsPerOp:         -1,
@@ -323,6 +347,10 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		run.InvoluntarySwitches = cont.InvoluntarySwitches
 	}
 
+	if now := runtime.GOMAXPROCS(0); now != st.procs {
+		run.StaleProcs = now
+		b.Log(staleProcsMessage(b.Name(), st.procs, now))
+	}
 	reg := registry.Default()
 	reg.AddRun(st.key, run)
 	if len(st.timeline) > 0 {
@@ -382,4 +410,32 @@ func reportMetric(b *testing.B, v float64, unit string) {
 		return
 	}
 	b.ReportMetric(v, unit)
+}
+
+// staleProcsMessage says that testing measured the run at GOMAXPROCS now
+// while it prints it under procs (golang/go#49980).
+func staleProcsMessage(name string, procs, now int) string {
+	return fmt.Sprintf("benchkit: %s: testing measured this run at GOMAXPROCS=%d, not the -cpu value %d it is printed under "+
+		"(golang/go#49980: a benchmark's first run precedes the -cpu setting). Fix: -count≥2, ignoring the first run",
+		registry.KeyProcs(name, procs), now, procs)
+}
+
+// parentsWarned holds the names of parent benchmarks already told that
+// Track in a benchmark that calls b.Run records nothing: once per name.
+var parentsWarned sync.Map // string → struct{}
+
+// parentTracked says, once per benchmark name, that Track was called in a
+// benchmark that called b.Run (issue 11, bug 10): testing measures only
+// the sub-benchmarks, and nothing in testing lets Track reach them, so
+// nothing is recorded for it. The flag reaches Main's report; the log
+// line shows under go test -v (testing prints a parent's log only then).
+func (st *state) parentTracked() {
+	name := st.b.Name()
+	if _, dup := parentsWarned.LoadOrStore(name, struct{}{}); dup {
+		return
+	}
+	st.key = name // testing prints a parent's name without a -P suffix
+	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
+		"benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it. "+
+			"Fix: call Track inside each function given to b.Run", name)})
 }

@@ -29,8 +29,16 @@ const (
 type Run struct {
 	// Seq is the process-wide order in which runs were recorded, from 1.
 	Seq int
-	// Procs is GOMAXPROCS during the run (the -cpu value).
+	// Procs is the -cpu value testing prints for the run (its "-P" name
+	// suffix), which is GOMAXPROCS during the run but for StaleProcs.
 	Procs int
+	// StaleProcs is GOMAXPROCS while the run was measured when it was not
+	// Procs, else 0: testing runs the first call of each benchmark before
+	// it sets the first -cpu value (golang/go#49980), so a b.Loop
+	// benchmark's first repeat (and a b.N-style one's under
+	// -benchtime=1x) is measured at the previous benchmark's last -cpu
+	// value and printed under the first.
+	StaleProcs int
 	// N is the final b.N of the run.
 	N int
 	// NsPerOp is the timed duration over N, in nanoseconds per iteration,
@@ -168,9 +176,17 @@ var std Registry
 // now: the name testing prints, with the "-P" suffix when GOMAXPROCS P is
 // not 1, so that runs under different -cpu values are kept apart and Track's
 // rows and control's comparisons for one benchmark share a key.
-func Key(name string) string {
-	if p := runtime.GOMAXPROCS(0); p != 1 {
-		return name + "-" + strconv.Itoa(p)
+func Key(name string) string { return KeyProcs(name, runtime.GOMAXPROCS(0)) }
+
+// KeyProcs returns the registry key for a benchmark named name whose run
+// testing prints with GOMAXPROCS procs: name, plus "-procs" when procs is
+// not 1. A run's printed value can differ from the one in effect while it
+// ran (golang/go#49980: testing runs a benchmark's very first call before
+// it sets the first -cpu value); benchkit files the run under the name
+// testing prints.
+func KeyProcs(name string, procs int) string {
+	if procs != 1 {
+		return name + "-" + strconv.Itoa(procs)
 	}
 	return name
 }

@@ -135,6 +135,9 @@ type jsonRun struct {
 	WaitFraction        *float64 `json:"wait_fraction"`
 	InvoluntarySwitches *int64   `json:"involuntary_switches"`
 	WithinCVPct         *float64 `json:"within_cv_pct"`
+	// StaleProcs is GOMAXPROCS while testing measured the run when it
+	// was not procs (golang/go#49980), else 0.
+	StaleProcs int `json:"stale_procs"`
 }
 
 type jsonComparison struct {
@@ -302,7 +305,7 @@ func jsonBench(r Row) jsonBenchmark {
 			Seq: run.Seq, Procs: run.Procs, N: run.N, NsPerOp: known(run.NsPerOp),
 			AllocsPerOp: known(run.AllocsPerOp), BytesPerOp: known(run.BytesPerOp), WallNs: int64(run.Wall),
 			TimedFraction: known(run.TimedFraction), WaitFraction: known(run.WaitFraction),
-			WithinCVPct: known(run.WithinCV),
+			WithinCVPct: known(run.WithinCV), StaleProcs: run.StaleProcs,
 		}
 		if run.InvoluntarySwitches >= 0 {
 			v := run.InvoluntarySwitches

@@ -565,3 +565,18 @@ func TestFailedFlagFailsTheRun(t *testing.T) {
 	assert.False(t, rep.Benchmarks[1].Flags[0].Failed)
 	assert.Contains(t, buf.String(), `"failed": false`)
 }
+
+// TestStaleProcsRun: a run testing measured at another GOMAXPROCS than
+// the -cpu value it printed (golang/go#49980) is named in the findings
+// and the JSON.
+func TestStaleProcsRun(t *testing.T) {
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkL-2", TotalRuns: 2, Runs: []registry.Run{
+		{Seq: 1, Procs: 2, N: 10, NsPerOp: 5, StaleProcs: 1, AllocsPerOp: -1, BytesPerOp: -1, TimedFraction: -1, WaitFraction: -1, WithinCV: -1},
+		{Seq: 2, Procs: 2, N: 10, NsPerOp: 6, AllocsPerOp: -1, BytesPerOp: -1, TimedFraction: -1, WaitFraction: -1, WithinCV: -1},
+	}}}}
+	lineWith(t, render(t, in), "L-2: run 1 measured by testing at GOMAXPROCS=1")
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	assert.Contains(t, buf.String(), `"stale_procs": 1`)
+	assert.Contains(t, buf.String(), `"stale_procs": 0`)
+}

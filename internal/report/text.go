@@ -385,6 +385,9 @@ func findingsOf(r Row) []string {
 		}
 		out = append(out, string(f.Kind)+": "+msg)
 	}
+	if stale := staleRuns(r.Runs); stale != "" {
+		out = append(out, stale)
+	}
 	unit := "runs"
 	if r.Source == SourceBatches {
 		unit = "batches"
@@ -540,4 +543,24 @@ func signedPct(x float64) string {
 		return "?"
 	}
 	return fmt.Sprintf("%+.2f%%", x)
+}
+
+// staleRuns describes the runs testing measured at another GOMAXPROCS
+// than the -cpu value it printed them under (registry.Run.StaleProcs), or
+// returns "" when there are none.
+func staleRuns(runs []registry.Run) string {
+	var idx []string
+	procs := 0
+	for i, run := range runs {
+		if run.StaleProcs > 0 {
+			idx = append(idx, strconv.Itoa(i+1))
+			procs = run.StaleProcs
+		}
+	}
+	if len(idx) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("run %s measured by testing at GOMAXPROCS=%d, not this row's -cpu value "+
+		"(golang/go#49980: a benchmark's first run precedes the -cpu setting); it is kept in the samples, as go test printed it",
+		strings.Join(idx, ", "), procs)
 }
