@@ -51,7 +51,7 @@
 // and nothing is printed to stdout. The benchmark's own ns/op is left
 // alone: Track pauses the timer while it reads its counters, which costs a
 // b.Loop benchmark nothing (its first b.Loop call resets the timer) and a
-// b.N-style run about 1 µs of timed time in all, visible only with a tiny
+// b.N-style run about 1.5 µs of timed time in all, visible only with a tiny
 // -benchtime=Nx.
 //
 // # Loop and Setup

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os/exec"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -247,11 +248,17 @@ func TestE2EMisuse(t *testing.T) {
 		{"BenchmarkParent/len=64", 2, false, "", "sub-benchmarks are measured"},
 		{"BenchmarkParallel", 2, false, "", "RunParallel with Track at the top works"},
 		{"BenchmarkStrictDCE", 0, true, "ExpectAllocs(1) declared", "FailOnFlags turns the flag into a failure"},
+		{"BenchmarkLoopTwice", 0, true, "benchkit: BenchmarkLoopTwice: Loop called after b.Loop already ran", "a second Loop fails with benchkit's message"},
+		{"BenchmarkLoopAfterBLoop", 0, true, "benchkit: BenchmarkLoopAfterBLoop: Setup called after b.Loop already ran", "Setup after a plain b.Loop fails with benchkit's message"},
+		{"BenchmarkLoopInParallel", 0, true, "benchkit: BenchmarkLoopInParallel: Loop called inside a RunParallel body", "Loop in a RunParallel body fails with benchkit's message"},
+		{"BenchmarkTrackInParallel", 2, false, "benchkit: BenchmarkTrackInParallel: Track called inside a RunParallel body", "Track in a RunParallel body warns and is ignored"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.base, func(t *testing.T) {
 			name := tt.base
-			if !strings.HasPrefix(tt.base, "BenchmarkNil") && tt.base != "BenchmarkFails" {
+			// A failure in testing's run1 (a b.Loop benchmark, or a
+			// check before the first ramp step) prints no -P suffix.
+			if tt.results > 0 || tt.base == "BenchmarkStrictDCE" {
 				name = e2eName(tt.base)
 			}
 			got := len(o.results[name])
@@ -262,6 +269,14 @@ func TestE2EMisuse(t *testing.T) {
 				assert.NotContains(t, l, "benchkit:", "logs %q; want %q (%s)", l, tt.want, tt.reason)
 			} else {
 				assert.Contains(t, l, tt.want, "logs %q; want %q (%s)", l, tt.want, tt.reason)
+			}
+			if strings.HasPrefix(tt.want, "benchkit: ") {
+				assert.Regexp(t, `(?m)^\s*misuse_test\.go:\d+: `+regexp.QuoteMeta(tt.want), l, "attributed to the benchmark's own line")
+				// Once per repeat: not once per goroutine or ramp step.
+				assert.Equal(t, max(tt.results, 1), strings.Count(l, tt.want), "logged once per repeat: %s", l)
+			}
+			if tt.base == "BenchmarkTrackInParallel" {
+				return // Track was ignored: no metrics
 			}
 			for i, r := range o.results[name] {
 				_, ok := r.values["cv%"]
@@ -348,4 +363,18 @@ func TestE2ETrackInParent(t *testing.T) {
 			assert.NotRegexp(t, `(?m)^benchkit │   Parent/`, o.text, "untracked leaves are not")
 		})
 	}
+}
+
+// TestE2EParallelMisuseRace runs the RunParallel misuse cases under -race:
+// Track called on every goroutine of a RunParallel body used to race on
+// the benchmark's state and timer (issue 11).
+func TestE2EParallelMisuseRace(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("-race needs cgo")
+	}
+	bin := testbin.BuildFlags(t, "./testdata/misuse", "-race")
+	o := e2eRun(t, bin, 5*time.Minute, "-test.bench=InParallel", "-test.benchtime=20ms", "-test.cpu=4")
+	assert.NotContains(t, o.text, "DATA RACE", o.text)
+	assert.Contains(t, o.text, "Track called inside a RunParallel body")
+	assert.Contains(t, o.text, "Loop called inside a RunParallel body")
 }

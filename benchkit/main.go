@@ -123,6 +123,10 @@ func mainCheck(m M) {
 	if m == nil {
 		panic("benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }")
 	}
+	if isNilValue(m) {
+		panic(fmt.Sprintf("benchkit: Main called with a nil %T (a typed nil, which m.Run would dereference); "+
+			"pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }", m))
+	}
 }
 
 // mainDeps is what mainRun touches outside its arguments, so that tests

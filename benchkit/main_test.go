@@ -256,6 +256,11 @@ func TestMainBadSettings(t *testing.T) {
 	assert.Panics(t, func() { MainWarmup(-time.Second) })
 	assert.PanicsWithValue(t, "benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }",
 		func() { Main(nil) })
+	// A typed nil used to crash with SIGSEGV inside m.Run (issue 11).
+	var m *testing.M
+	assert.PanicsWithValue(t, "benchkit: Main called with a nil *testing.M (a typed nil, which m.Run would dereference); "+
+		"pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }",
+		func() { Main(m) })
 }
 
 func TestMainWarmupOffAndLimit(t *testing.T) {

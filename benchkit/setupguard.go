@@ -97,7 +97,7 @@ func (st *state) checkSetupRunaway(g setupGuard, su *setupStats, wall time.Durat
 		return
 	}
 	b.Helper()
-	head, detail := setupRunawayMessage(b.Name(), su.iters, wall, timed, su.setup, p, g.d)
+	head, detail := setupRunawayMessage(nameOf(b), su.iters, wall, timed, su.setup, p, g.d)
 	registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagSetupCost, Message: detail, Failed: true})
 	b.Fatal(head)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,7 +35,8 @@ const calibrateBelow = 10.0 // ns/op
 type state struct {
 	b *testing.B
 	// procs is the -cpu value testing prints for b's run, and key the
-	// registry key: b.Name(), plus "-P" when procs P != 1 (procsOf).
+	// registry key: b.Name() (nameOf), plus "-P" when procs P != 1
+	// (procsOf).
 	procs int
 	key   string
 
@@ -89,6 +91,8 @@ var states sync.Map // *testing.B → *state
 // The run testing prints is recorded in benchkit's registry under b.Name()
 // (with the "-P" GOMAXPROCS suffix testing prints when P != 1), for
 // [Main]'s report; the registry keeps a bounded number of runs per name.
+// A benchmark run by testing.Benchmark, which has no name, is recorded as
+// "testing.Benchmark(p.TestX.func1)", after the function it runs.
 // Track adds the cv% and wait% metrics to the benchmark's line and checks
 // the run, logging each problem with b.Log (or failing the benchmark with
 // [FailOnFlags]): see the package doc's Track and Checks sections for the
@@ -100,11 +104,18 @@ var states sync.Map // *testing.B → *state
 // one that calls b.Run records nothing for itself (testing measures only
 // the sub-benchmarks, and Track cannot reach them: call Track in the
 // functions given to b.Run) and says so once, with a misuse flag in the
-// report and a log line that go test prints for a parent only under -v. In a RunParallel benchmark call Track at the top of the
-// benchmark function, never inside the body given to RunParallel.
+// report and a log line that go test prints for a parent only under -v.
+// In a RunParallel benchmark call Track at the top of the benchmark
+// function: a Track inside the body given to RunParallel is ignored, with
+// a misuse flag (once per run, however many goroutines call it).
 func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")
+	}
+	if inParallelBody() {
+		b.Helper()
+		parallelMisuse(b, "Track", false)
+		return
 	}
 	restart := pause(b)
 	b.Helper() // after pause: Helper costs µs the benchmark must not pay
@@ -128,6 +139,9 @@ func pause(b *testing.B) (restart bool) {
 // in this step. by names the caller for the misuse message.
 // The timer was paused by pause, which said whether to restart it.
 func track(b *testing.B, opts []Option, by string, restart bool) *state {
+	// Messages logged from the cleanup are attributed to the line where
+	// b.Cleanup was called, through the helpers: the user's Track call.
+	b.Helper()
 	st := join(b, opts, by)
 	if st != nil {
 		b.Cleanup(st.end)
@@ -162,7 +176,7 @@ func join(b *testing.B, opts []Option, by string) *state {
 	v, ok := states.Load(b)
 	if !ok {
 		procs := procsOf(b)
-		v, _ = states.LoadOrStore(b, &state{b: b, procs: procs, key: registry.KeyProcs(b.Name(), procs)})
+		v, _ = states.LoadOrStore(b, &state{b: b, procs: procs, key: registry.KeyProcs(nameOf(b), procs)})
 	}
 	st := v.(*state)
 	st.mu.Lock()
@@ -173,9 +187,10 @@ func join(b *testing.B, opts []Option, by string) *state {
 		}
 		st.mu.Unlock()
 		if dup {
+			b.Helper()
 			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
 				"benchkit: %s: Track called twice in one run of the benchmark function (Loop and Setup call it too); "+
-					"the extra call and its options are ignored. Fix: call Track once, at the top, or only Loop or Setup", b.Name())})
+					"the extra call and its options are ignored. Fix: call Track once, at the top, or only Loop or Setup", nameOf(b))})
 		}
 		return nil
 	}
@@ -235,6 +250,7 @@ func readSTW() (n int64, total time.Duration) {
 // end runs as b.Cleanup after each call of the benchmark function.
 func (st *state) end() {
 	b := st.b
+	b.Helper()
 	now := time.Now()
 	wall := now.Sub(st.wall0)
 	timed := b.Elapsed()
@@ -294,7 +310,7 @@ func (st *state) end() {
 	// is overwhelming (stoppedAlone), or when it is the last
 	// (-benchtime=Nx has only two) with strong evidence.
 	if v != timerOK && (st.suspect || v == timerStopped && stoppedAlone(st.prev, cur) || isFinal && cur.lastChance()) {
-		msg := stoppedMessage(b.Name(), st.prev, cur, st.suspect)
+		msg := stoppedMessage(nameOf(b), st.prev, cur, st.suspect)
 		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg, Failed: true})
 		b.Error(msg)
 		forget()
@@ -316,6 +332,7 @@ func (st *state) end() {
 // raises the flags.
 func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	b := st.b
+	b.Helper()
 	n := float64(s.N)
 	run := registry.Run{
 		Procs:               st.procs,
@@ -349,7 +366,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 
 	if now := runtime.GOMAXPROCS(0); now != st.procs {
 		run.StaleProcs = now
-		b.Log(staleProcsMessage(b.Name(), st.procs, now))
+		b.Log(staleProcsMessage(nameOf(b), st.procs, now))
 	}
 	reg := registry.Default()
 	reg.AddRun(st.key, run)
@@ -366,7 +383,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		reportMetric(b, st.within, unitBatchCV)
 	}
 
-	name := b.Name()
+	name := nameOf(b)
 	// Compare the floor with the time the work would have taken without
 	// waiting for a CPU: on a loaded machine an empty loop's ns/op is
 	// inflated by the time its thread sat in the run queue.
@@ -391,6 +408,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 // raise records f for the report and logs it, or fails the benchmark with
 // it under FailOnFlags.
 func (st *state) raise(f registry.Flag) {
+	st.b.Helper()
 	st.mu.Lock()
 	fail := st.cfg.failOnFlags
 	st.mu.Unlock()
@@ -430,7 +448,8 @@ var parentsWarned sync.Map // string → struct{}
 // nothing is recorded for it. The flag reaches Main's report; the log
 // line shows under go test -v (testing prints a parent's log only then).
 func (st *state) parentTracked() {
-	name := st.b.Name()
+	st.b.Helper()
+	name := nameOf(st.b)
 	if _, dup := parentsWarned.LoadOrStore(name, struct{}{}); dup {
 		return
 	}
@@ -438,4 +457,22 @@ func (st *state) parentTracked() {
 	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
 		"benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it. "+
 			"Fix: call Track inside each function given to b.Run", name)})
+}
+
+// nameOf returns b.Name(), or, for the unnamed B of testing.Benchmark
+// (called from a Test or TestMain), "testing.Benchmark(p.TestX.func1)":
+// the function it runs, with its package's last path element, so that
+// its record is not a row named "-2".
+func nameOf(b *testing.B) string {
+	if name := b.Name(); name != "" {
+		return name
+	}
+	fn, ok := bFields().BenchFunc(b)
+	if !ok {
+		return "testing.Benchmark"
+	}
+	if i := strings.LastIndex(fn, "/"); i >= 0 {
+		fn = fn[i+1:]
+	}
+	return "testing.Benchmark(" + fn + ")"
 }

@@ -28,8 +28,8 @@ func withBenchtime(t *testing.T, v string) {
 }
 
 // records resets the registry and returns a function that returns every
-// run recorded since, across names (testing.Benchmark names every
-// benchmark "").
+// run recorded since, across names (benchkit names testing.Benchmark's
+// unnamed B after the function it runs).
 func records(t *testing.T) func() []registry.Run {
 	t.Helper()
 	registry.Default().Reset()
@@ -170,8 +170,17 @@ func TestTrackRecordsNothingForSkipsFailuresAndParents(t *testing.T) {
 	if assert.Len(t, got, 1, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got) {
 		assert.Equal(t, 10, got[0].N, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got)
 	}
+	// The parent's Track says once that it recorded nothing (issue 11,
+	// bug 10), under a name rather than "" (testing.Benchmark's B has
+	// none): the function it runs.
 	fs := flagsRecorded()
-	assert.Empty(t, fs, "flags %+v; want none", fs)
+	if assert.Len(t, fs, 1, "flags %+v; want the parent's misuse flag", fs) {
+		assert.Equal(t, registry.FlagMisuse, fs[0].Kind)
+		assert.Regexp(t, `^benchkit: testing\.Benchmark\(benchkit\.TestTrackRecordsNothingForSkipsFailuresAndParents\.func\d+\) calls b\.Run`, fs[0].Message)
+	}
+	for _, b := range registryBenchmarks() {
+		assert.NotRegexp(t, `^-\d+$`, b.Name, "a registry name that is only a GOMAXPROCS suffix")
+	}
 }
 
 func TestTrackTwiceIsFlagged(t *testing.T) {
@@ -288,3 +297,20 @@ func TestEmptyLoopFloor(t *testing.T) {
 type registryBench = registry.Bench
 
 func registryBenchmarks() []registry.Bench { return registry.Default().Benchmarks() }
+
+// TestTestingBenchmarkIsNamed: testing.Benchmark's B has no name; its
+// record used to be a row named "-2" (issue 11). It is named after the
+// function it runs.
+func TestTestingBenchmarkIsNamed(t *testing.T) {
+	withBenchtime(t, "10x")
+	records(t)
+	testing.Benchmark(func(b *testing.B) {
+		Track(b)
+		for b.Loop() {
+			sum(xs)
+		}
+	})
+	bs := registryBenchmarks()
+	require.Len(t, bs, 1)
+	assert.Regexp(t, `^testing\.Benchmark\(benchkit\.TestTestingBenchmarkIsNamed\.func\d+\)(-\d+)?$`, bs[0].Name)
+}

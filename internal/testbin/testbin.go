@@ -19,6 +19,12 @@ import (
 // when the build fails.
 func Build(t testing.TB, dir string) string {
 	t.Helper()
+	return BuildFlags(t, dir)
+}
+
+// BuildFlags is [Build] with extra go test build flags, such as "-race".
+func BuildFlags(t testing.TB, dir string, flags ...string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary; skipped with -short")
 	}
@@ -30,9 +36,10 @@ func Build(t testing.TB, dir string) string {
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	out, err := exec.Command(goBin, "test", "-c", "-o", bin, dir).CombinedOutput()
+	args := append(append([]string{"test", "-c"}, flags...), "-o", bin, dir)
+	out, err := exec.Command(goBin, args...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("go test -c -o %s %s: %v\n%s", bin, dir, err, out)
+		t.Fatalf("go %v: %v\n%s", args, err, out)
 	}
 	return bin
 }
