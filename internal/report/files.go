@@ -21,6 +21,11 @@ type jsonReport struct {
 	Package     string           `json:"package"`
 	GOOS        string           `json:"goos"`
 	GOARCH      string           `json:"goarch"`
+	StartTime   *string          `json:"start_time"`
+	GoVersion   string           `json:"go_version"`
+	CPU         string           `json:"cpu"`
+	GoTest      jsonGoTest       `json:"go_test"`
+	VCS         *jsonVCS         `json:"vcs"`
 	Settings    jsonSettings     `json:"settings"`
 	Environment jsonEnvironment  `json:"environment"`
 	Warmup      *jsonWarmup      `json:"warmup"`
@@ -47,6 +52,7 @@ type jsonSettings struct {
 type jsonEnvironment struct {
 	Facts    []jsonFact    `json:"facts"`
 	Warnings []jsonWarning `json:"warnings"`
+	jsonMachine
 }
 
 type jsonFact struct {
@@ -217,6 +223,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 
 		DroppedComparisons: []jsonDropped{},
 	}
+	addMeta(&rep, in)
 	for _, f := range in.Facts {
 		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
 	}
@@ -321,7 +328,8 @@ func jsonReg(g stats.Regime) jsonRegime {
 // Samples writes every sample of in to w in the Go benchmark format, with
 // golang.org/x/perf/benchfmt.Writer, so that benchstat reads the file
 // directly. The file starts with the configuration lines goos, goarch, pkg,
-// cpu (those known) and "benchkit: benchkit-report/v1"; then
+// cpu (those known; cpu exactly as go test prints it, trailing spaces
+// included) and "benchkit: benchkit-report/v1"; then
 //
 //   - under "samples: runs", one result line per recorded run:
 //     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
@@ -352,7 +360,11 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 	add("goos", in.GOOS)
 	add("goarch", in.GOARCH)
 	add("pkg", in.Package)
-	add("cpu", in.CPU)
+	if cpu := strings.Map(noControl, in.CPU); strings.TrimSpace(cpu) != "" {
+		// As go test prints it, trailing spaces included: benchfmt keeps
+		// them, and benchstat splits tables on a differing value.
+		base = append(base, benchfmt.Config{Key: "cpu", Value: []byte(cpu), File: true})
+	}
 	add("benchkit", Schema)
 	block := func(samples string) []benchfmt.Config {
 		cfg := append([]benchfmt.Config{}, base...)
@@ -394,6 +406,15 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 		}
 	}
 	return nil
+}
+
+// noControl maps control characters to spaces, so that a value stays on
+// one line.
+func noControl(r rune) rune {
+	if r < ' ' || r == 0x7f {
+		return ' '
+	}
+	return r
 }
 
 // benchName is the result name benchfmt writes after "Benchmark": the
