@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -235,6 +236,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		Gate:            res.Gate,
 		GateFailed:      res.GateFailed,
 		Warnings:        append(append([]string{}, notes...), res.Warnings...),
+		Procs:           runtime.GOMAXPROCS(0),
+		BatchIters:      ms.iters,
+		RoundNs:         ms.ns,
 	}
 	for _, e := range res.Candidates {
 		reg.Candidates = append(reg.Candidates, regEstimate(e))
