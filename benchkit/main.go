@@ -257,6 +257,9 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 	for _, w := range snap.Warnings() {
 		in.Warnings = append(in.Warnings, report.Warning{Key: w.Key, Message: w.Message})
 	}
+	if msg := liveInternalsNote(); msg != "" {
+		in.Warnings = append(in.Warnings, report.Warning{Key: "testing-internals", Message: msg})
+	}
 	return in
 }
 

@@ -123,6 +123,7 @@ func pause(b *testing.B) (restart bool) {
 // in this step. by names the caller for the misuse message.
 // The timer was paused by pause, which said whether to restart it.
 func track(b *testing.B, opts []Option, by string, restart bool) *state {
+	logInternals(b) // says once if this Go release moved testing.B's fields
 	st := join(b, opts, by)
 	if st != nil {
 		b.Cleanup(st.end)
