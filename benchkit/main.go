@@ -142,6 +142,12 @@ type mainDeps struct {
 	reg    *registry.Registry
 	pkg    string
 	create func(path string) (io.WriteCloser, error)
+	// now, cpu and build feed the JSON report's metadata: the start time,
+	// go test's cpu line (env.GoTestCPU) and the build information (nil:
+	// no VCS stamp).
+	now   func() time.Time
+	cpu   func() string
+	build func() (*debug.BuildInfo, bool)
 }
 
 func mainLive() mainDeps {
@@ -156,6 +162,9 @@ func mainLive() mainDeps {
 		reg:    registry.Default(),
 		pkg:    mainPackage(),
 		create: func(path string) (io.WriteCloser, error) { return os.Create(path) },
+		now:    time.Now,
+		cpu:    env.GoTestCPU,
+		build:  debug.ReadBuildInfo,
 	}
 }
 
@@ -184,10 +193,12 @@ func mainRun(m M, opts []MainOption, d mainDeps) int {
 	if !mainBenchRequested(d.fs) {
 		return m.Run()
 	}
+	start := d.now()
 	snap := d.probe()
 	wu := mainWarmup(cfg, d)
 	code = m.Run()
 	in := mainInput(cfg, d, snap, wu)
+	in.Meta = mainMeta(d, start, snap)
 	a := report.Analyze(in)
 	if mainOutput(cfg, d, in, a) && code == 0 {
 		code = 1
@@ -243,14 +254,15 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
 		Settings: report.Settings{DeltaPct: cfg.delta, Strict: cfg.strict},
 	}
-	if snap.CPUModelKnown {
-		in.CPU = snap.CPUModel
-	}
+	in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
 	for _, f := range snap.Facts() {
 		in.Facts = append(in.Facts, report.Fact{Name: f.Name, Value: f.Value})
 	}
 	for _, w := range snap.Warnings() {
 		in.Warnings = append(in.Warnings, report.Warning{Key: w.Key, Message: w.Message})
+	}
+	if msg := liveInternalsNote(); msg != "" {
+		in.Warnings = append(in.Warnings, report.Warning{Key: "testing-internals", Message: msg})
 	}
 	return in
 }

@@ -142,6 +142,7 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 	// Messages logged from the cleanup are attributed to the line where
 	// b.Cleanup was called, through the helpers: the user's Track call.
 	b.Helper()
+	logInternals(b) // says once if this Go release moved testing.B's fields
 	st := join(b, opts, by)
 	if st != nil {
 		b.Cleanup(st.end)

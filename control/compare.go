@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -239,6 +240,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		Gate:            res.Gate,
 		GateFailed:      res.GateFailed,
 		Warnings:        append(append([]string{}, notes...), res.Warnings...),
+		Procs:           runtime.GOMAXPROCS(0),
+		BatchIters:      ms.iters,
+		RoundNs:         ms.ns,
 	}
 	for _, e := range res.Candidates {
 		reg.Candidates = append(reg.Candidates, regEstimate(e))
@@ -302,8 +306,23 @@ func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
 // as package benchkit reads its fields); ok is false when this Go
 // release's testing.B has no such int64 field.
 func setBytes(b *testing.B) (n int64, ok bool) {
-	f := reflect.ValueOf(b).Elem().FieldByName("bytes")
-	if !f.IsValid() || f.Kind() != reflect.Int64 {
+	return int64Field(reflect.ValueOf(b).Elem(), "bytes")
+}
+
+// int64Field reads the int64 field name of the struct v, ok false when v
+// has no such field, it has another kind, or it sits behind a nil
+// embedded pointer: a Go release that moves testing.B's fields degrades
+// the throughput metric and never panics.
+func int64Field(v reflect.Value, name string) (n int64, ok bool) {
+	if v.Kind() != reflect.Struct {
+		return 0, false
+	}
+	sf, found := v.Type().FieldByName(name)
+	if !found || sf.Type.Kind() != reflect.Int64 {
+		return 0, false
+	}
+	f, err := v.FieldByIndexErr(sf.Index)
+	if err != nil {
 		return 0, false
 	}
 	return f.Int(), true

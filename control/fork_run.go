@@ -252,6 +252,7 @@ func combine(frs []forkResult) measurement {
 			ms.stopped = fr.Stopped
 		}
 		ms.elapsed += time.Duration(fr.ElapsedNs)
+		ms.ns = appendRounds(ms.ns, fr.NsPerOp)
 	}
 	ms.warnings = seen.list(len(frs))
 	m, _ := stats.Median(iters)
@@ -264,6 +265,30 @@ func combine(frs []forkResult) measurement {
 		ms.bytesPerOp, _ = stats.Median(bytes)
 	}
 	return ms
+}
+
+// appendRounds appends a fork's per-implementation rounds to all's, one
+// fork after another, so that round r of every implementation stays the
+// same round; a fork whose implementations hold different round counts
+// (none do) contributes only the rounds they all have.
+func appendRounds(all, fork [][]float64) [][]float64 {
+	if len(fork) == 0 {
+		return all
+	}
+	if all == nil {
+		all = make([][]float64, len(fork))
+	}
+	if len(all) != len(fork) {
+		return all
+	}
+	n := len(fork[0])
+	for _, ns := range fork {
+		n = min(n, len(ns))
+	}
+	for i, ns := range fork {
+		all[i] = append(all[i], ns[:n]...)
+	}
+	return all
 }
 
 // forkedResult analyses the forks' rounds with [AnalyzeForks]' rule.

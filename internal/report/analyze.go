@@ -44,6 +44,8 @@ type Input struct {
 	// Dropped counts benchmark names the registry could not hold.
 	Dropped  int
 	Settings Settings
+	// Meta is the run's metadata, for the JSON report.
+	Meta Meta
 }
 
 // Fact is one line of the environment header: a short lowercase name and a

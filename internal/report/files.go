@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -21,6 +22,11 @@ type jsonReport struct {
 	Package     string           `json:"package"`
 	GOOS        string           `json:"goos"`
 	GOARCH      string           `json:"goarch"`
+	StartTime   *string          `json:"start_time"`
+	GoVersion   string           `json:"go_version"`
+	CPU         string           `json:"cpu"`
+	GoTest      jsonGoTest       `json:"go_test"`
+	VCS         *jsonVCS         `json:"vcs"`
 	Settings    jsonSettings     `json:"settings"`
 	Environment jsonEnvironment  `json:"environment"`
 	Warmup      *jsonWarmup      `json:"warmup"`
@@ -47,6 +53,7 @@ type jsonSettings struct {
 type jsonEnvironment struct {
 	Facts    []jsonFact    `json:"facts"`
 	Warnings []jsonWarning `json:"warnings"`
+	jsonMachine
 }
 
 type jsonFact struct {
@@ -220,6 +227,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 
 		DroppedComparisons: []jsonDropped{},
 	}
+	addMeta(&rep, in)
 	for _, f := range in.Facts {
 		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
 	}
@@ -324,7 +332,8 @@ func jsonReg(g stats.Regime) jsonRegime {
 // Samples writes every sample of in to w in the Go benchmark format, with
 // golang.org/x/perf/benchfmt.Writer, so that benchstat reads the file
 // directly. The file starts with the configuration lines goos, goarch, pkg,
-// cpu (those known) and "benchkit: benchkit-report/v1"; then
+// cpu (those known; cpu exactly as go test prints it, trailing spaces
+// included) and "benchkit: benchkit-report/v1"; then
 //
 //   - under "samples: runs", one result line per recorded run:
 //     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
@@ -334,10 +343,17 @@ func jsonReg(g stats.Regime) jsonRegime {
 //     benchkit.Loop batch timeline (a single run), one line per batch with
 //     its per-iteration cost in ns/op and, as iterations, the run's N over
 //     the number of batches (approximate: batches are merged to stay
-//     bounded).
+//     bounded);
+//   - under "samples: rounds", for each control comparison, one line per
+//     round and implementation: Benchmark<Name>/impl=<impl>[-procs] with
+//     the calls per batch as iterations and that round's time per call
+//     as ns/op, for the baseline, the control copy ("impl=control") and
+//     each candidate (at most registry.MaxRoundTimes rounds, evenly
+//     spaced); `benchstat -col /impl` puts the implementations side by
+//     side. The rounds of every -count repeat share a name.
 //
-// The samples key changes between the two blocks, so benchstat puts them
-// in separate tables rather than mixing run and batch samples.
+// The samples key changes between the blocks, so benchstat puts them in
+// separate tables rather than mixing run, batch and round samples.
 func Samples(w io.Writer, in Input) error {
 	return SamplesAnalysis(w, in, Analyze(in))
 }
@@ -355,7 +371,11 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 	add("goos", in.GOOS)
 	add("goarch", in.GOARCH)
 	add("pkg", in.Package)
-	add("cpu", in.CPU)
+	if cpu := strings.Map(noControl, in.CPU); strings.TrimSpace(cpu) != "" {
+		// As go test prints it, trailing spaces included: benchfmt keeps
+		// them, and benchstat splits tables on a differing value.
+		base = append(base, benchfmt.Config{Key: "cpu", Value: []byte(cpu), File: true})
+	}
 	add("benchkit", Schema)
 	block := func(samples string) []benchfmt.Config {
 		cfg := append([]benchfmt.Config{}, base...)
@@ -396,7 +416,73 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 			}
 		}
 	}
+	roundsCfg := block("rounds")
+	for _, c := range a.Comparisons {
+		if err := writeRounds(bw, roundsCfg, c); err != nil {
+			return fmt.Errorf("report: writing the samples file: %w", err)
+		}
+	}
 	return nil
+}
+
+// writeRounds writes one line per round and implementation of a control
+// comparison: Benchmark<Name>/impl=<impl>[-procs] <calls per batch> <ns>
+// ns/op, the implementations in the order baseline, control, candidates.
+// A comparison without recorded rounds, or with a round count per
+// implementation that does not match its names, writes nothing.
+func writeRounds(bw *benchfmt.Writer, cfg []benchfmt.Config, c ComparisonRow) error {
+	names := []string{c.Baseline, c.Control.Name}
+	if names[1] == "" {
+		names[1] = "control"
+	}
+	for _, e := range c.Candidates {
+		names = append(names, e.Name)
+	}
+	if len(c.RoundNs) != len(names) {
+		return nil
+	}
+	base, suffix := roundsName(c.Benchmark, c.Procs)
+	for i, ns := range c.RoundNs {
+		name := benchfmt.Name(base + "/impl=" + names[i] + suffix)
+		for _, v := range ns {
+			if !finite(v) || v <= 0 {
+				continue
+			}
+			res := &benchfmt.Result{Config: cfg, Name: name, Iters: max(c.BatchIters, 1), Values: []benchfmt.Value{nsValue(v)}}
+			if err := bw.Write(res); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// roundsName splits a comparison's registry key ("BenchmarkFormat-2")
+// into the name without "Benchmark" and the GOMAXPROCS suffix ("Format",
+// "-2"), so that "/impl=x" goes before the suffix as go test would print
+// a sub-benchmark. Whitespace becomes '_'.
+func roundsName(key string, procs int) (base, suffix string) {
+	base = strings.TrimPrefix(key, "Benchmark")
+	if procs > 1 {
+		suffix = "-" + strconv.Itoa(procs)
+		base = strings.TrimSuffix(base, suffix)
+	}
+	base = strings.Map(func(c rune) rune {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return '_'
+		}
+		return c
+	}, base)
+	return base, suffix
+}
+
+// noControl maps control characters to spaces, so that a value stays on
+// one line.
+func noControl(r rune) rune {
+	if r < ' ' || r == 0x7f {
+		return ' '
+	}
+	return r
 }
 
 // benchName is the result name benchfmt writes after "Benchmark": the
