@@ -145,6 +145,7 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 	if code != 0 {
 		return code
 	}
+	strictFlags.Store(cfg.strict) // flags then fail their benchmark (raise)
 	if child.Is() {
 		// A fork of control.Compare or a run of -benchkit.against: the
 		// parent reports; this process only measures.

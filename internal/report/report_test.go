@@ -157,9 +157,9 @@ func TestRowsOfFixture(t *testing.T) {
 
 	elim := rowByName(t, a, "Sum/eliminated-2")
 	assert.Equal(t, "eliminated", elim.Tags()[0])
-	msg := lineWith(t, text, "Sum/eliminated-2: eliminated:")
+	msg := lineWith(t, text, "Sum/eliminated-2: eliminated (from timing):")
 	assert.Contains(t, msg, "keep the result with sink.Keep (raised by 6 runs)")
-	assert.Contains(t, msg, "Sum/eliminated-2: eliminated: 0.31 ns/op", "the message's prefix and subject are not repeated")
+	assert.Contains(t, msg, "Sum/eliminated-2: eliminated (from timing): 0.31 ns/op", "the message's prefix and subject are not repeated")
 
 	loop := rowByName(t, a, "Loop-2")
 	assert.Equal(t, SourceBatches, loop.Source)
@@ -579,4 +579,27 @@ func TestStaleProcsRun(t *testing.T) {
 	require.NoError(t, JSON(&buf, in))
 	assert.Contains(t, buf.String(), `"stale_procs": 1`)
 	assert.Contains(t, buf.String(), `"stale_procs": 0`)
+}
+
+// TestAllowedAndDetailedFlags: an allowed flag is shown with its reason
+// and fails nothing, even in strict mode; a flag's detail, not its
+// headline, is the findings line; certainty reaches the JSON.
+func TestAllowedAndDetailedFlags(t *testing.T) {
+	in := Input{Settings: Settings{Strict: true}, Benches: []registry.Bench{
+		{Name: "BenchmarkTiny-2", Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: BenchmarkTiny: short",
+			Detail: "benchkit: BenchmarkTiny: the long story", Allowed: "a 1 ns body checked in the assembly", Count: 3}}},
+		{Name: "BenchmarkDCE-2", Flags: []registry.Flag{{Kind: registry.FlagAllocs, Message: "benchkit: BenchmarkDCE: short", Count: 1}}},
+	}}
+	a := Analyze(in)
+	require.Len(t, a.Failures, 1, "strict fails on the flag not allowed only: %v", a.Failures)
+	assert.Contains(t, a.Failures[0], "DCE-2 raised allocs")
+	text := render(t, in)
+	lineWith(t, text, "Tiny-2: eliminated (from timing) (allowed: a 1 ns body checked in the assembly): the long story (raised by 3 runs)")
+	lineWith(t, text, "DCE-2: allocs: short")
+	assert.Equal(t, "eliminated (allowed)", rowByName(t, a, "Tiny-2").Tags()[0])
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	assert.Contains(t, buf.String(), `"allowed": "a 1 ns body checked in the assembly"`)
+	assert.Contains(t, buf.String(), `"certain": true`)
+	assert.Contains(t, buf.String(), `"detail": "benchkit: BenchmarkTiny: the long story"`)
 }

@@ -379,11 +379,7 @@ func Strip(xs []float64, width int) StripPlot {
 func findingsOf(r Row) []string {
 	var out []string
 	for _, f := range r.Flags {
-		msg := trimSubject(strings.TrimPrefix(f.Message, "benchkit: "), r.Name)
-		if f.Count > 1 {
-			msg += fmt.Sprintf(" (raised by %d runs)", f.Count)
-		}
-		out = append(out, string(f.Kind)+": "+msg)
+		out = append(out, flagFinding(f, r.Name))
 	}
 	if stale := staleRuns(r.Runs); stale != "" {
 		out = append(out, stale)
@@ -563,4 +559,25 @@ func staleRuns(runs []registry.Run) string {
 	return fmt.Sprintf("run %s measured by testing at GOMAXPROCS=%d, not this row's -cpu value "+
 		"(golang/go#49980: a benchmark's first run precedes the -cpu setting); it is kept in the samples, as go test printed it",
 		strings.Join(idx, ", "), procs)
+}
+
+// flagFinding is a flag's findings line: its kind, whether timing or
+// certainty raised it, the allowance, and the detail (or the headline).
+func flagFinding(f registry.Flag, name string) string {
+	text := f.Detail
+	if text == "" {
+		text = f.Message
+	}
+	msg := trimSubject(strings.TrimPrefix(text, "benchkit: "), name)
+	if f.Count > 1 {
+		msg += fmt.Sprintf(" (raised by %d runs)", f.Count)
+	}
+	kind := string(f.Kind)
+	if !f.Kind.Certain() {
+		kind += " (from timing)"
+	}
+	if f.Allowed != "" {
+		kind += " (allowed: " + f.Allowed + ")"
+	}
+	return kind + ": " + msg
 }
