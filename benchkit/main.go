@@ -80,9 +80,10 @@ import (
 // or flag value stops Main before anything runs, with a message naming the
 // fix, and exit code 2.
 //
-// Main calls flag.Parse if the flags are not parsed yet; do not call
-// flag.Parse in TestMain before Main, or the -benchkit.* flags are
-// unknown to it. Main calls os.Exit and does not return. It panics if m is
+// Main calls flag.Parse if the flags are not parsed yet. A TestMain that
+// calls flag.Parse itself before Main must call [RegisterFlags] first, or
+// flag.Parse rejects a -benchkit.* flag ("flag provided but not defined")
+// and exits 2; the environment variables work either way. Main calls os.Exit and does not return. It panics if m is
 // nil.
 func Main(m interface{ Run() int }, opts ...MainOption) {
 	mainCheck(m)
