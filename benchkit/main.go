@@ -70,7 +70,9 @@ import (
 // directory gets one file per package in it, named after the import path
 // with '/' replaced by '_' (".json" or ".txt"): use that with
 // `go test ./...`, where every package's binary would otherwise overwrite
-// the same file. Across several packages prefer the environment variables:
+// the same file (a file that holds another package's output is replaced
+// with a warning on stderr naming it). Across several packages prefer the
+// environment variables:
 // the test binary of a package whose TestMain does not call Main rejects an
 // unknown -benchkit.* flag.
 //
@@ -78,7 +80,8 @@ import (
 // environment variable, the flag. The person running the command (flag or
 // variable) overrides the code (option). An invalid environment variable
 // or flag value stops Main before anything runs, with a message naming the
-// fix, and exit code 2.
+// fix, and exit code 2; so does, when benchmarks are requested, a file
+// path that cannot be written (a missing or unwritable directory).
 //
 // Main calls flag.Parse if the flags are not parsed yet. A TestMain that
 // calls flag.Parse itself before Main must call [RegisterFlags] first, or
@@ -155,6 +158,10 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 	}
 	if !mainBenchRequested(d.fs) {
 		return m.Run()
+	}
+	if err := mainCheckPaths(cfg, d.pkg); err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
 	}
 	snap := d.probe()
 	wu := mainWarmup(cfg, d)
@@ -291,6 +298,9 @@ func mainFilePath(path, pkg, ext string) string {
 }
 
 func mainWriteFile(d mainDeps, path string, write func(io.Writer) error) error {
+	if w := mainOtherPackage(path, d.pkg); w != "" {
+		fmt.Fprintln(d.stderr, w)
+	}
 	f, err := d.create(path)
 	if err != nil {
 		return err
