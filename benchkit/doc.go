@@ -72,9 +72,13 @@
 //
 // # Checks
 //
-// Each run is checked; a problem is a flag, logged with b.Log under the
-// benchmark's line (--- BENCH:) with the numbers and the fix, and kept for
-// the report:
+// Each run is checked; a problem is a flag, kept for the report with the
+// full explanation, and logged with b.Log under the benchmark's line
+// (--- BENCH:) as a one-line headline with the numbers and the fix,
+// attributed to the line of the benchmark that called Track, Loop or
+// Setup. A warning is logged the first time a benchmark raises its kind
+// in the process, not under every -count repeat (the report counts the
+// runs). The flags:
 //
 //   - timer-stopped: a b.N-style benchmark that calls b.StopTimer() and
 //     never b.StartTimer() makes testing ramp b.N to 1e9 and print about
@@ -111,10 +115,20 @@
 //   - misuse: Track called twice in one benchmark run (the second call is
 //     ignored), or in a benchmark that calls b.Run.
 //
+// Three kinds are judged from timing: eliminated, timer-toggling and
+// setup-cost. A noisy machine or a genuinely tiny body can raise them on
+// correct code, so a benchmark can accept one with [Allow] and a reason;
+// the report and the JSON still show it, with the reason. The others are
+// certain (timer-stopped, allocs against your own declaration, misuse)
+// and cannot be allowed. The report marks the timing kinds "(from
+// timing)" and the JSON has "certain" per flag.
+//
 // Flags warn by default; with [FailOnFlags] they fail the benchmark, and
-// with Main's strict setting any flag makes the exit code 1. A flag that
-// failed its benchmark (a stopped timer, or under FailOnFlags) makes Main
-// exit 1 too, even when a later -count repeat failed and go test passed.
+// with Main's strict setting every flag not allowed fails the benchmark
+// that raised it (b.Error, so go test -json names it) and makes the exit
+// code 1. A flag that failed its benchmark (a stopped timer, or under
+// FailOnFlags or strict mode) makes Main exit 1 too, even when a later
+// -count repeat failed and go test passed.
 //
 // # Main and the report
 //

@@ -77,7 +77,9 @@ import (
 // directory gets one file per package in it, named after the import path
 // with '/' replaced by '_' (".json" or ".txt"): use that with
 // `go test ./...`, where every package's binary would otherwise overwrite
-// the same file. Across several packages prefer the environment variables:
+// the same file (a file that holds another package's output is replaced
+// with a warning on stderr naming it). Across several packages prefer the
+// environment variables:
 // the test binary of a package whose TestMain does not call Main rejects an
 // unknown -benchkit.* flag.
 //
@@ -85,12 +87,15 @@ import (
 // environment variable, the flag. The person running the command (flag or
 // variable) overrides the code (option). An invalid environment variable
 // or flag value stops Main before anything runs, with a message naming the
-// fix, and exit code 2.
+// fix, and exit code 2; so does, when benchmarks are requested, a file
+// path that cannot be written (a missing or unwritable directory).
 //
-// Main calls flag.Parse if the flags are not parsed yet; do not call
-// flag.Parse in TestMain before Main, or the -benchkit.* flags are
-// unknown to it. Main calls os.Exit and does not return: a TestMain with
-// teardown after the tests calls [Run] instead. It panics if m is nil.
+// Main calls flag.Parse if the flags are not parsed yet. A TestMain that
+// calls flag.Parse itself before Main must call [RegisterFlags] first, or
+// flag.Parse rejects a -benchkit.* flag ("flag provided but not defined")
+// and exits 2; the environment variables work either way. Main calls
+// os.Exit and does not return: a TestMain with teardown after the tests
+// calls [Run] instead. It panics if m is nil.
 func Main(m M, opts ...MainOption) {
 	os.Exit(Run(m, opts...))
 }
@@ -184,6 +189,7 @@ func mainRun(m M, opts []MainOption, d mainDeps) int {
 	if code != 0 {
 		return code
 	}
+	strictFlags.Store(cfg.strict) // flags then fail their benchmark (raise)
 	if child.Is() {
 		// A fork of control.Compare or a run of -benchkit.against: the
 		// parent reports; this process only measures.
@@ -192,6 +198,10 @@ func mainRun(m M, opts []MainOption, d mainDeps) int {
 	}
 	if !mainBenchRequested(d.fs) {
 		return m.Run()
+	}
+	if err := mainCheckPaths(cfg, d.pkg); err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
 	}
 	start := d.now()
 	snap := d.probe()
@@ -365,6 +375,9 @@ func mainFilePath(path, pkg, ext string) string {
 }
 
 func mainWriteFile(d mainDeps, path string, write func(io.Writer) error) error {
+	if w := mainOtherPackage(path, d.pkg); w != "" {
+		fmt.Fprintln(d.stderr, w)
+	}
 	f, err := d.create(path)
 	if err != nil {
 		return err

@@ -86,11 +86,13 @@ func parallelMisuse(b *testing.B, by string, fail bool) {
 		msg = fmt.Sprintf("benchkit: %s: Track called inside a RunParallel body, on every goroutine; the calls are ignored. "+
 			"Fix: call benchkit.Track(b) once, before b.RunParallel", nameOf(b))
 	}
-	registry.Default().AddFlag(registry.KeyProcs(nameOf(b), procsOf(b)),
+	fail = fail || strictFlags.Load()
+	n := registry.Default().AddFlag(registry.KeyProcs(nameOf(b), procsOf(b)),
 		registry.Flag{Kind: registry.FlagMisuse, Message: msg, Failed: fail})
-	if fail {
+	switch {
+	case fail:
 		b.Error(msg)
-	} else {
+	case n <= 1: // once per benchmark, not per -count repeat
 		b.Log(msg)
 	}
 }

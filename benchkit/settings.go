@@ -87,7 +87,10 @@ func MainDelta(pct float64) MainOption {
 }
 
 // MainStrict makes every flag a benchmark raised (eliminated work, timer
-// misuse, setup cost, ...) fail the run: Main exits 1 when m passed.
+// misuse, setup cost, ...) fail the run: Main exits 1 when m passed. Each
+// such flag also fails its benchmark when raised (b.Error), so that go
+// test -json names it; a kind the benchmark accepted with [Allow] fails
+// nothing.
 func MainStrict() MainOption {
 	return mainOptionFunc(func(c *mainConfig) { c.strict = true })
 }

@@ -73,8 +73,8 @@ func (g setupGuard) runaway(projected time.Duration) bool { return projected > s
 // setupRunawayMessage is the headline (one line, for b.Fatal) and the
 // detail (for the report) of a Setup run stopped by the guard.
 func setupRunawayMessage(name string, iters int, wall, timed, setup, projected, d time.Duration) (headline, detail string) {
-	headline = fmt.Sprintf("benchkit: %s: Setup stopped at iteration %d: this run would take about %s for -benchtime=%s of timed work. "+
-		"Fix: -benchtime=Nx, or a pool of inputs prepared before the loop",
+	headline = fmt.Sprintf("benchkit: %s: Setup stopped at iteration %d: the run would take about %s for -benchtime=%s. "+
+		"Fix: -benchtime=Nx, or a pool of inputs",
 		name, iters, textfmt.Dur(projected), d)
 	n := time.Duration(max(iters, 1))
 	detail = fmt.Sprintf("%s; per iteration: %s of setup and %s of StopTimer/StartTimer pairs (untimed) against %s timed: "+
@@ -98,6 +98,6 @@ func (st *state) checkSetupRunaway(g setupGuard, su *setupStats, wall time.Durat
 	}
 	b.Helper()
 	head, detail := setupRunawayMessage(nameOf(b), su.iters, wall, timed, su.setup, p, g.d)
-	registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagSetupCost, Message: detail, Failed: true})
+	registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagSetupCost, Message: head, Detail: detail, Failed: true})
 	b.Fatal(head)
 }

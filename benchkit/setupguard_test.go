@@ -42,10 +42,7 @@ func TestSetupGuardProjection(t *testing.T) {
 func TestSetupRunawayMessage(t *testing.T) {
 	head, detail := setupRunawayMessage("BenchmarkS", 64, 13*time.Millisecond, 6400*time.Nanosecond,
 		12800*time.Microsecond, 35*time.Minute, time.Second)
-	assert.LessOrEqual(t, len(head), 200, head)
-	assert.NotContains(t, head, "\n")
-	assert.Contains(t, head, "Setup stopped at iteration 64")
-	assert.Contains(t, head, "-benchtime=Nx")
+	checkHeadline(t, head, "Setup stopped at iteration 64: the run would take about 35m0s for -benchtime=1s", "-benchtime=Nx")
 	assert.True(t, strings.HasPrefix(detail, head), "the detail starts with the headline")
 	assert.Contains(t, detail, "200µs of setup")
 }

@@ -7,6 +7,7 @@ import (
 	"runtime/metrics"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -190,8 +191,8 @@ func join(b *testing.B, opts []Option, by string) *state {
 		if dup {
 			b.Helper()
 			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
-				"benchkit: %s: Track called twice in one run of the benchmark function (Loop and Setup call it too); "+
-					"the extra call and its options are ignored. Fix: call Track once, at the top, or only Loop or Setup", nameOf(b))})
+				"benchkit: %s: Track called twice in one run (Loop and Setup call it too); the extra call and its options are ignored. "+
+					"Fix: call only one, once", nameOf(b))})
 		}
 		return nil
 	}
@@ -311,9 +312,9 @@ func (st *state) end() {
 	// is overwhelming (stoppedAlone), or when it is the last
 	// (-benchtime=Nx has only two) with strong evidence.
 	if v != timerOK && (st.suspect || v == timerStopped && stoppedAlone(st.prev, cur) || isFinal && cur.lastChance()) {
-		msg := stoppedMessage(nameOf(b), st.prev, cur, st.suspect)
-		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg, Failed: true})
-		b.Error(msg)
+		head, detail := stoppedMessage(nameOf(b), st.prev, cur, st.suspect)
+		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: head, Detail: detail, Failed: true})
+		b.Error(head)
 		forget()
 		return
 	}
@@ -390,37 +391,54 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	// inflated by the time its thread sat in the run queue.
 	if ns := run.NsPerOp * th.onCPU(s.Wall); ns < calibrateBelow {
 		if floor := emptyLoopFloor(); eliminated(ns, floor) {
-			st.raise(registry.Flag{Kind: registry.FlagEliminated, Message: eliminatedMessage(name, run.NsPerOp, ns, floor)})
+			head, detail := eliminatedMessage(name, run.NsPerOp, ns, floor)
+			st.raise(registry.Flag{Kind: registry.FlagEliminated, Message: head, Detail: detail})
 		}
 	}
 	if run.AllocsPerOp >= 0 && allocsShort(run.AllocsPerOp, st.cfg.expectAllocs) {
-		st.raise(registry.Flag{Kind: registry.FlagAllocs, Message: allocsMessage(name, run.AllocsPerOp, s.N, st.cfg.expectAllocs)})
+		head, detail := allocsMessage(name, run.AllocsPerOp, s.N, st.cfg.expectAllocs)
+		st.raise(registry.Flag{Kind: registry.FlagAllocs, Message: head, Detail: detail})
 	}
 	if su := st.setup; su != nil {
 		pairs := max(0, su.wall-su.setup-s.Timed)
 		if setupCostly(pairs, s.Timed) {
-			st.raise(registry.Flag{Kind: registry.FlagSetupCost, Message: setupMessage(name, su.iters, pairs, su.setup, s.Timed)})
+			head, detail := setupMessage(name, su.iters, pairs, su.setup, s.Timed)
+			st.raise(registry.Flag{Kind: registry.FlagSetupCost, Message: head, Detail: detail})
 		}
 	} else if heavyToggling(s) {
-		st.raise(registry.Flag{Kind: registry.FlagTimerToggling, Message: togglingMessage(name, s)})
+		head, detail := togglingMessage(name, s)
+		st.raise(registry.Flag{Kind: registry.FlagTimerToggling, Message: head, Detail: detail})
 	}
 }
 
-// raise records f for the report and logs it, or fails the benchmark with
-// it under FailOnFlags.
+// raise records f for the report and logs its headline, or fails the
+// benchmark with it under FailOnFlags or strict mode. A kind the
+// benchmark allowed ([Allow]) is recorded with the reason and neither
+// logged nor failing. A warning is logged the first time the benchmark
+// raises its kind in the process, not under every -count repeat: the
+// report counts the runs that raised it. A failure is given every time,
+// since each failed run needs its reason.
 func (st *state) raise(f registry.Flag) {
 	st.b.Helper()
 	st.mu.Lock()
-	fail := st.cfg.failOnFlags
+	f.Allowed = st.cfg.allowed[f.Kind]
+	fail := f.Allowed == "" && (st.cfg.failOnFlags || strictFlags.Load())
 	st.mu.Unlock()
 	f.Failed = fail
-	registry.Default().AddFlag(st.key, f)
-	if fail {
+	n := registry.Default().AddFlag(st.key, f)
+	switch {
+	case fail:
 		st.b.Error(f.Message)
-	} else {
+	case f.Allowed == "" && n <= 1:
 		st.b.Log(f.Message)
 	}
 }
+
+// strictFlags is set by Main when strict mode is on (-benchkit.strict,
+// BENCHKIT_STRICT, MainStrict): every flag not allowed then fails its
+// benchmark with b.Error when it is raised, so that go test -json names
+// the benchmark that failed, instead of only Main's exit code.
+var strictFlags atomic.Bool
 
 // reportMetric reports v unless it is NaN or ±Inf, or the extra metrics
 // are off (-benchkit.metrics=off, BENCHKIT_METRICS=off).

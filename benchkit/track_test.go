@@ -209,6 +209,11 @@ func TestBadInputPanics(t *testing.T) {
 		want  string
 	}{
 		{"Track nil b", func() { Track(nil) }, "benchkit: Track called with a nil *testing.B"},
+		{"Allow allocs", func() { Allow("allocs", "x") }, `benchkit: Allow("allocs"): the allocs flag compares an exact count`},
+		{"Allow timer-stopped", func() { Allow("timer-stopped", "x") }, `benchkit: Allow("timer-stopped"): a stopped timer always fails`},
+		{"Allow misuse", func() { Allow("misuse", "x") }, `benchkit: Allow("misuse"): misuse is a call that cannot measure`},
+		{"Allow unknown", func() { Allow("slow", "x") }, `benchkit: Allow("slow"): the kinds that can be allowed are "eliminated"`},
+		{"Allow without a reason", func() { Allow("eliminated", " ") }, `benchkit: Allow("eliminated", ""): give the reason`},
 		{"Loop nil b", func() { Loop(nil, func() int { return 0 }) }, "benchkit: Loop called with a nil *testing.B"},
 		{"Setup nil b", func() { Setup(nil, func() int { return 0 }, func(int) int { return 0 }) }, "benchkit: Setup called with a nil *testing.B"},
 		{"ExpectAllocs 0", func() { ExpectAllocs(0) }, "benchkit: ExpectAllocs(0)"},
@@ -313,4 +318,28 @@ func TestTestingBenchmarkIsNamed(t *testing.T) {
 	bs := registryBenchmarks()
 	require.Len(t, bs, 1)
 	assert.Regexp(t, `^testing\.Benchmark\(benchkit\.TestTestingBenchmarkIsNamed\.func\d+\)(-\d+)?$`, bs[0].Name)
+}
+
+// TestAllowRecordsWithoutFailing: under FailOnFlags an allowed kind is
+// recorded with its reason and does not fail the benchmark, while the
+// other flags still do (issue 11).
+func TestAllowRecordsWithoutFailing(t *testing.T) {
+	withBenchtime(t, "100x")
+	records(t)
+	var failed bool
+	testing.Benchmark(func(b *testing.B) {
+		Track(b, FailOnFlags(), Allow("setup-cost", "measured on purpose"))
+		st, _ := states.Load(b)
+		st.(*state).raise(registry.Flag{Kind: registry.FlagSetupCost, Message: "benchkit: x: costly"})
+		for b.Loop() {
+			sum(xs)
+		}
+		failed = b.Failed()
+	})
+	assert.False(t, failed, "an allowed flag failed the benchmark under FailOnFlags")
+	fs := flagsRecorded()
+	if assert.Len(t, fs, 1) {
+		assert.Equal(t, "measured on purpose", fs[0].Allowed)
+		assert.False(t, fs[0].Failed)
+	}
 }

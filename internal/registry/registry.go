@@ -79,11 +79,34 @@ const (
 	FlagMisuse        FlagKind = "misuse"         // an API used in a way that cannot measure
 )
 
+// Certain reports whether a flag of kind k is certain, rather than
+// inferred from timing: a stopped timer (the audit fails only on
+// evidence no load produces), fewer allocations than the benchmark
+// declared (an exact count), and misuse of the API. Eliminated work,
+// timer toggling and setup cost are judged from times, which a noisy
+// machine or a genuinely tiny body can mislead; only they can be accepted
+// with benchkit.Allow.
+func (k FlagKind) Certain() bool {
+	switch k {
+	case FlagEliminated, FlagTimerToggling, FlagSetupCost:
+		return false
+	}
+	return true
+}
+
 // Flag is one problem found in a benchmark, with a message that names the
 // numbers and the fix.
 type Flag struct {
-	Kind    FlagKind
+	Kind FlagKind
+	// Message is the one-line headline logged under the benchmark, and
+	// Detail the full explanation for the report ("" when the headline
+	// says it all).
 	Message string
+	Detail  string
+	// Allowed is the reason given with benchkit.Allow for accepting this
+	// kind in this benchmark, or "": an allowed flag is still recorded
+	// and shown, and fails nothing, not even in strict mode.
+	Allowed string
 	// Count is how many runs raised this kind; the message is the latest.
 	Count int
 	// Failed is true when the flag failed the benchmark in at least one
@@ -262,29 +285,33 @@ func (r *Registry) NsPerOp(name string) []float64 {
 	return xs
 }
 
-// AddFlag records a problem. A flag of a kind already recorded for the
-// benchmark replaces its message and increments its Count; Failed stays
-// true once any of them failed the benchmark.
-func (r *Registry) AddFlag(name string, f Flag) {
+// AddFlag records a problem and returns how many runs of the benchmark
+// have raised its kind so far, this one included (0 when the registry
+// could not hold it). A flag of a kind already recorded for the benchmark
+// replaces its message, detail and allowance and increments its Count;
+// Failed stays true once any of them failed the benchmark.
+func (r *Registry) AddFlag(name string, f Flag) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := r.bench(name)
 	if b == nil {
-		return
+		return 0
 	}
 	for i := range b.Flags {
 		if b.Flags[i].Kind == f.Kind {
-			b.Flags[i].Message = f.Message
-			b.Flags[i].Count++
-			b.Flags[i].Failed = b.Flags[i].Failed || f.Failed
-			return
+			g := &b.Flags[i]
+			g.Message, g.Detail, g.Allowed = f.Message, f.Detail, f.Allowed
+			g.Count++
+			g.Failed = g.Failed || f.Failed
+			return g.Count
 		}
 	}
 	if len(b.Flags) == MaxFlags {
-		return
+		return 0
 	}
 	f.Count = 1
 	b.Flags = append(b.Flags, f)
+	return 1
 }
 
 // SetTimeline replaces the named benchmark's timeline with a copy of ts,

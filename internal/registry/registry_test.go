@@ -182,3 +182,17 @@ func TestComparisonRoundTimes(t *testing.T) {
 	empty.AddComparison("BenchmarkZ", Comparison{})
 	assert.Nil(t, empty.Benchmarks()[0].Comparisons[0].RoundNs)
 }
+
+func TestAddFlagCountsAndCertainty(t *testing.T) {
+	var r Registry
+	assert.Equal(t, 1, r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "one", Detail: "long one"}))
+	assert.Equal(t, 2, r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "two", Detail: "long two", Allowed: "why"}))
+	f := r.Benchmarks()[0].Flags[0]
+	assert.Equal(t, Flag{Kind: FlagEliminated, Message: "two", Detail: "long two", Allowed: "why", Count: 2}, f)
+	for _, k := range []FlagKind{FlagEliminated, FlagTimerToggling, FlagSetupCost} {
+		assert.False(t, k.Certain(), k)
+	}
+	for _, k := range []FlagKind{FlagTimerStopped, FlagAllocs, FlagMisuse} {
+		assert.True(t, k.Certain(), k)
+	}
+}

@@ -192,7 +192,11 @@ func (r Row) Shown() bool { return r.TotalRuns > 0 || len(r.Timeline) > 0 || len
 func (r Row) Tags() []string {
 	var tags []string
 	for _, f := range r.Flags {
-		tags = append(tags, string(f.Kind))
+		tag := string(f.Kind)
+		if f.Allowed != "" {
+			tag += " (allowed)"
+		}
+		tags = append(tags, tag)
 	}
 	if r.Regimes != nil {
 		tags = append(tags, fmt.Sprintf("two-regimes %s×%d|%s×%d",
@@ -259,15 +263,16 @@ func Analyze(in Input) Analysis {
 }
 
 // flagFailures returns a failure per flag that failed its benchmark
-// (registry.Flag.Failed) and, with strict, per flag raised at all: go test
-// loses a failure in a later -count repeat and passes, so the report must
-// fail the run itself.
+// (registry.Flag.Failed) and, with strict, per flag raised at all but the
+// ones the benchmark allowed (registry.Flag.Allowed): go test loses a
+// failure in a later -count repeat and passes, so the report must fail
+// the run itself.
 func flagFailures(rows []Row, strict bool) []string {
 	var out []string
 	for _, r := range rows {
 		for _, f := range r.Flags {
 			switch {
-			case strict:
+			case strict && f.Allowed == "":
 				out = append(out, fmt.Sprintf(
 					"benchkit: %s raised %s (strict mode: every flag fails the run; fix the benchmark or drop -benchkit.strict)",
 					r.Display, f.Kind))

@@ -126,8 +126,11 @@ type jsonOutlier struct {
 type jsonFlag struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	Detail  string `json:"detail"`
 	Count   int    `json:"count"`
 	Failed  bool   `json:"failed"`
+	Certain bool   `json:"certain"`
+	Allowed string `json:"allowed"`
 }
 
 type jsonRun struct {
@@ -306,7 +309,8 @@ func jsonBench(r Row) jsonBenchmark {
 		}
 	}
 	for _, f := range r.Flags {
-		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count, Failed: f.Failed})
+		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Detail: f.Detail, Count: f.Count, Failed: f.Failed,
+			Certain: f.Kind.Certain(), Allowed: f.Allowed})
 	}
 	for _, run := range r.Runs {
 		jr := jsonRun{

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -157,9 +158,9 @@ func TestRowsOfFixture(t *testing.T) {
 
 	elim := rowByName(t, a, "Sum/eliminated-2")
 	assert.Equal(t, "eliminated", elim.Tags()[0])
-	msg := lineWith(t, text, "Sum/eliminated-2: eliminated:")
+	msg := lineWith(t, text, "Sum/eliminated-2: eliminated (from timing):")
 	assert.Contains(t, msg, "keep the result with sink.Keep (raised by 6 runs)")
-	assert.Contains(t, msg, "Sum/eliminated-2: eliminated: 0.31 ns/op", "the message's prefix and subject are not repeated")
+	assert.Contains(t, msg, "Sum/eliminated-2: eliminated (from timing): 0.31 ns/op", "the message's prefix and subject are not repeated")
 
 	loop := rowByName(t, a, "Loop-2")
 	assert.Equal(t, SourceBatches, loop.Source)
@@ -579,4 +580,53 @@ func TestStaleProcsRun(t *testing.T) {
 	require.NoError(t, JSON(&buf, in))
 	assert.Contains(t, buf.String(), `"stale_procs": 1`)
 	assert.Contains(t, buf.String(), `"stale_procs": 0`)
+}
+
+// TestAllowedAndDetailedFlags: an allowed flag is shown with its reason
+// and fails nothing, even in strict mode; a flag's detail, not its
+// headline, is the findings line; certainty reaches the JSON.
+func TestAllowedAndDetailedFlags(t *testing.T) {
+	in := Input{Settings: Settings{Strict: true}, Benches: []registry.Bench{
+		{Name: "BenchmarkTiny-2", Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: BenchmarkTiny: short",
+			Detail: "benchkit: BenchmarkTiny: the long story", Allowed: "a 1 ns body checked in the assembly", Count: 3}}},
+		{Name: "BenchmarkDCE-2", Flags: []registry.Flag{{Kind: registry.FlagAllocs, Message: "benchkit: BenchmarkDCE: short", Count: 1}}},
+	}}
+	a := Analyze(in)
+	require.Len(t, a.Failures, 1, "strict fails on the flag not allowed only: %v", a.Failures)
+	assert.Contains(t, a.Failures[0], "DCE-2 raised allocs")
+	text := render(t, in)
+	lineWith(t, text, "Tiny-2: eliminated (from timing) (allowed: a 1 ns body checked in the assembly): the long story (raised by 3 runs)")
+	lineWith(t, text, "DCE-2: allocs: short")
+	assert.Equal(t, "eliminated (allowed)", rowByName(t, a, "Tiny-2").Tags()[0])
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	assert.Contains(t, buf.String(), `"allowed": "a 1 ns body checked in the assembly"`)
+	assert.Contains(t, buf.String(), `"certain": true`)
+	assert.Contains(t, buf.String(), `"detail": "benchkit: BenchmarkTiny: the long story"`)
+}
+
+// TestOnceRowsFold: a -count=1 suite of many benchmarks gives one line for
+// the rows with nothing known beyond one ns/op, not a row each (issue 11);
+// rows with a flag stay, and few such rows are listed one by one.
+func TestOnceRowsFold(t *testing.T) {
+	run := func(ns float64) registry.Run {
+		return registry.Run{Procs: 2, N: 100, NsPerOp: ns, AllocsPerOp: -1, BytesPerOp: -1, TimedFraction: -1, WaitFraction: 0.01, WithinCV: -1}
+	}
+	var in Input
+	for i := range 300 {
+		in.Benches = append(in.Benches, registry.Bench{Name: fmt.Sprintf("BenchmarkB%03d-2", i), TotalRuns: 1, Runs: []registry.Run{run(float64(10 + i))}})
+	}
+	in.Benches = append(in.Benches, registry.Bench{Name: "BenchmarkFlagged-2", TotalRuns: 1, Runs: []registry.Run{run(0.3)},
+		Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: gone", Count: 1}}})
+	text := render(t, in)
+	assert.Less(t, strings.Count(text, "\n"), 60, "hundreds of once-run rows are folded:\n%s", text)
+	lineWith(t, text, "+ 300 more benchmarks ran once with nothing else known (no spread, no flag): 10.00ns … 309.0ns/op, median wait 1.0%")
+	lineWith(t, text, "Flagged-2  ", "1 run", "eliminated")
+	assert.NotContains(t, text, "B150-2  ", "a folded row is not in the table")
+	lineWith(t, text, "B000-2, B001-2, B002-2, B003-2 and 297 more: one run")
+
+	in.Benches = in.Benches[:MaxOnceRows]
+	text = render(t, in)
+	assert.NotContains(t, text, "more benchmarks ran once")
+	lineWith(t, text, "B007-2", "1 run")
 }

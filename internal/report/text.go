@@ -117,8 +117,9 @@ func (p *printer) benchmarks(a Analysis, delta float64) {
 		return
 	}
 	table := [][]string{{"benchmark", "samples", "median/op", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
+	folded := foldedRows(a.Rows)
 	for _, r := range a.Rows {
-		if !r.Shown() {
+		if !r.Shown() || folded[r.Display] {
 			continue
 		}
 		table = append(table, []string{
@@ -127,7 +128,61 @@ func (p *printer) benchmarks(a Analysis, delta float64) {
 		})
 	}
 	p.table(table)
+	if len(folded) > 0 {
+		p.line("  " + foldedLine(a.Rows, folded))
+	}
 	p.legend(delta)
+}
+
+// MaxOnceRows is the most rows of benchmarks that ran once, with nothing
+// else known (no spread, no flag, no regime), that the benchmarks table
+// lists one by one; beyond it they are folded into one line (a -count=1
+// suite of hundreds of benchmarks would otherwise print hundreds of rows
+// of "1 run … ? unknown ?"). The JSON report keeps every row.
+const MaxOnceRows = 8
+
+// foldedRows returns the display names of the rows the table folds, or
+// nil when there are at most MaxOnceRows of them.
+func foldedRows(rows []Row) map[string]bool {
+	var once []string
+	for _, r := range rows {
+		if r.Shown() && r.Source == SourceNone && len(r.Flags) == 0 && r.Regimes == nil {
+			once = append(once, r.Display)
+		}
+	}
+	if len(once) <= MaxOnceRows {
+		return nil
+	}
+	m := make(map[string]bool, len(once))
+	for _, d := range once {
+		m[d] = true
+	}
+	return m
+}
+
+// foldedLine summarises the folded rows: how many, the range of their
+// ns/op and their median wait.
+func foldedLine(rows []Row, folded map[string]bool) string {
+	var ns, waits []float64
+	for _, r := range rows {
+		if !folded[r.Display] {
+			continue
+		}
+		if r.MedianNs >= 0 {
+			ns = append(ns, r.MedianNs)
+		}
+		if r.WaitPct >= 0 {
+			waits = append(waits, r.WaitPct)
+		}
+	}
+	line := fmt.Sprintf("+ %d more benchmarks ran once with nothing else known (no spread, no flag)", len(folded))
+	if len(ns) > 0 {
+		line += fmt.Sprintf(": %s … %s/op", fmtNs(slices.Min(ns)), fmtNs(slices.Max(ns)))
+	}
+	if m, ok := stats.Median(waits); ok {
+		line += fmt.Sprintf(", median wait %s%%", pctCell(m))
+	}
+	return line + "; each one's ns/op is its go test line, and the JSON report has them all"
 }
 
 // legend explains the benchmarks table's columns.
@@ -379,11 +434,7 @@ func Strip(xs []float64, width int) StripPlot {
 func findingsOf(r Row) []string {
 	var out []string
 	for _, f := range r.Flags {
-		msg := trimSubject(strings.TrimPrefix(f.Message, "benchkit: "), r.Name)
-		if f.Count > 1 {
-			msg += fmt.Sprintf(" (raised by %d runs)", f.Count)
-		}
-		out = append(out, string(f.Kind)+": "+msg)
+		out = append(out, flagFinding(f, r.Name))
 	}
 	if stale := staleRuns(r.Runs); stale != "" {
 		out = append(out, stale)
@@ -563,4 +614,25 @@ func staleRuns(runs []registry.Run) string {
 	return fmt.Sprintf("run %s measured by testing at GOMAXPROCS=%d, not this row's -cpu value "+
 		"(golang/go#49980: a benchmark's first run precedes the -cpu setting); it is kept in the samples, as go test printed it",
 		strings.Join(idx, ", "), procs)
+}
+
+// flagFinding is a flag's findings line: its kind, whether timing or
+// certainty raised it, the allowance, and the detail (or the headline).
+func flagFinding(f registry.Flag, name string) string {
+	text := f.Detail
+	if text == "" {
+		text = f.Message
+	}
+	msg := trimSubject(strings.TrimPrefix(text, "benchkit: "), name)
+	if f.Count > 1 {
+		msg += fmt.Sprintf(" (raised by %d runs)", f.Count)
+	}
+	kind := string(f.Kind)
+	if !f.Kind.Certain() {
+		kind += " (from timing)"
+	}
+	if f.Allowed != "" {
+		kind += " (allowed: " + f.Allowed + ")"
+	}
+	return kind + ": " + msg
 }
