@@ -203,6 +203,12 @@ type Row struct {
 	RunsNeeded       int
 	RunsNeededCapped bool
 	RunsNeededBasis  Basis
+	// RunsNeededHi is, for BasisBatchCI, Lehr's rule on the CV of the
+	// run's 16 block medians (stats.BatchCI.BlockCVPct), as if each
+	// sixteenth of the run were a run: an upper estimate, which holds
+	// unless processes differ more than stretches of one run do. At least
+	// RunsNeeded; 0 otherwise.
+	RunsNeededHi int
 	// ColdStart is the ratio of the first sample to the median of the
 	// rest when stats.ColdStart calls it a cold start, else 0. The first
 	// sample is then left out of CVPct, CIPct, the grade, the regimes and
@@ -485,6 +491,10 @@ func gradeRow(r *Row, xs []float64, delta float64) {
 		r.CIPct = ci.HalfWidthPct
 		r.Grade, r.GradeBasis = GradeCI(ci.HalfWidthPct), BasisBatchCI
 		perRunCV, r.RunsNeededBasis = ci.SEPct, BasisBatchCI
+		defer func() {
+			hi, _ := stats.LehrRuns(ci.BlockCVPct, delta)
+			r.RunsNeededHi = max(hi, r.RunsNeeded)
+		}()
 	default:
 		r.Grade = GradeUnknown
 		return

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -47,8 +48,25 @@ func TestBatchesGradeTheMedian(t *testing.T) {
 	}
 	text := render(t, Input{Benches: []registry.Bench{{Name: "BenchmarkSum", Runs: runs(2, 0.01, 172), TotalRuns: 1, Timeline: steadyBursty(1)}}})
 	row := fields(lineWith(t, text, "Sum-2", "1 run, 256 batches"))
-	assert.Equal(t, "≥6", row[7], "runs-needed from batches is a lower bound")
+	assert.Equal(t, "6", row[7], "fast noise: both ends of the range are the floor")
 	assert.Regexp(t, `^[0-9.]+ b$`, row[4], "the batch spread is marked as such")
+
+	// A slowly wandering level (AR(1) with φ = 0.95 over 256 batches, 2%
+	// per step): the run's own standard error and the spread of its
+	// sixteenths differ, and the cell shows both ends.
+	r := rand.New(rand.NewPCG(9, 9))
+	wander := make([]float64, 256)
+	a := 0.0
+	for i := range wander {
+		a = 0.95*a + 0.02*r.NormFloat64()
+		wander[i] = 170 * (1 + a) * (1 + 0.03*math.Abs(r.NormFloat64()))
+	}
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkWander", Runs: runs(2, 0.01, 172), TotalRuns: 1, Timeline: wander}}}
+	w := rowByName(t, Analyze(in), "Wander-2")
+	require.Nil(t, w.Regimes)
+	assert.Greater(t, w.RunsNeededHi, w.RunsNeeded)
+	cell := fields(lineWith(t, render(t, in), "Wander-2", "1 run, 256 batches"))[7]
+	assert.Equal(t, fmt.Sprintf("%d–%d", w.RunsNeeded, w.RunsNeededHi), cell)
 }
 
 // TestColdStartAdvice: fastjson's MarshalTo/canada, 407 ms at b.N=1 then

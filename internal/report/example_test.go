@@ -38,7 +38,7 @@ func ExampleText() {
 	// benchkit │   · cv%: over runs the run-to-run cv; over batches (b) the spread of batches a few ms long within the run, not graded
 	// benchkit │   · grade: of the run-to-run cv with 2 runs or more, else of ±%: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust
 	// benchkit │   · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)
-	// benchkit │   · runs@5%: runs per side to resolve a 5% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least 6, from the run-to-run cv; ≥n over batches: from the run's own standard error, a lower bound (processes differ more; -count=10 measures it); n/a with two regimes
+	// benchkit │   · runs@5%: runs per side to resolve a 5% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least 6, from the run-to-run cv; over batches lo–hi: lo from the run's own standard error (processes differ at least that much), hi from the cv of its 16 blocks as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes
 	// benchkit │
 	// benchkit │ samples in order (▁ lowest … █ highest, per row)
 	// benchkit │   MakeBuffer-2  runs  25.40ns … 43.90ns  ▆▇█▆▂▁▂▁▂▆▆▆

@@ -92,6 +92,7 @@ type jsonBenchmark struct {
 	GradeBasis      Basis      `json:"grade_basis"`
 	MedianCIPct     *float64   `json:"median_ci_pct"`
 	RunsNeededBasis Basis      `json:"runs_needed_basis"`
+	RunsNeededHi    *int       `json:"runs_needed_hi"`
 	ColdStartRatio  *float64   `json:"cold_start_ratio"`
 	Drift           *jsonDrift `json:"drift"`
 }
@@ -296,6 +297,10 @@ func jsonBench(r Row) jsonBenchmark {
 		jb.RunsNeeded = &n
 	}
 	jb.GradeBasis, jb.MedianCIPct, jb.RunsNeededBasis = r.GradeBasis, known(r.CIPct), r.RunsNeededBasis
+	if r.RunsNeededHi > 0 {
+		hi := r.RunsNeededHi
+		jb.RunsNeededHi = &hi
+	}
 	if r.ColdStart > 0 {
 		jb.ColdStartRatio = known(r.ColdStart)
 	}

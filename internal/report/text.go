@@ -138,7 +138,8 @@ func (p *printer) legend(delta float64) {
 	p.line("  · grade: of the run-to-run cv with 2 runs or more, else of ±%: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
 	p.line("  · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)")
 	p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d, from the run-to-run cv; "+
-		"≥n over batches: from the run's own standard error, a lower bound (processes differ more; -count=10 measures it); n/a with two regimes",
+		"over batches lo–hi: lo from the run's own standard error (processes differ at least that much), hi from the cv of its 16 blocks "+
+		"as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes",
 		fmtNum(delta), fmtNum(delta), MinRunsForCI))
 }
 
@@ -311,8 +312,8 @@ func runsNeededCell(r Row) string {
 		return "n/a" // two regimes: Lehr's rule does not apply (see the finding)
 	case r.RunsNeededCapped:
 		return ">" + strconv.Itoa(r.RunsNeeded)
-	case r.RunsNeededBasis == BasisBatchCI:
-		return "≥" + strconv.Itoa(r.RunsNeeded)
+	case r.RunsNeededBasis == BasisBatchCI && r.RunsNeededHi > r.RunsNeeded:
+		return strconv.Itoa(r.RunsNeeded) + "–" + strconv.Itoa(r.RunsNeededHi)
 	}
 	return strconv.Itoa(r.RunsNeeded)
 }

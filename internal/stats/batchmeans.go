@@ -32,6 +32,12 @@ type BatchCI struct {
 	// within-run part of the run-to-run coefficient of variation of a
 	// run's median.
 	SEPct float64
+	// BlockCVPct is the coefficient of variation of the k block medians in
+	// percent: the run-to-run CV of runs a k-th as long as this one, were
+	// each block its own run. It is at least √k·SEPct/√((1+ρ)/(1−ρ))
+	// and, for a full run, an upper estimate of its run-to-run CV unless
+	// processes differ more than stretches of one run do.
+	BlockCVPct float64
 	// Blocks is k, the number of blocks, and BlockSize the batches in
 	// each; the first len(xs) − k·BlockSize batches (the oldest) are left
 	// out.
@@ -90,6 +96,9 @@ func BatchMedianCI(xs []float64, confidence float64) (ci BatchCI, ok bool) {
 	ci = BatchCI{Center: center, Blocks: k, BlockSize: size, Rho: rho, Confidence: confidence}
 	ci.HalfWidthPct = 100 * half * inflate / center
 	ci.SEPct = ci.HalfWidthPct / (math.Sqrt2 * math.Erfinv(confidence))
+	if cv, ok := CV(meds); ok {
+		ci.BlockCVPct = cv
+	}
 	return ci, true
 }
 

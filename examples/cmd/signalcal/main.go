@@ -33,11 +33,12 @@
 //   - wait%: the median over processes of the report's wait%;
 //   - ns/op: the median over processes of the printed median, and the
 //     run-to-run CV of those medians across processes;
-//   - runs@5% printed: the median (and range) of the runs-needed the
-//     report printed (≥n from batches), and the old figure, Lehr's rule on
-//     the batch CV;
+//   - runs@5% printed lo–hi: the medians over processes without a regime
+//     call of the range the report printed from batches (runs_needed and
+//     runs_needed_hi), and the old figure, Lehr's rule on the batch CV;
 //   - runs@5% truth: Lehr's rule, ⌈16·(cv/5)²⌉ and at least 6, on the
-//     run-to-run CV across the processes; and the ratio printed/truth.
+//     run-to-run CV across the processes; the ratio hi/truth; and the
+//     processes whose range, widened by a factor 2 each way, holds it.
 //
 // After the table come a line describing the machine (load average at
 // start) and the command line that reproduces the run.

@@ -23,6 +23,7 @@ type row struct {
 	WaitPct         *float64  `json:"wait_pct"`
 	RunsNeeded      *int      `json:"runs_needed"`
 	RunsNeededBasis string    `json:"runs_needed_basis"`
+	RunsNeededHi    *int      `json:"runs_needed_hi"`
 	Regimes         *struct {
 		Method string `json:"method"`
 	} `json:"regimes"`

@@ -30,17 +30,16 @@ type summary struct {
 	waitMed                 float64
 	nsMed, runCV            float64
 	printedMed              float64
-	printedLo, printedHi    int
-	printedPrefix           string
-	oldMed                  float64
+	los, his                []int // printed runs-needed range per process without regimes
+	oldMed, blockMed        float64
 	truth                   int
 	hasBatches              bool
 }
 
 // summarise computes the row of one workload from its processes' rows.
 func summarise(name string, rs []row) summary {
-	s := summary{name: name, n: len(rs), truth: -1, printedLo: math.MaxInt}
-	var waits, meds, printed, old []float64
+	s := summary{name: name, n: len(rs), truth: -1}
+	var waits, meds, printed, old, block []float64
 	for _, r := range rs {
 		if i := slices.Index(grades, report.Grade(r.Grade)); i >= 0 {
 			s.gradeNew[i]++
@@ -80,17 +79,20 @@ func summarise(name string, rs []row) summary {
 			meds = append(meds, *r.MedianNs)
 		}
 		if r.RunsNeeded != nil && r.Regimes == nil {
-			printed = append(printed, float64(*r.RunsNeeded))
-			s.printedLo, s.printedHi = min(s.printedLo, *r.RunsNeeded), max(s.printedHi, *r.RunsNeeded)
-			if r.RunsNeededBasis == "batch-ci" {
-				s.printedPrefix = "≥"
+			lo, hi := *r.RunsNeeded, *r.RunsNeeded
+			if r.RunsNeededHi != nil {
+				hi = *r.RunsNeededHi
 			}
+			printed = append(printed, float64(lo))
+			block = append(block, float64(hi))
+			s.los, s.his = append(s.los, lo), append(s.his, hi)
 		}
 	}
 	s.waitMed = median(waits)
 	s.nsMed = median(meds)
 	s.printedMed = median(printed)
 	s.oldMed = median(old)
+	s.blockMed = median(block)
 	s.runCV = -1
 	if cv, ok := stats.CV(meds); ok && len(meds) >= 2 {
 		s.runCV = cv
@@ -135,18 +137,18 @@ func printTable(w io.Writer, obs map[string][]row) {
 		}
 		return strings.Compare(a, b)
 	})
-	fmt.Fprintln(w, "| workload | R | ns/op (median) | run-to-run CV | grade E/A/N/D | before: grade of batch CV | regimes | before: regimes | drift | cold | eliminated | wait% | runs@5% printed (range) | before: Lehr on batch CV | runs@5% from run-to-run CV | printed / truth |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| workload | R | ns/op (median) | run-to-run CV | grade E/A/N/D | before: grade of batch CV | regimes | before: regimes | drift | cold | eliminated | wait% | runs@5% printed lo–hi | before: Lehr on batch CV | runs@5% from run-to-run CV | hi / truth | truth within [lo/2, 2·hi] |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, n := range names {
 		s := summarise(n, obs[n])
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %d/%d | %s | %d/%d | %d/%d | %d/%d | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %d/%d | %s | %d/%d | %d/%d | %d/%d | %s | %s | %s | %s | %s | %s |\n",
 			s.name, s.n, fmtNs(s.nsMed), fmtPct(s.runCV), counts(s.gradeNew), oldCell(s, counts(s.gradeOld)),
 			s.regimesNew, s.n, oldCell(s, fmt.Sprintf("%d/%d", s.regimesOld, s.n)), s.drift, s.n, s.cold, s.n, s.eliminated, s.n,
-			fmtNum(s.waitMed), printedCell(s), oldCell(s, fmtNum(s.oldMed)), truthCell(s.truth), ratioCell(s))
+			fmtNum(s.waitMed), printedCell(s), oldCell(s, fmtNum(s.oldMed)), truthCell(s.truth), ratioCell(s), withinCell(s))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "grade E/A/N/D: processes graded excellent/acceptable/noisy/do-not-trust (unknown left out); \"before\" columns recompute issue 13's old rules from the same JSON (seed 001's thresholds on the batch CV; TwoRegimes or ShiftedBlock on the batches without the sustained-level condition; Lehr's rule on the batch CV).")
-	fmt.Fprintln(w, "runs@5% printed: the median over processes without a regime call (≥: a lower bound from one run's batches); truth: ⌈16·(cv/5)²⌉, at least 6, with cv the CV of the R printed medians.")
+	fmt.Fprintln(w, "runs@5% printed lo–hi: the medians over processes without a regime call of the range the report printed (lo from the run's standard error, hi from the CV of its 16 block medians); truth: ⌈16·(cv/5)²⌉, at least 6, with cv the CV of the R printed medians; the last column counts the processes whose printed range, widened by a factor 2 each way, holds the truth.")
 }
 
 func counts(c [4]int) string {
@@ -165,11 +167,25 @@ func printedCell(s summary) string {
 	if math.IsNaN(s.printedMed) {
 		return "–"
 	}
-	r := s.printedPrefix + fmtNum(s.printedMed)
-	if s.printedLo != s.printedHi {
-		r += fmt.Sprintf(" (%d–%d)", s.printedLo, s.printedHi)
+	if s.printedMed == s.blockMed {
+		return fmtNum(s.printedMed)
 	}
-	return r
+	return fmtNum(s.printedMed) + "–" + fmtNum(s.blockMed)
+}
+
+// withinCell counts the processes whose printed range, widened by a
+// factor 2 each way, holds the truth.
+func withinCell(s summary) string {
+	if len(s.los) == 0 || s.truth <= 0 {
+		return "–"
+	}
+	k := 0
+	for i := range s.los {
+		if float64(s.truth) >= float64(s.los[i])/2 && float64(s.truth) <= 2*float64(s.his[i]) {
+			k++
+		}
+	}
+	return fmt.Sprintf("%d/%d", k, len(s.los))
 }
 
 func truthCell(n int) string {
@@ -183,7 +199,7 @@ func ratioCell(s summary) string {
 	if math.IsNaN(s.printedMed) || s.truth <= 0 {
 		return "–"
 	}
-	return fmt.Sprintf("%.2f", s.printedMed/float64(s.truth))
+	return fmt.Sprintf("%.2f", s.blockMed/float64(s.truth))
 }
 
 func fmtNum(x float64) string {
