@@ -93,6 +93,21 @@ type jsonBenchmark struct {
 	Flags            []jsonFlag   `json:"flags"`
 	Runs             []jsonRun    `json:"runs"`
 	Timeline         []float64    `json:"timeline_ns_per_op"`
+
+	// Added within v1 by issue 13: what the grade and runs-needed are
+	// computed from, the interval of the median, and the causes.
+	GradeBasis      Basis      `json:"grade_basis"`
+	MedianCIPct     *float64   `json:"median_ci_pct"`
+	RunsNeededBasis Basis      `json:"runs_needed_basis"`
+	RunsNeededHi    *int       `json:"runs_needed_hi"`
+	ColdStartRatio  *float64   `json:"cold_start_ratio"`
+	Drift           *jsonDrift `json:"drift"`
+}
+
+type jsonDrift struct {
+	ChangePct float64 `json:"change_pct"`
+	P         float64 `json:"p"`
+	Blocks    int     `json:"blocks"`
 }
 
 type jsonRegimes struct {
@@ -294,6 +309,17 @@ func jsonBench(r Row) jsonBenchmark {
 	if r.RunsNeeded > 0 {
 		n := r.RunsNeeded
 		jb.RunsNeeded = &n
+	}
+	jb.GradeBasis, jb.MedianCIPct, jb.RunsNeededBasis = r.GradeBasis, known(r.CIPct), r.RunsNeededBasis
+	if r.RunsNeededHi > 0 {
+		hi := r.RunsNeededHi
+		jb.RunsNeededHi = &hi
+	}
+	if r.ColdStart > 0 {
+		jb.ColdStartRatio = known(r.ColdStart)
+	}
+	if d := r.Drift; d != nil {
+		jb.Drift = &jsonDrift{ChangePct: zeroIfBad(d.ChangePct), P: zeroIfBad(d.P), Blocks: d.Blocks}
 	}
 	if g := r.Regimes; g != nil {
 		jb.Regimes = &jsonRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation), Method: "value-split"}
