@@ -8,6 +8,14 @@ import (
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
+// The rule's defaults, shared by control.Compare and -benchkit.against:
+// the family-wise confidence of the intervals, and the negligible size ε
+// in percent.
+const (
+	DefaultConfidence = 0.95
+	DefaultNegligible = 1.0
+)
+
 // Verdict is the outcome of one candidate in a comparison.
 type Verdict string
 
