@@ -44,6 +44,8 @@ type Input struct {
 	// Dropped counts benchmark names the registry could not hold.
 	Dropped  int
 	Settings Settings
+	// Against is the cross-build comparison of -benchkit.against, or nil.
+	Against *registry.Against
 }
 
 // Fact is one line of the environment header: a short lowercase name and a
@@ -253,6 +255,7 @@ func Analyze(in Input) Analysis {
 		}
 	}
 	a.Failures = append(a.Failures, flagFailures(a.Rows, in.Settings.Strict)...)
+	a.Failures = append(a.Failures, againstFailures(in.Against)...)
 	return a
 }
 

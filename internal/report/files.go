@@ -32,6 +32,8 @@ type jsonReport struct {
 	// DroppedComparisons lists the benchmarks whose comparisons the
 	// registry could not all hold, with how many it dropped.
 	DroppedComparisons []jsonDropped `json:"dropped_comparisons"`
+	// Against is the cross-build comparison (-benchkit.against), or null.
+	Against *jsonAgainst `json:"against"`
 }
 
 type jsonDropped struct {
@@ -216,6 +218,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		Dropped:     in.Dropped,
 
 		DroppedComparisons: []jsonDropped{},
+		Against:            jsonAgainstOf(in.Against),
 	}
 	for _, f := range in.Facts {
 		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
@@ -393,7 +396,7 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 			}
 		}
 	}
-	return nil
+	return againstSamples(bw, base, in.Against)
 }
 
 // benchName is the result name benchfmt writes after "Benchmark": the
