@@ -147,6 +147,9 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 		child.Watch()
 		return m.Run()
 	}
+	if cfg.against != "" {
+		return againstRun(m, cfg, d)
+	}
 	if !mainBenchRequested(d.fs) {
 		return m.Run()
 	}
@@ -206,7 +209,7 @@ func mainWarmup(cfg mainConfig, d mainDeps) *report.Warmup {
 func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup) report.Input {
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
-		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
+		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
 		Settings: report.Settings{DeltaPct: cfg.delta, Strict: cfg.strict},
 	}
 	if snap.CPUModelKnown {
@@ -226,7 +229,7 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 // strict-mode flag, or a file that could not be written.
 func mainOutput(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (failed bool) {
 	failed = a.Failed()
-	if len(in.Benches) > 0 {
+	if len(in.Benches) > 0 || in.Against != nil {
 		if err := report.TextAnalysis(d.stdout, in, a); err != nil {
 			fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
 		}
