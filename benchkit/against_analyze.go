@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 	vd "github.com/benchkit/go-benchkit/internal/verdict"
 )
 
@@ -55,41 +56,55 @@ func merge(a, b map[string]bool) map[string]bool {
 
 // againstBench analyses one benchmark's rounds (base, new and control
 // paired by round, every time finite and > 0) with the verdict rule of
-// control.Compare over forks: per round r the ratios new(r)/base(r) and
-// control(r)/base(r); Δ is (mean ratio − 1)·100 and its interval
-// Student's t-interval over the rounds at level a.Confidence; the rule
-// (verdict.Rule, ε = a.Negligible) gives the verdicts. allocs/op and B/op
-// are compared exactly, as the median of each side's rounds. The gates of
-// a apply: a decided Slower beyond a.GatePct, and with a.GateAllocs any
-// increase in allocs/op, fail it; an undecided Δ beyond the gate does not,
-// and GateNote says why.
+// control.Compare (verdict.Rule, ε = a.Negligible): per round r the
+// ratios new(r)/base(r) and control(r)/base(r); Δ is (median ratio −
+// 1)·100 and its interval the sign-test interval of the median at level
+// a.Confidence, as control.Analyze computes it over one process's rounds.
+// Here every round is fresh processes, so the interval holds across
+// processes, and being distribution-free it is not thrown by the odd
+// round that a busy machine makes several times slower (a t-interval
+// over the rounds was, on the 2-core development VM). allocs/op and
+// B/op are compared exactly, as the median of each side's rounds. The
+// gates of a apply: a decided Slower beyond a.GatePct, and with
+// a.GateAllocs any increase in allocs/op, fail it; an undecided Δ beyond
+// the gate does not, and GateNote says why.
 func againstBench(name string, base, cand, ctl registry.Side, a registry.Against) registry.AgainstBench {
 	b := registry.AgainstBench{Name: name, Base: base, New: cand, Control: ctl}
 	n := len(base.NsPerOp)
-	r := vd.Rule{Base: "base", Eps: a.Negligible, N: n, Level: a.Confidence, MinN: stats.ForkMinN,
+	minN, _ := stats.PairedSignMinN(a.Confidence)
+	r := vd.Rule{Base: "base", Eps: a.Negligible, N: n, Level: a.Confidence, MinN: minN,
 		Groups: n, GroupName: "rounds", GroupFix: "more rounds (-benchkit.rounds) or a longer -benchtime narrow it"}
-	if n < stats.ForkMinN {
-		r.NoInterval = fmt.Sprintf("only %d complete round: an interval across processes needs at least %d; raise -benchkit.rounds", n, stats.ForkMinN)
+	if n < minN {
+		r.NoInterval = fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchkit.rounds", textfmt.Plural(n, "complete round"), 100*a.Confidence, minN)
 	}
-	ctlIv, ctlOK := roundSpread(base.NsPerOp, ctl.NsPerOp, a.Confidence)
-	newIv, newOK := roundSpread(base.NsPerOp, cand.NsPerOp, a.Confidence)
+	ctlIv, ctlOK := roundMedian(base.NsPerOp, ctl.NsPerOp, a.Confidence)
+	newIv, newOK := roundMedian(base.NsPerOp, cand.NsPerOp, a.Confidence)
 	b.ControlEst = estimateOf("control", ctl.NsPerOp, ctlIv)
-	b.ControlEst.Verdict, b.ControlEst.Reason = verdictOf(r.DecideControl(ctlIv, ctlOK))
+	b.ControlEst.Verdict, b.ControlEst.Reason = verdictOf(r.DecideControl(ctlIv, ctlOK && n >= minN))
 	b.NewEst = estimateOf("new", cand.NsPerOp, newIv)
-	b.NewEst.Verdict, b.NewEst.Reason = verdictOf(r.Decide(ctlIv, ctlOK, newIv, newOK))
+	b.NewEst.Verdict, b.NewEst.Reason = verdictOf(r.Decide(ctlIv, ctlOK && n >= minN, newIv, newOK))
 	b.Allocs = countOf(base.AllocsPerOp, cand.AllocsPerOp, ctl.AllocsPerOp)
 	b.Bytes = countOf(base.BytesPerOp, cand.BytesPerOp, ctl.BytesPerOp)
 	againstGate(&b, a)
 	return b
 }
 
-// roundSpread is verdict.Spread over the per-round ratios xs(r)/base(r).
-func roundSpread(base, xs []float64, level float64) (vd.Interval, bool) {
+// roundMedian returns the median over rounds of xs(r)/base(r) as a
+// percentage and its sign-test interval at level (stats.PairedSignCI);
+// ok is false, with the bounds at the median, when there is no interval.
+func roundMedian(base, xs []float64, level float64) (vd.Interval, bool) {
 	ratios, ok := stats.PairedRatios(base, xs)
 	if !ok {
 		return vd.Interval{}, false
 	}
-	return vd.Spread(ratios, level)
+	med, _ := stats.Median(ratios)
+	iv := vd.Interval{DeltaPct: vd.Pct(med), LoPct: vd.Pct(med), HiPct: vd.Pct(med)}
+	ci, ok := stats.PairedSignCI(ratios, level)
+	if !ok {
+		return iv, false
+	}
+	iv.LoPct, iv.HiPct = vd.Pct(ci.Lo), vd.Pct(ci.Hi)
+	return iv, true
 }
 
 func estimateOf(name string, ns []float64, iv vd.Interval) registry.Estimate {

@@ -79,7 +79,7 @@ func againstCompare(t *testing.T, base, cand string) {
 	jsonPath, samplesPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")
 	run := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true"},
 		"-test.run=^$", "-test.bench=Work|Alloc|Only|Fixed", "-test.benchtime=30ms",
-		"-benchkit.against="+base, "-benchkit.rounds=6", "-benchkit.gate=5", "-benchkit.gate.allocs",
+		"-benchkit.against="+base, "-benchkit.rounds=8", "-benchkit.gate=5", "-benchkit.gate.allocs",
 		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath)
 	assert.Equal(t, 1, run.Code, "the allocation gate fails the run:\n%s", run.Combined())
 
@@ -92,7 +92,7 @@ func againstCompare(t *testing.T, base, cand string) {
 	assert.Equal(t, base, a.Base.Path)
 	assert.Equal(t, "github.com/benchkit/go-benchkit/benchkit/testdata/against", a.Base.Package)
 	assert.Len(t, a.Base.SHA256, 64)
-	assert.Equal(t, 6, a.Rounds)
+	assert.Equal(t, 8, a.Rounds)
 
 	names := map[string]int{}
 	for i, bm := range a.Benchmarks {
@@ -103,7 +103,7 @@ func againstCompare(t *testing.T, base, cand string) {
 	assert.NotContains(t, names, e2eName("Fixed"), "a benchmark that failed in one binary is not compared")
 
 	work := a.Benchmarks[names[e2eName("Work")]]
-	assert.Len(t, work.Base.NsPerOp, 6, "one sample per round")
+	assert.Len(t, work.Base.NsPerOp, 8, "one sample per round")
 	assert.Greater(t, work.Estimate.DeltaPct, 0.0, "twice the work is slower")
 	assert.Contains(t, []string{"slower", "undecided"}, work.Estimate.Verdict, work.Estimate.Reason)
 	if work.Estimate.Verdict == "slower" {
@@ -170,7 +170,7 @@ func againstCheckSamples(t *testing.T, path string) {
 	}
 	for _, side := range []string{"base", "new", "control"} {
 		for _, name := range []string{"Work", "Alloc"} {
-			assert.Equal(t, 6, count[side+" "+e2eName(name)], "%s %s", side, name)
+			assert.Equal(t, 8, count[side+" "+e2eName(name)], "%s %s", side, name)
 		}
 	}
 }

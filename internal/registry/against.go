@@ -52,8 +52,9 @@ type AgainstBench struct {
 	// base binary's second process's measurements, paired by round.
 	Base, New, Control Side
 	// NewEst and ControlEst are the estimates of new/base and of
-	// control/base (the A/A control): the mean over rounds of the
-	// per-round ratio and its t-interval, in percent, with the verdict.
+	// control/base (the A/A control): the median over rounds of the
+	// per-round ratio and its sign-test interval, in percent, with the
+	// verdict.
 	NewEst, ControlEst Estimate
 	Allocs, Bytes      Count
 	// GateFailed is true when this benchmark failed the time gate (a

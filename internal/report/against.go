@@ -59,7 +59,7 @@ func (p *printer) against(a *registry.Against) {
 	if a == nil {
 		return
 	}
-	p.section(fmt.Sprintf("against %s · %s of 3 processes (base, new, base again as the A/A control) in balanced random order · -bench=%s -benchtime=%s each · %s%% t-intervals over rounds",
+	p.section(fmt.Sprintf("against %s · %s of 3 processes (base, new, base again as the A/A control) in balanced random order · -bench=%s -benchtime=%s each · %s%% sign-test intervals over rounds",
 		a.Base.Path, textfmt.Plural(a.Rounds, "round"), a.Pattern, a.Benchtime, fmtNum(a.Confidence*100)))
 	p.line("  base  " + binaryLine(a.Base))
 	p.line("  new   " + binaryLine(a.New))
@@ -69,7 +69,7 @@ func (p *printer) against(a *registry.Against) {
 			table = append(table, againstRow(b))
 		}
 		p.table(table)
-		p.line("  · Δ = new/base − 1: the mean over rounds of each round's ratio, with Student's t-interval; control = base again/base, the noise floor")
+		p.line("  · Δ = new/base − 1: the median over rounds of each round's ratio, with the sign-test interval of the median; control = base again/base, the noise floor")
 		p.line("  · allocs/op and B/op: the median of each side's rounds, compared exactly (base → new); \"varies\": the rounds disagree")
 	} else {
 		p.line("  no benchmark was measured in both binaries")
