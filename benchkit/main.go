@@ -57,6 +57,14 @@ import (
 //	-benchkit.delta=pct         BENCHKIT_DELTA     MainDelta        5 (Δ% for runs needed)
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
 //	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
+//	-benchkit.against=path      BENCHKIT_AGAINST   -                "" (off)
+//	-benchkit.rounds=n          BENCHKIT_ROUNDS    -                DefaultAgainstRounds
+//	-benchkit.gate=pct          BENCHKIT_GATE      -                0 (no gate)
+//	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -              false
+//
+// -benchkit.against compares with another build of the package, and the
+// other three apply to it: see the package doc, "Comparing with another
+// build".
 //
 // -benchkit.forks is read by package control (see its "Forks" section);
 // Main registers it so that go test accepts it, and checks its value.

@@ -330,14 +330,19 @@ func jsonReg(g stats.Regime) jsonRegime {
 //     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
 //     (B/op and allocs/op only when both are known, truncated to integers
 //     as go test -benchmem prints them; ns/op at full precision);
+//
 //   - under "samples: batches", for each benchmark whose samples are its
 //     benchkit.Loop batch timeline (a single run), one line per batch with
 //     its per-iteration cost in ns/op and, as iterations, the run's N over
 //     the number of batches (approximate: batches are merged to stay
 //     bounded).
 //
-// The samples key changes between the two blocks, so benchstat puts them
-// in separate tables rather than mixing run and batch samples.
+//   - under "samples: against", the cross-build samples of
+//     -benchkit.against, labelled "side: base|new|control" (see
+//     againstSamples).
+//
+// The samples key changes between the blocks, so benchstat puts them in
+// separate tables rather than mixing run, batch and cross-build samples.
 func Samples(w io.Writer, in Input) error {
 	return SamplesAnalysis(w, in, Analyze(in))
 }
