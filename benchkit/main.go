@@ -60,6 +60,14 @@ import (
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
 //	-benchkit.metrics=on|off    BENCHKIT_METRICS   -                on
 //	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
+//	-benchkit.against=path      BENCHKIT_AGAINST   -                "" (off)
+//	-benchkit.rounds=n          BENCHKIT_ROUNDS    -                DefaultAgainstRounds
+//	-benchkit.gate=pct          BENCHKIT_GATE      -                0 (no gate)
+//	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -              false
+//
+// -benchkit.against compares with another build of the package, and the
+// other three apply to it: see the package doc, "Comparing with another
+// build".
 //
 // -benchkit.forks is read by package control (see its "Forks" section);
 // Main registers it so that go test accepts it, and checks its value.
@@ -196,6 +204,9 @@ func mainRun(m M, opts []MainOption, d mainDeps) int {
 		child.Watch()
 		return m.Run()
 	}
+	if cfg.against != "" {
+		return againstRun(m, cfg, d)
+	}
 	if !mainBenchRequested(d.fs) {
 		return m.Run()
 	}
@@ -261,7 +272,7 @@ func mainWarmup(cfg mainConfig, d mainDeps) *report.Warmup {
 func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup) report.Input {
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
-		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
+		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
 		Settings: report.Settings{DeltaPct: cfg.delta, Strict: cfg.strict},
 	}
 	in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
@@ -314,7 +325,7 @@ func mainText(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (o
 		if cfg.report == ReportStderr {
 			w = d.stderr
 		}
-		if len(in.Benches) > 0 {
+		if len(in.Benches) > 0 || in.Against != nil {
 			if err := write(w); err != nil {
 				fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Comparer runs comparisons with a fixed set of options. The zero value
@@ -256,9 +257,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		for _, e := range res.Candidates {
 			switch {
 			case e.Verdict == Slower && e.DeltaPct > res.Gate:
-				b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, fmtPct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
+				b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, verdict.FmtPct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
 			case e.Verdict == Undecided && e.DeltaPct > res.Gate:
-				b.Logf("control: gate not applied to %s (%s, above the %.3g%% gate): undecided: %s", e.Name, fmtPct(e.DeltaPct), res.Gate, e.Reason)
+				b.Logf("control: gate not applied to %s (%s, above the %.3g%% gate): undecided: %s", e.Name, verdict.FmtPct(e.DeltaPct), res.Gate, e.Reason)
 			}
 		}
 	}
@@ -351,7 +352,7 @@ func Lines(res Result) []string {
 		if res.Rounds == 0 {
 			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
 		}
-		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, fmtPct(e.DeltaPct), fmtPct(e.LoPct), fmtPct(e.HiPct), e.Verdict, e.Reason)
+		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, verdict.FmtPct(e.DeltaPct), verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct), e.Verdict, e.Reason)
 	}
 	out = append(out, line(res.Control))
 	for _, e := range res.Candidates {
@@ -367,7 +368,7 @@ func Lines(res Result) []string {
 }
 
 func fmtCI(e Estimate, conf float64) string {
-	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, fmtPct(e.LoPct), fmtPct(e.HiPct))
+	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct))
 }
 
 func regEstimate(e Estimate) registry.Estimate {

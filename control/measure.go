@@ -3,13 +3,13 @@ package control
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // measurement is what the measuring layer saw: per implementation (in the
@@ -30,37 +30,9 @@ type measurement struct {
 	elapsed  time.Duration
 }
 
-// schedule hands out round orders in balanced blocks: each block of m
-// rounds is a cyclic Latin square over a fresh random permutation, with its
-// rows in random order, so every implementation takes every position once
-// per block and the neighbours change from block to block.
-type schedule struct {
-	rng   *rand.Rand
-	m     int
-	block [][]int
-}
-
-func newSchedule(m int, seed uint64) *schedule {
-	return &schedule{rng: rand.New(rand.NewPCG(seed, seed^0xda942042e4dd58b5)), m: m}
-}
-
-func (s *schedule) next() []int {
-	if len(s.block) == 0 {
-		p := s.rng.Perm(s.m)
-		s.block = make([][]int, s.m)
-		for j := range s.block {
-			row := make([]int, s.m)
-			for k := range row {
-				row[k] = p[(k+j)%s.m]
-			}
-			s.block[j] = row
-		}
-		s.rng.Shuffle(len(s.block), func(a, b int) { s.block[a], s.block[b] = s.block[b], s.block[a] })
-	}
-	o := s.block[0]
-	s.block = s.block[1:]
-	return o
-}
+// newSchedule returns the balanced random order of m implementations
+// drawn from seed (verdict.Schedule).
+func newSchedule(m int, seed uint64) *verdict.Schedule { return verdict.NewSchedule(m, seed) }
 
 // timeBatch runs one batch and returns its duration. A panic in the
 // implementation is re-raised with its name.
@@ -350,7 +322,7 @@ func (m meter) rounds(n int, round time.Duration, maxRounds int, seed uint64) (n
 			break
 		}
 		t0 := m.now()
-		for _, i := range sched.next() {
+		for _, i := range sched.Next() {
 			if !m.now().Before(m.deadline) {
 				return ns, zero
 			}

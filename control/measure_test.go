@@ -154,18 +154,7 @@ func TestMeasurePanicNamesImpl(t *testing.T) {
 }
 
 func TestScheduleBlocks(t *testing.T) {
-	s := newSchedule(3, 1)
-	for b := range 5 {
-		var rows [][]int
-		for range 3 {
-			rows = append(rows, s.next())
-		}
-		for pos := range 3 {
-			col := []int{rows[0][pos], rows[1][pos], rows[2][pos]}
-			slices.Sort(col)
-			assert.Equal(t, []int{0, 1, 2}, col, "block %d position %d", b, pos)
-		}
-	}
+	// The blocks themselves are tested in internal/verdict.
 	assert.Equal(t, roundOrders(3, 4, 9)[0], []int{0, 1, 2}, "Rounds' first round keeps the declared order")
 	assert.Equal(t, roundOrders(3, 4, 9), roundOrders(3, 4, 9), "deterministic for a seed")
 }

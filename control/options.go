@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // An Option changes how [Compare], [Rounds] or [Analyze] work. Options are
@@ -32,8 +34,8 @@ type config struct {
 
 // Defaults, documented on the options that change them.
 const (
-	DefaultConfidence = 0.95
-	DefaultNegligible = 1.0 // percent
+	DefaultConfidence = verdict.DefaultConfidence
+	DefaultNegligible = verdict.DefaultNegligible // percent
 	DefaultBatchTime  = 50 * time.Microsecond
 )
 

@@ -46,6 +46,8 @@ type Input struct {
 	Settings Settings
 	// Meta is the run's metadata, for the JSON report.
 	Meta Meta
+	// Against is the cross-build comparison of -benchkit.against, or nil.
+	Against *registry.Against
 }
 
 // Fact is one line of the environment header: a short lowercase name and a
@@ -329,6 +331,7 @@ func Analyze(in Input) Analysis {
 		}
 	}
 	a.Failures = append(a.Failures, flagFailures(a.Rows, in.Settings.Strict)...)
+	a.Failures = append(a.Failures, againstFailures(in.Against)...)
 	return a
 }
 

@@ -38,6 +38,8 @@ type jsonReport struct {
 	// DroppedComparisons lists the benchmarks whose comparisons the
 	// registry could not all hold, with how many it dropped.
 	DroppedComparisons []jsonDropped `json:"dropped_comparisons"`
+	// Against is the cross-build comparison (-benchkit.against), or null.
+	Against *jsonAgainst `json:"against"`
 }
 
 type jsonDropped struct {
@@ -244,6 +246,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		Dropped:     in.Dropped,
 
 		DroppedComparisons: []jsonDropped{},
+		Against:            jsonAgainstOf(in.Against),
 	}
 	addMeta(&rep, in)
 	for _, f := range in.Facts {
@@ -369,6 +372,7 @@ func jsonReg(g stats.Regime) jsonRegime {
 //     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
 //     (B/op and allocs/op only when both are known, truncated to integers
 //     as go test -benchmem prints them; ns/op at full precision);
+//
 //   - under "samples: batches", for each benchmark whose samples are its
 //     benchkit.Loop batch timeline (a single run), one line per batch with
 //     its per-iteration cost in ns/op and, as iterations, the run's N over
@@ -382,8 +386,13 @@ func jsonReg(g stats.Regime) jsonRegime {
 //     spaced); `benchstat -col /impl` puts the implementations side by
 //     side. The rounds of every -count repeat share a name.
 //
+//   - under "samples: against", the cross-build samples of
+//     -benchkit.against, labelled "side: base|new|control" (see
+//     againstSamples).
+//
 // The samples key changes between the blocks, so benchstat puts them in
-// separate tables rather than mixing run, batch and round samples.
+// separate tables rather than mixing run, batch, round and cross-build
+// samples.
 func Samples(w io.Writer, in Input) error {
 	return SamplesAnalysis(w, in, Analyze(in))
 }
@@ -452,7 +461,7 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 			return fmt.Errorf("report: writing the samples file: %w", err)
 		}
 	}
-	return nil
+	return againstSamples(bw, base, in.Against)
 }
 
 // writeRounds writes one line per round and implementation of a control

@@ -43,11 +43,12 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 	p := &printer{w: bufio.NewWriter(w)}
 	p.title(in, a)
 	p.environment(in)
-	p.warmup(in.Warmup)
-	p.benchmarks(a, in.Settings.delta())
+	p.warmup(in.Warmup, in.Against != nil)
+	p.benchmarks(a, in.Settings.delta(), in.Against != nil)
 	p.stripPlots(a.Rows)
 	p.findings(a.Rows)
 	p.comparisons(a.Comparisons)
+	p.against(in.Against)
 	p.dropped(in.Dropped)
 	p.failures(a.Failures)
 	return p.flush()
@@ -92,8 +93,12 @@ func (p *printer) environment(in Input) {
 }
 
 // warmup writes the warm-up's summary and warnings, or how to turn it on.
-func (p *printer) warmup(wu *Warmup) {
+func (p *printer) warmup(wu *Warmup, against bool) {
 	p.section("warm-up")
+	if wu == nil && against {
+		p.line("  not run: under -benchkit.against every benchmark runs in fresh processes, all of which start equally cold")
+		return
+	}
 	if wu == nil {
 		p.line("  off: the first benchmark paid for cold caches and clock ramp-up (turn it on with -benchkit.warmup=1s or BENCHKIT_WARMUP=1s)")
 		return
@@ -105,13 +110,17 @@ func (p *printer) warmup(wu *Warmup) {
 }
 
 // benchmarks writes the table of shown rows and its legend, or why there
-// is none; delta is the change in percent the runs@ column resolves.
-func (p *printer) benchmarks(a Analysis, delta float64) {
+// is none; delta is the change in percent the runs@ column resolves, and
+// against says the benchmarks ran in -benchkit.against's processes.
+func (p *printer) benchmarks(a Analysis, delta float64, against bool) {
 	p.section("benchmarks")
 	if !slices.ContainsFunc(a.Rows, Row.Shown) {
-		if len(a.Comparisons) > 0 {
+		switch {
+		case against:
+			p.line("  none in this process: under -benchkit.against the benchmarks ran in child processes (the comparison is below)")
+		case len(a.Comparisons) > 0:
 			p.line("  none tracked (the comparisons are below): call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
-		} else {
+		default:
 			p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
 		}
 		return
