@@ -378,6 +378,7 @@ func jsonReg(g stats.Regime) jsonRegime {
 //     its per-iteration cost in ns/op and, as iterations, the run's N over
 //     the number of batches (approximate: batches are merged to stay
 //     bounded);
+//
 //   - under "samples: rounds", for each control comparison, one line per
 //     round and implementation: Benchmark<Name>/impl=<impl>[-procs] with
 //     the calls per batch as iterations and that round's time per call
