@@ -213,6 +213,13 @@
 // for the failures and ::warning:: for a slowdown or an extra allocation
 // that no gate failed on.
 //
+// Inside those processes Main only runs the benchmarks (no report, no
+// warm-up, no files), and control.Compare measures within its process:
+// the rounds of processes are the forks. Give -benchkit.against as a
+// flag to one package's go test: BENCHKIT_AGAINST would reach every
+// package of `go test ./...`, whose test binaries are not the base's
+// package.
+//
 // Bad input stops Main before anything runs, with exit code 2 and the
 // fix: a base file that is missing, not executable, not a Go binary, a
 // Go program rather than a test binary, or the test binary of another
