@@ -39,7 +39,10 @@
 //   - wait%: the time the process's threads spent runnable but waiting for
 //     a CPU, over the run's wall time, in percent (Linux only; it can exceed
 //     100 when several threads wait);
-//   - batchcv%: the CV of the batch times within the run, when [Loop] ran it.
+//   - batchcv%: the CV of the batch times within the run, when [Loop] ran it:
+//     the spread of batches a few milliseconds long, not the run-to-run CV
+//     (the report grades the interval of the run's median instead, and
+//     never sizes a run count from it).
 //
 // All three survive benchstat unchanged; benchstat writes values below 1
 // with a milli prefix (530.0m cv% is 0.53%). No metric is ever NaN or Inf
