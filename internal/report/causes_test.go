@@ -119,3 +119,29 @@ func TestContentionDriftAdvice(t *testing.T) {
 	assert.Contains(t, own, "runs per side")
 	assert.NotContains(t, text, "Own-2: contention")
 }
+
+// TestColdStartRuns: with -count, a first run that paid for a cold first
+// iteration is left out of the run-to-run cv, the grade and the regimes,
+// whose segments still count from the first run.
+func TestColdStartRuns(t *testing.T) {
+	ns := []float64{5.7e6}
+	for i := range 19 {
+		v := 1.1e6 * (1 + 0.005*float64(i%3))
+		if i >= 9 {
+			v *= 1.5 // a second regime from run 11 on
+		}
+		ns = append(ns, v)
+	}
+	a := Analyze(Input{Benches: []registry.Bench{{Name: "BenchmarkCold", Runs: runs(2, 0.01, ns...), TotalRuns: len(ns)}}})
+	r := rowByName(t, a, "Cold-2")
+	assert.Greater(t, r.ColdStart, 3.0, "5.7 ms over the median of the rest, 1.65 ms")
+	require.NotNil(t, r.Regimes)
+	assert.Equal(t, [][2]int{{1, 10}}, r.Regimes.Low.Segments, "indices of the runs as recorded")
+	assert.Equal(t, [][2]int{{10, 20}}, r.Regimes.High.Segments)
+
+	steady := []float64{5.7e6, 1.1e6, 1.11e6, 1.09e6, 1.1e6, 1.12e6, 1.1e6, 1.09e6}
+	s := rowByName(t, Analyze(Input{Benches: []registry.Bench{{Name: "BenchmarkWarm", Runs: runs(2, 0.01, steady...), TotalRuns: len(steady)}}}), "Warm-2")
+	assert.Greater(t, s.ColdStart, 4.0)
+	assert.Equal(t, GradeExcellent, s.Grade, "cv %.2f%% without the cold run", s.CVPct)
+	assert.Less(t, s.CVPct, 2.0)
+}
