@@ -99,11 +99,11 @@
 //     tell from nothing (the assembly can: go test -gcflags=-S). The fix is
 //     sink.Keep, sink.Opaque for constant inputs, or a `for b.Loop()` body;
 //     go test -gcflags=-m shows what was inlined and removed. It is a
-//     timing-only check and has false alarms: on correct work of about
-//     1.1 ns (a popcount chain, 4× the floor) it fired in 12 of 40
-//     processes on a heavily loaded 2-vCPU VM, where the wait correction
-//     overstates the wait; on correct 2.6 ns and slower work, 0 of 80
-//     (docs/measurements.md, "Report signals, calibrated").
+//     timing-only check and has false alarms: on correct work of three
+//     dependent instructions (about 3× the one-cycle floor) it fired in 12
+//     of 40 processes on a heavily loaded 2-vCPU VM; on correct work of
+//     2.6 ns and more, 0 of 80 (docs/measurements.md, "Report signals,
+//     calibrated").
 //   - allocs: allocs/op rounds below the count declared with
 //     [ExpectAllocs]: the exact signal of removed allocating work.
 //   - misuse: Track called twice in one benchmark run (the second call is
