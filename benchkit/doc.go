@@ -100,9 +100,9 @@
 //     sink.Keep, sink.Opaque for constant inputs, or a `for b.Loop()` body;
 //     go test -gcflags=-m shows what was inlined and removed. It is a
 //     timing-only check and has false alarms: on correct work of three
-//     dependent instructions (about 3× the one-cycle floor) it fired in 12
-//     of 40 processes on a heavily loaded 2-vCPU VM; on correct work of
-//     2.6 ns and more, 0 of 80 (docs/measurements.md, "Report signals,
+//     dependent instructions (about 3× the one-cycle floor) it fired in 18
+//     of 60 processes on a loaded 2-vCPU VM; on correct work of 1.7 ns and
+//     more, 0 of 120 (docs/measurements.md, "Report signals,
 //     calibrated").
 //   - allocs: allocs/op rounds below the count declared with
 //     [ExpectAllocs]: the exact signal of removed allocating work.
