@@ -191,7 +191,7 @@ func againstPanicInNew(t *testing.T, base, cand string) {
 	require.Len(t, rep.Against.Failures, 1, "Panics is skipped after the first failure")
 	f := rep.Against.Failures[0]
 	assert.Equal(t, "new", f.Side)
-	require.Len(t, f.Benchmarks, 1)
+	require.Len(t, f.Benchmarks, 1, "the failed process printed:\n%s", f.Output)
 	assert.True(t, strings.HasPrefix(f.Benchmarks[0], "BenchmarkPanics"), "named from its cut-short line or from the stack: %v", f.Benchmarks)
 	assert.Contains(t, f.Output, "a deliberate panic in the new version")
 	assert.Contains(t, strings.Join(rep.Failures, "\n"), "this binary's process failed")
