@@ -199,6 +199,15 @@
 // column is that run's error bar. Rounds costs R × (k + 2) × -benchtime
 // and gives no verdict; Compare is the mode that decides.
 //
+// Compare's own rounds reach benchstat too: under benchkit.Main with
+// -benchkit.samples=s.txt, the samples file holds every round of every
+// implementation as <Name>/impl=<name>, for
+//
+//	benchstat -filter 'samples:rounds' -col /impl s.txt
+//
+// (benchstat treats the rounds as independent samples; Compare's verdict
+// pairs them by round).
+//
 // # Closure overhead
 //
 // Every call goes through the func() T closure given to [Func], which
