@@ -227,7 +227,9 @@ func TestCompatibilityGoTest(t *testing.T) {
 				text.WriteString(ev.Output)
 			}
 		}
-		assert.Contains(t, text.String(), "benchkit │ hygiene report · 2 benchmarks")
+		// 2 benchmarks, or 3 when load stops Compare's 20 ms budget before
+		// its first round (a misuse flag gives Compare a row of its own).
+		assert.Regexp(t, `benchkit │ hygiene report · [23] benchmarks`, text.String())
 		o := compatParse(t, text.String(), 0)
 		assert.Len(t, o.results[p("TrackLoop")], 1)
 	})
