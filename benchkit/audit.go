@@ -178,8 +178,15 @@ func stoppedAlone(prev, cur step) bool {
 	return cur.Timed <= 2*prev.Timed && cur.idle() >= stoppedAloneIdle
 }
 
-// stoppedMessage: late says the step before showed it too.
-func stoppedMessage(name string, prev, cur step, late bool) string {
+// stoppedMessage returns the headline (the benchmark's failure) and the
+// detail (the report); late says the step before showed it too.
+func stoppedMessage(name string, prev, cur step, late bool) (head, detail string) {
+	head = fmt.Sprintf("benchkit: %s: the timer is stopped and never started again: b.N grew from %d to %d, the timed time from %s to %s. "+
+		"Fix: call b.StartTimer()", name, prev.N, cur.N, textfmt.Dur(prev.Timed), textfmt.Dur(cur.Timed))
+	return head, stoppedDetail(name, prev, cur, late)
+}
+
+func stoppedDetail(name string, prev, cur step, late bool) string {
 	note := ""
 	if late {
 		note = fmt.Sprintf(" (b.N = %d showed it too)", prev.N)
@@ -204,7 +211,15 @@ func heavyToggling(s step) bool {
 	return s.Toggles >= togglingMinToggles && idle >= togglingMinIdle && idle > togglingIdleRatio*s.Timed
 }
 
-func togglingMessage(name string, s step) string {
+// togglingMessage returns the headline (logged) and the detail (report).
+func togglingMessage(name string, s step) (head, detail string) {
+	head = fmt.Sprintf("benchkit: %s: the timer was off for %.0f%% of %s wall time (%d stop-the-world pauses). "+
+		"Fix: inputs made before the loop, or benchkit.Setup", name,
+		100*float64(s.untimed())/float64(max(s.Wall, 1)), textfmt.Dur(s.Wall), s.Toggles)
+	return head, togglingDetail(name, s)
+}
+
+func togglingDetail(name string, s step) string {
 	return fmt.Sprintf("benchkit: %s: the timer was stopped for %s of the run's %s wall time (timed %s, %.1f%%), "+
 		"with %d stop-the-world pauses: each StopTimer/StartTimer pair costs about 10 µs (two runtime.ReadMemStats), "+
 		"and testing grows b.N until the timed time reaches -benchtime, so the wall time balloons. "+
@@ -224,9 +239,16 @@ func eliminated(nsPerOp, floor float64) bool {
 	return floor > 0 && nsPerOp <= floorFactor*floor
 }
 
-// eliminatedMessage: nsPerOp is testing's, onCPU the same without the
-// thread's run-queue wait.
-func eliminatedMessage(name string, nsPerOp, onCPU, floor float64) string {
+// eliminatedMessage returns the headline (logged) and the detail
+// (report): nsPerOp is testing's, onCPU the same without the thread's
+// run-queue wait.
+func eliminatedMessage(name string, nsPerOp, onCPU, floor float64) (head, detail string) {
+	head = fmt.Sprintf("benchkit: %s: %.3g ns/op is within %.1f× of an empty loop iteration (%.3g ns): the work was probably eliminated. "+
+		"Fix: sink.Keep, sink.Opaque", name, nsPerOp, floorFactor, floor)
+	return head, eliminatedDetail(name, nsPerOp, onCPU, floor)
+}
+
+func eliminatedDetail(name string, nsPerOp, onCPU, floor float64) string {
 	at := fmt.Sprintf("%.3g ns/op", nsPerOp)
 	if onCPU < nsPerOp*0.99 {
 		at += fmt.Sprintf(" (%.3g ns/op on CPU, without the time the thread waited for one)", onCPU)
@@ -244,7 +266,14 @@ func allocsShort(allocsPerOp float64, expect int) bool {
 	return expect > 0 && allocsPerOp+0.5 < float64(expect)
 }
 
-func allocsMessage(name string, allocsPerOp float64, n, expect int) string {
+// allocsMessage returns the headline (logged) and the detail (report).
+func allocsMessage(name string, allocsPerOp float64, n, expect int) (head, detail string) {
+	head = fmt.Sprintf("benchkit: %s: %.2f allocs/op, but ExpectAllocs(%d) declared at least %d: the allocating work probably did not run. "+
+		"Fix: sink.Keep(result)", name, allocsPerOp, expect, expect)
+	return head, allocsDetail(name, allocsPerOp, n, expect)
+}
+
+func allocsDetail(name string, allocsPerOp float64, n, expect int) string {
 	total := int64(math.Round(allocsPerOp * float64(n)))
 	return fmt.Sprintf("benchkit: %s: %.2f allocs/op (%d allocations in %d iterations), but ExpectAllocs(%d) declared at least %d: "+
 		"the allocating work probably did not run (its result was discarded and the call removed) "+
@@ -259,7 +288,14 @@ func setupCostly(pairs time.Duration, work time.Duration) bool {
 	return pairs >= setupMinOverhead && pairs > work
 }
 
-func setupMessage(name string, iters int, pairs, setup, work time.Duration) string {
+// setupMessage returns the headline (logged) and the detail (report).
+func setupMessage(name string, iters int, pairs, setup, work time.Duration) (head, detail string) {
+	head = fmt.Sprintf("benchkit: %s: %d StopTimer/StartTimer pairs cost %s of wall time against %s of measured work. "+
+		"Fix: a pool of inputs, or -benchtime=Nx", name, iters, textfmt.Dur(pairs), textfmt.Dur(work))
+	return head, setupDetail(name, iters, pairs, setup, work)
+}
+
+func setupDetail(name string, iters int, pairs, setup, work time.Duration) string {
 	per := time.Duration(0)
 	if iters > 0 {
 		per = pairs / time.Duration(iters)

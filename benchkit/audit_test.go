@@ -3,6 +3,7 @@ package benchkit
 import (
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -127,7 +128,8 @@ func TestStoppedTimer(t *testing.T) {
 }
 
 func TestStoppedMessage(t *testing.T) {
-	msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us}, true)
+	head, msg := stoppedMessage("BenchmarkX", step{N: 1, Timed: 50 * us}, step{N: 100, Timed: 8 * us, Wall: 550 * us}, true)
+	checkHeadline(t, head, "b.N grew from 1 to 100", "b.StartTimer()")
 	for _, want := range []string{"benchkit: BenchmarkX:", "from 1 to 100 but the timed time by ×0.16 (50µs, then 8µs)", "b.StartTimer()", "b.N = 1 showed it too"} {
 		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
@@ -153,7 +155,8 @@ func TestHeavyToggling(t *testing.T) {
 			assert.Equal(t, tt.want, got, "heavyToggling(%+v) = %v, want %v: %s", tt.s, got, tt.want, tt.reason)
 		})
 	}
-	msg := togglingMessage("BenchmarkT", step{N: 1e5, Timed: 200 * ms, Wall: 3000 * ms, Toggles: 2e5})
+	head, msg := togglingMessage("BenchmarkT", step{N: 1e5, Timed: 200 * ms, Wall: 3000 * ms, Toggles: 2e5})
+	checkHeadline(t, head, "93% of 3s wall time", "200000 stop-the-world pauses", "benchkit.Setup")
 	for _, want := range []string{"benchkit: BenchmarkT:", "6.7%", "200000 stop-the-world", "Fix:"} {
 		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
@@ -173,9 +176,11 @@ func TestEliminatedAndAllocs(t *testing.T) {
 	assert.False(t, allocsShort(1, 1), shortWant)
 	assert.True(t, allocsShort(1.2, 2), shortWant)
 	assert.False(t, allocsShort(0, 0), "allocsShort: nothing declared must never flag")
-	msg := allocsMessage("BenchmarkA", 4e-8, 100000000, 1)
+	head, msg := allocsMessage("BenchmarkA", 4e-8, 100000000, 1)
+	checkHeadline(t, head, "0.00 allocs/op, but ExpectAllocs(1) declared", "sink.Keep")
 	assert.Contains(t, msg, "0.00 allocs/op (4 allocations in 100000000 iterations)", "allocsMessage = %q", msg)
-	msg = eliminatedMessage("BenchmarkE", 2.2, 0.5, 0.35)
+	head, msg = eliminatedMessage("BenchmarkE", 2.2, 0.5, 0.35)
+	checkHeadline(t, head, "2.2 ns/op is within 2.5× of an empty loop iteration (0.35 ns)", "sink.Keep")
 	for _, want := range []string{"2.2 ns/op (0.5 ns/op on CPU", "sink.Keep", "-gcflags=-m"} {
 		assert.Contains(t, msg, want, "eliminatedMessage = %q", msg)
 	}
@@ -187,7 +192,8 @@ func TestSetupCostly(t *testing.T) {
 	assert.True(t, setupCostly(100*ms, 50*ms), costlyWant)
 	assert.False(t, setupCostly(5*ms, 1*ms), costlyWant)
 	assert.False(t, setupCostly(100*ms, 200*ms), costlyWant)
-	msg := setupMessage("BenchmarkS", 1000, 20*ms, 5*ms, 2*ms)
+	head, msg := setupMessage("BenchmarkS", 1000, 20*ms, 5*ms, 2*ms)
+	checkHeadline(t, head, "1000 StopTimer/StartTimer pairs cost 20ms", "-benchtime=Nx")
 	for _, want := range []string{"1000 StopTimer/StartTimer pairs cost 20ms", "20µs each", "13.5×", "-benchtime=Nx"} {
 		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
@@ -266,5 +272,19 @@ func TestStoppedAlone(t *testing.T) {
 		{"10 ms untimed but all of it waiting for a CPU", step{N: 100, Timed: 2 * us, Wall: 12 * ms, Wait: 11 * ms}, false},
 	} {
 		assert.Equal(t, tc.want, stoppedAlone(prev, tc.cur), tc.name)
+	}
+}
+
+// checkHeadline: a flag's headline, the line logged under the benchmark,
+// is one line of at most 160 characters (issue 11: messages ran to 450),
+// starts with "benchkit: " and the benchmark, and names the numbers and
+// the fix (wants).
+func checkHeadline(t *testing.T, head string, wants ...string) {
+	t.Helper()
+	assert.LessOrEqual(t, utf8.RuneCountInString(head), 160, "headline of %d characters: %s", utf8.RuneCountInString(head), head)
+	assert.NotContains(t, head, "\n")
+	assert.Regexp(t, `^benchkit: Benchmark\w+: `, head)
+	for _, w := range append(wants, "Fix: ") {
+		assert.Contains(t, head, w, "headline %q lacks %q", head, w)
 	}
 }

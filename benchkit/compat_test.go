@@ -89,6 +89,9 @@ func TestCompatibilityBinary(t *testing.T) {
 				assert.Len(t, o.results["Compare"], 1)
 				assert.Len(t, o.results[p("Compare")], 1)
 				assert.Contains(t, o.text, "2 comparisons")
+				assert.Regexp(t, `(?m)^benchkit │   TrackLoop +1 run `, o.text, "a row per -cpu value")
+				assert.Regexp(t, `(?m)^benchkit │   TrackLoop-2 +1 run `, o.text, "a row per -cpu value")
+				assert.Contains(t, o.text, "golang/go#49980", "the first run's stale GOMAXPROCS is said")
 			}},
 		{"-benchtime=20ms: every shape measured, metrics on every line", []string{"-test.benchtime=20ms"},
 			func(t *testing.T, o compatOut) {
@@ -160,6 +163,8 @@ func TestCompatibilityBinary(t *testing.T) {
 			func(t *testing.T, o compatOut) {
 				assert.Contains(t, o.text, "--- PASS: TestBenchmarkFromTest")
 				assert.Contains(t, o.text, "hygiene report · 2 benchmarks")
+				assert.Regexp(t, `(?m)^benchkit │   testing\.Benchmark\(compat\.TestBenchmarkFromTest\.func1\)-2 `, o.text,
+					"named after the function it runs")
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
 // Batch timing of Loop: a batch is k iterations, timed with one
@@ -108,13 +109,19 @@ func (t *batcher) perIter() []float64 {
 // down to that constant.
 //
 // Loop panics if b is nil and fails the benchmark if f is nil. Call it once
-// per benchmark function; a second loop fails in testing ("B.Loop called
-// with timer stopped"). It must not run inside a RunParallel body.
+// per benchmark function: a Loop or Setup after b.Loop already ran in the
+// same call fails the benchmark with a message (testing itself would say
+// "B.Loop called with timer stopped"), and so does a Loop inside a
+// RunParallel body, where b.Loop cannot run (loop with pb.Next there, and
+// call Track before b.RunParallel).
 func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Loop called with a nil *testing.B; pass the benchmark's own b: benchkit.Loop(b, func() T { ... })")
 	}
 	b.Helper()
+	if !loopCheck(b, "Loop") {
+		return
+	}
 	if f == nil {
 		b.Fatal("benchkit: Loop called with a nil f; pass the function to measure, returning its result: benchkit.Loop(b, func() T { return work() })")
 	}
@@ -157,17 +164,32 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 // with the numbers and the fix (a pool of inputs prepared before the loop,
 // or -benchtime=Nx).
 //
-// Setup panics if b is nil and fails the benchmark if setup or f is nil.
+// Because testing grows b.N until f's own time reaches -benchtime, a slow
+// setup before a fast f makes the run last -benchtime times their ratio:
+// a 200 µs setup before a 100 ns f would run for about 40 minutes at the
+// default -benchtime=1s. Setup projects the run's wall time from its
+// first iterations (at 16, 32, 64, ... iterations, once 10 ms have
+// passed) and fails the benchmark at once, with the numbers and the fix,
+// when the projection exceeds 5 minutes. Under -benchtime=Nx the run is
+// bounded by N and never stopped.
+//
+// Setup panics if b is nil and fails the benchmark if setup or f is nil,
+// after b.Loop already ran in the same call, or inside a RunParallel body,
+// as Loop does.
 func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Setup called with a nil *testing.B; pass the benchmark's own b: benchkit.Setup(b, setup, f)")
 	}
 	b.Helper()
+	if !loopCheck(b, "Setup") {
+		return
+	}
 	if setup == nil || f == nil {
 		b.Fatal("benchkit: Setup called with a nil setup or f; pass both: benchkit.Setup(b, func() In { return input() }, func(in In) Out { return work(in) })")
 	}
 	st := track(b, opts, "Setup", pause(b))
 	su := &setupStats{}
+	guard := newSetupGuard(testflag.Read())
 	var start time.Time
 	for b.Loop() {
 		if su.iters == 0 {
@@ -175,6 +197,9 @@ func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...O
 		}
 		b.StopTimer()
 		t0 := time.Now()
+		if guard.due(su.iters) {
+			st.checkSetupRunaway(guard, su, t0.Sub(start))
+		}
 		in := setup()
 		su.setup += time.Since(t0)
 		b.StartTimer()

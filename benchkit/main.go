@@ -60,6 +60,14 @@ import (
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
 //	-benchkit.metrics=on|off    BENCHKIT_METRICS   -                on
 //	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
+//	-benchkit.against=path      BENCHKIT_AGAINST   -                "" (off)
+//	-benchkit.rounds=n          BENCHKIT_ROUNDS    -                DefaultAgainstRounds
+//	-benchkit.gate=pct          BENCHKIT_GATE      -                0 (no gate)
+//	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -              false
+//
+// -benchkit.against compares with another build of the package, and the
+// other three apply to it: see the package doc, "Comparing with another
+// build".
 //
 // -benchkit.forks is read by package control (see its "Forks" section);
 // Main registers it so that go test accepts it, and checks its value.
@@ -77,7 +85,9 @@ import (
 // directory gets one file per package in it, named after the import path
 // with '/' replaced by '_' (".json" or ".txt"): use that with
 // `go test ./...`, where every package's binary would otherwise overwrite
-// the same file. Across several packages prefer the environment variables:
+// the same file (a file that holds another package's output is replaced
+// with a warning on stderr naming it). Across several packages prefer the
+// environment variables:
 // the test binary of a package whose TestMain does not call Main rejects an
 // unknown -benchkit.* flag.
 //
@@ -85,12 +95,15 @@ import (
 // environment variable, the flag. The person running the command (flag or
 // variable) overrides the code (option). An invalid environment variable
 // or flag value stops Main before anything runs, with a message naming the
-// fix, and exit code 2.
+// fix, and exit code 2; so does, when benchmarks are requested, a file
+// path that cannot be written (a missing or unwritable directory).
 //
-// Main calls flag.Parse if the flags are not parsed yet; do not call
-// flag.Parse in TestMain before Main, or the -benchkit.* flags are
-// unknown to it. Main calls os.Exit and does not return: a TestMain with
-// teardown after the tests calls [Run] instead. It panics if m is nil.
+// Main calls flag.Parse if the flags are not parsed yet. A TestMain that
+// calls flag.Parse itself before Main must call [RegisterFlags] first, or
+// flag.Parse rejects a -benchkit.* flag ("flag provided but not defined")
+// and exits 2; the environment variables work either way. Main calls
+// os.Exit and does not return: a TestMain with teardown after the tests
+// calls [Run] instead. It panics if m is nil.
 func Main(m M, opts ...MainOption) {
 	os.Exit(Run(m, opts...))
 }
@@ -122,6 +135,10 @@ func Run(m M, opts ...MainOption) int {
 func mainCheck(m M) {
 	if m == nil {
 		panic("benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }")
+	}
+	if isNilValue(m) {
+		panic(fmt.Sprintf("benchkit: Main called with a nil %T (a typed nil, which m.Run would dereference); "+
+			"pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }", m))
 	}
 }
 
@@ -180,14 +197,22 @@ func mainRun(m M, opts []MainOption, d mainDeps) int {
 	if code != 0 {
 		return code
 	}
+	strictFlags.Store(cfg.strict) // flags then fail their benchmark (raise)
 	if child.Is() {
 		// A fork of control.Compare or a run of -benchkit.against: the
 		// parent reports; this process only measures.
 		child.Watch()
 		return m.Run()
 	}
+	if cfg.against != "" {
+		return againstRun(m, cfg, d)
+	}
 	if !mainBenchRequested(d.fs) {
 		return m.Run()
+	}
+	if err := mainCheckPaths(cfg, d.pkg); err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
 	}
 	var start time.Time
 	if d.now != nil {
@@ -250,7 +275,7 @@ func mainWarmup(cfg mainConfig, d mainDeps) *report.Warmup {
 func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup) report.Input {
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
-		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
+		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
 		Settings: report.Settings{DeltaPct: cfg.delta, Strict: cfg.strict},
 	}
 	if d.cpu != nil {
@@ -305,7 +330,7 @@ func mainText(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (o
 		if cfg.report == ReportStderr {
 			w = d.stderr
 		}
-		if len(in.Benches) > 0 {
+		if len(in.Benches) > 0 || in.Against != nil {
 			if err := write(w); err != nil {
 				fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
 			}
@@ -366,6 +391,9 @@ func mainFilePath(path, pkg, ext string) string {
 }
 
 func mainWriteFile(d mainDeps, path string, write func(io.Writer) error) error {
+	if w := mainOtherPackage(path, d.pkg); w != "" {
+		fmt.Fprintln(d.stderr, w)
+	}
 	f, err := d.create(path)
 	if err != nil {
 		return err

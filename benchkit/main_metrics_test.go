@@ -64,7 +64,10 @@ func noExtras(t *testing.T, name string, units []string) {
 // (per-implementation times and ratios, closure-ns/op, rounds) off the
 // benchmark lines, with Main and without it; go test's own units stay.
 func TestMetricsSwitch(t *testing.T) {
-	common := []string{"-test.run=^$", "-test.bench=.", "-test.benchtime=20ms", "-test.count=2", "-test.benchmem"}
+	// -benchtime=Nx gives Compare a budget of 1s per implementation for its
+	// N rounds, so that a loaded machine cannot stop it before a round and
+	// leave its per-implementation metrics off for want of a measurement.
+	common := []string{"-test.run=^$", "-test.bench=.", "-test.benchtime=200x", "-test.count=2", "-test.benchmem"}
 	plain := []string{"B/op", "allocs/op", "ns/op"}
 
 	noMain := mainBinaryOf(t, "", "metrics")

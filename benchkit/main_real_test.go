@@ -215,3 +215,29 @@ func TestMainRealLateFailure(t *testing.T) {
 	assert.Equal(t, 1, r.code, r.stdout+r.stderr)
 	assert.Regexp(t, `(?m)^benchkit │   ✗ benchkit: LateStop\S*: timer-stopped failed the benchmark`, r.stdout)
 }
+
+// TestMainRealFlagParseFirst: a TestMain that calls flag.Parse before Main
+// (issue 11) accepts -benchkit.* flags after benchkit.RegisterFlags; the
+// environment variables work without it.
+func TestMainRealFlagParseFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	bin := mainBinaryOf(t, t.TempDir(), "parsefirst")
+	args := []string{"-test.run=^$", "-test.bench=.", "-test.benchtime=1x", "-benchkit.warmup=off"}
+
+	js := filepath.Join(t.TempDir(), "r.json")
+	r := mainExec(t, bin, nil, append(args, "-benchkit.json="+js)...)
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	assert.FileExists(t, js, "the flag given after RegisterFlags and flag.Parse took effect")
+	assert.Contains(t, r.stdout, "benchkit │ hygiene report · 1 benchmark")
+
+	js2 := filepath.Join(t.TempDir(), "r2.json")
+	r = mainExec(t, bin, []string{"PARSEFIRST_PLAIN=1", "BENCHKIT_JSON=" + js2}, args[:3]...)
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	assert.FileExists(t, js2, "the environment variable works without RegisterFlags")
+
+	r = mainExec(t, bin, []string{"PARSEFIRST_PLAIN=1"}, append(args, "-benchkit.json="+js)...)
+	assert.Equal(t, 2, r.code, "flag.Parse without RegisterFlags rejects the flag (go's flag package)")
+	assert.Contains(t, r.stderr, "flag provided but not defined: -benchkit.warmup")
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -258,6 +259,11 @@ func TestMainBadSettings(t *testing.T) {
 	assert.Panics(t, func() { MainWarmup(-time.Second) })
 	assert.PanicsWithValue(t, "benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }",
 		func() { Main(nil) })
+	// A typed nil used to crash with SIGSEGV inside m.Run (issue 11).
+	var m *testing.M
+	assert.PanicsWithValue(t, "benchkit: Main called with a nil *testing.M (a typed nil, which m.Run would dereference); "+
+		"pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }",
+		func() { Main(m) })
 }
 
 func TestMainWarmupOffAndLimit(t *testing.T) {
@@ -309,10 +315,56 @@ func TestMainFiles(t *testing.T) {
 	_, err = os.Stat(filepath.Join(dir, "s", "example.com_fake.txt"))
 	assert.NoError(t, err, "so does a path ending with a separator")
 
+	// A path that cannot be written stops Main before anything runs
+	// (issue 11: it used to be found after the whole run).
 	h = newMainHarness("-test.bench=.", "-benchkit.json="+filepath.Join(dir, "missing", "r.json"))
-	assert.Equal(t, 1, h.run(mainFakeM{run: h.record}), "a file that cannot be written fails the run")
-	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the JSON report: ")
-	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.json or BENCHKIT_JSON")
+	assert.Equal(t, 2, h.run(mainFakeM{run: h.record}), "a file that cannot be written stops the run")
+	assert.Empty(t, h.events, "nothing ran")
+	assert.Contains(t, h.stderr.String(), "the directory "+filepath.Join(dir, "missing")+" does not exist")
+	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.json or BENCHKIT_JSON (checked before the run: nothing ran)")
+
+	// The file Main creates still fails the run when writing fails at
+	// the end (a disk that filled up meanwhile).
+	h = newMainHarness("-test.bench=.", "-benchkit.samples="+filepath.Join(dir, "late.txt"))
+	h.deps.create = func(string) (io.WriteCloser, error) { return nil, errors.New("disk full") }
+	assert.Equal(t, 1, h.run(mainFakeM{run: h.record}))
+	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the samples file: disk full")
+}
+
+func TestMainUnwritablePath(t *testing.T) {
+	if runtime.GOOS == "windows" || os.Geteuid() == 0 {
+		t.Skip("directory permissions do not stop this user")
+	}
+	dir := filepath.Join(t.TempDir(), "ro")
+	require.NoError(t, os.Mkdir(dir, 0o555))
+	h := newMainHarness("-test.bench=.", "-benchkit.samples="+filepath.Join(dir, "s.txt"))
+	assert.Equal(t, 2, h.run(mainFakeM{run: h.record}))
+	assert.Empty(t, h.events, "nothing ran")
+	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.samples or BENCHKIT_SAMPLES")
+}
+
+// TestMainSamePathTwoPackages: a file path given to two packages (go test
+// ./... with a file, not a directory) is said, not overwritten silently
+// (issue 11).
+func TestMainSamePathTwoPackages(t *testing.T) {
+	dir := t.TempDir()
+	js, samples := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")
+	args := []string{"-test.bench=.", "-benchkit.json=" + js, "-benchkit.samples=" + samples}
+	h := newMainHarness(args...)
+	require.Equal(t, 0, h.run(mainFakeM{run: h.record}))
+	assert.Empty(t, h.stderr.String())
+
+	h = newMainHarness(args...) // the same package again: its own file
+	require.Equal(t, 0, h.run(mainFakeM{run: h.record}))
+	assert.Empty(t, h.stderr.String(), "a package replacing its own output is not warned")
+
+	h = newMainHarness(args...)
+	h.deps.pkg = "example.com/other"
+	require.Equal(t, 0, h.run(mainFakeM{run: h.record}))
+	for _, p := range []string{js, samples} {
+		assert.Contains(t, h.stderr.String(), "benchkit: "+p+" held the output of package example.com/fake (written ")
+	}
+	assert.Contains(t, h.stderr.String(), "give a directory")
 }
 
 func TestMainRegistersFlagsOnce(t *testing.T) {

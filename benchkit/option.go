@@ -1,10 +1,15 @@
 package benchkit
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+)
 
 // Option changes what [Track], [Loop] and [Setup] check. Options are built
-// by the functions of this package ([ExpectAllocs], [FailOnFlags]); the
-// interface is sealed.
+// by the functions of this package ([ExpectAllocs], [FailOnFlags],
+// [Allow]); the interface is sealed.
 type Option interface {
 	apply(*config)
 }
@@ -15,6 +20,8 @@ type config struct {
 	expectAllocs int
 	// failOnFlags turns flags from b.Log warnings into b.Error failures.
 	failOnFlags bool
+	// allowed maps a flag kind accepted with Allow to the reason given.
+	allowed map[registry.FlagKind]string
 }
 
 func newConfig(opts []Option) config {
@@ -62,4 +69,60 @@ func ExpectAllocs(n int) Option {
 // later -count repeat failed.
 func FailOnFlags() Option {
 	return optionFunc(func(c *config) { c.failOnFlags = true })
+}
+
+// allowable are the flag kinds [Allow] accepts: the ones judged from
+// timing, which a genuinely tiny body or a noisy machine can raise on
+// correct code. The others are certain: "allocs" compares an exact count
+// with the benchmark's own ExpectAllocs (lower the declaration instead),
+// "timer-stopped" must fail to stop testing's runaway ramp, and "misuse"
+// is a call that cannot measure.
+var allowable = map[registry.FlagKind]bool{
+	registry.FlagEliminated:    true,
+	registry.FlagTimerToggling: true,
+	registry.FlagSetupCost:     true,
+}
+
+// Allow accepts flags of the given kind for this benchmark, for the
+// reason why: such a flag is still recorded, and the report and the JSON
+// show it with the reason, but it is not logged, it does not fail the
+// benchmark under [FailOnFlags], and it does not fail the run in Main's
+// strict mode. Use it for a correct benchmark that a timing check flags
+// on every run, such as a 1 ns body the eliminated-work check cannot
+// tell from an empty loop (after reading its assembly):
+//
+//	benchkit.Track(b, benchkit.Allow("eliminated", "one AND; kept, per go test -gcflags=-S"))
+//
+// kind is one of the flags judged from timing: "eliminated",
+// "timer-toggling" or "setup-cost" (Setup still stops a run headed past
+// 5 minutes). Allow panics for any other kind, with the reason it cannot
+// be allowed, and for an empty why: the report shows the reason to
+// whoever reads the flag next.
+func Allow(kind, why string) Option {
+	k := registry.FlagKind(kind)
+	if !allowable[k] {
+		panic(fmt.Sprintf("benchkit: Allow(%q): %s", kind, notAllowable(k)))
+	}
+	if strings.TrimSpace(why) == "" {
+		panic(fmt.Sprintf("benchkit: Allow(%q, \"\"): give the reason the flag is wrong for this benchmark; the report shows it", kind))
+	}
+	return optionFunc(func(c *config) {
+		if c.allowed == nil {
+			c.allowed = map[registry.FlagKind]string{}
+		}
+		c.allowed[k] = why
+	})
+}
+
+// notAllowable says why Allow refuses kind.
+func notAllowable(k registry.FlagKind) string {
+	switch k {
+	case registry.FlagAllocs:
+		return "the allocs flag compares an exact count with your own ExpectAllocs; lower or drop the declaration instead"
+	case registry.FlagTimerStopped:
+		return "a stopped timer always fails, or testing ramps b.N to 1e9; call b.StartTimer() after the untimed part"
+	case registry.FlagMisuse:
+		return "misuse is a call that cannot measure; fix the call (the message says how)"
+	}
+	return `the kinds that can be allowed are "eliminated", "timer-toggling" and "setup-cost"`
 }

@@ -90,7 +90,10 @@ func MainDelta(pct float64) MainOption {
 }
 
 // MainStrict makes every flag a benchmark raised (eliminated work, timer
-// misuse, setup cost, ...) fail the run: Main exits 1 when m passed.
+// misuse, setup cost, ...) fail the run: Main exits 1 when m passed. Each
+// such flag also fails its benchmark when raised (b.Error), so that go
+// test -json names it; a kind the benchmark accepted with [Allow] fails
+// nothing.
 func MainStrict() MainOption {
 	return mainOptionFunc(func(c *mainConfig) { c.strict = true })
 }
@@ -105,6 +108,11 @@ type mainConfig struct {
 	strict      bool
 	forks       int  // 0: control's own default (control.DefaultForks)
 	noMetrics   bool // -benchkit.metrics=off: validated here, read by testflag.Metrics
+	// -benchkit.against and its companions (see againstRun).
+	against    string  // the base test binary, "" off
+	rounds     int     // 0: DefaultAgainstRounds
+	gate       float64 // percent, 0 off
+	gateAllocs bool
 }
 
 func mainDefaults() mainConfig {
@@ -218,6 +226,56 @@ var mainSettings = []mainSetting{
 				return fmt.Errorf("%q is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", v)
 			}
 			c.forks = n
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.against", env: "BENCHKIT_AGAINST",
+		usage: "compare the selected benchmarks with the same package's test binary at `path`, built at another commit (env BENCHKIT_AGAINST)",
+		def:   func(c mainConfig) string { return c.against },
+		set:   func(c *mainConfig, v string) error { c.against = strings.TrimSpace(v); return nil },
+	},
+	{
+		flag: "benchkit.rounds", env: "BENCHKIT_ROUNDS",
+		usage: "`n` rounds of processes for -benchkit.against (default 10) (env BENCHKIT_ROUNDS)",
+		def: func(c mainConfig) string {
+			if c.rounds == 0 {
+				return ""
+			}
+			return strconv.Itoa(c.rounds)
+		},
+		set: func(c *mainConfig, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", v)
+			}
+			c.rounds = n
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.gate", env: "BENCHKIT_GATE",
+		usage: "with -benchkit.against, fail on a decided slowdown beyond `percent` (env BENCHKIT_GATE)",
+		def:   func(c mainConfig) string { return strconv.FormatFloat(c.gate, 'g', -1, 64) },
+		set: func(c *mainConfig, v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+			if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+				return fmt.Errorf("%q is not a percentage: use a number such as 5 (0 turns the gate off)", v)
+			}
+			c.gate = f
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.gate.allocs", env: "BENCHKIT_GATE_ALLOCS", boolean: true,
+		usage: "with -benchkit.against, fail on any increase in allocs/op (env BENCHKIT_GATE_ALLOCS)",
+		def:   func(c mainConfig) string { return strconv.FormatBool(c.gateAllocs) },
+		set: func(c *mainConfig, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%q is not a boolean: use true or false", v)
+			}
+			c.gateAllocs = b
 			return nil
 		},
 	},

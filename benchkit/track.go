@@ -5,7 +5,9 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,8 +34,12 @@ const calibrateBelow = 10.0 // ns/op
 // the last ramp step, in states. A new -count repeat or -cpu value gets a
 // new *testing.B, hence a new state.
 type state struct {
-	b   *testing.B
-	key string // registry key: b.Name(), plus "-P" when GOMAXPROCS P != 1
+	b *testing.B
+	// procs is the -cpu value testing prints for b's run, and key the
+	// registry key: b.Name() (nameOf), plus "-P" when procs P != 1
+	// (procsOf).
+	procs int
+	key   string
 
 	mu      sync.Mutex
 	cfg     config
@@ -86,6 +92,8 @@ var states sync.Map // *testing.B → *state
 // The run testing prints is recorded in benchkit's registry under b.Name()
 // (with the "-P" GOMAXPROCS suffix testing prints when P != 1), for
 // [Main]'s report; the registry keeps a bounded number of runs per name.
+// A benchmark run by testing.Benchmark, which has no name, is recorded as
+// "testing.Benchmark(p.TestX.func1)", after the function it runs.
 // Track adds the cv% and wait% metrics to the benchmark's line and checks
 // the run, logging each problem with b.Log (or failing the benchmark with
 // [FailOnFlags]): see the package doc's Track and Checks sections for the
@@ -94,12 +102,21 @@ var states sync.Map // *testing.B → *state
 // Track panics if b is nil. A second call in the same run of the benchmark
 // function (or a call after [Loop] or [Setup], which call it) is ignored
 // and flagged as misuse. A benchmark that skips or fails records nothing;
-// one that calls b.Run records nothing for itself (call Track in the
-// sub-benchmarks). In a RunParallel benchmark call Track at the top of the
-// benchmark function, never inside the body given to RunParallel.
+// one that calls b.Run records nothing for itself (testing measures only
+// the sub-benchmarks, and Track cannot reach them: call Track in the
+// functions given to b.Run) and says so once, with a misuse flag in the
+// report and a log line that go test prints for a parent only under -v.
+// In a RunParallel benchmark call Track at the top of the benchmark
+// function: a Track inside the body given to RunParallel is ignored, with
+// a misuse flag (once per run, however many goroutines call it).
 func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")
+	}
+	if inParallelBody() {
+		b.Helper()
+		parallelMisuse(b, "Track", false)
+		return
 	}
 	restart := pause(b)
 	b.Helper() // after pause: Helper costs µs the benchmark must not pay
@@ -123,6 +140,9 @@ func pause(b *testing.B) (restart bool) {
 // in this step. by names the caller for the misuse message.
 // The timer was paused by pause, which said whether to restart it.
 func track(b *testing.B, opts []Option, by string, restart bool) *state {
+	// Messages logged from the cleanup are attributed to the line where
+	// b.Cleanup was called, through the helpers: the user's Track call.
+	b.Helper()
 	logInternals(b) // says once if this Go release moved testing.B's fields
 	st := join(b, opts, by)
 	if st != nil {
@@ -155,7 +175,11 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 // function, or Loop or Setup after Track): Loop and Setup then add their
 // options to it, and a second Track is flagged as misuse.
 func join(b *testing.B, opts []Option, by string) *state {
-	v, _ := states.LoadOrStore(b, &state{b: b, key: registryKey(b)})
+	v, ok := states.Load(b)
+	if !ok {
+		procs := procsOf(b)
+		v, _ = states.LoadOrStore(b, &state{b: b, procs: procs, key: registry.KeyProcs(nameOf(b), procs)})
+	}
 	st := v.(*state)
 	st.mu.Lock()
 	if st.active {
@@ -165,9 +189,10 @@ func join(b *testing.B, opts []Option, by string) *state {
 		}
 		st.mu.Unlock()
 		if dup {
+			b.Helper()
 			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
-				"benchkit: %s: Track called twice in one run of the benchmark function (Loop and Setup call it too); "+
-					"the extra call and its options are ignored. Fix: call Track once, at the top, or only Loop or Setup", b.Name())})
+				"benchkit: %s: Track called twice in one run (Loop and Setup call it too); the extra call and its options are ignored. "+
+					"Fix: call only one, once", nameOf(b))})
 		}
 		return nil
 	}
@@ -179,9 +204,21 @@ func join(b *testing.B, opts []Option, by string) *state {
 	return st
 }
 
-// registryKey is the name testing prints for b: b.Name() plus "-P" when
-// GOMAXPROCS P is not 1, so that the runs of a -cpu list do not mix.
-func registryKey(b *testing.B) string { return registry.Key(b.Name()) }
+// procsOf returns the GOMAXPROCS value testing prints in b's name (the
+// "-P" suffix), so that the runs of a -cpu list are filed apart, under the
+// names go test prints. It is GOMAXPROCS now, except in the *testing.B
+// that b.Run created (bfields.FirstRun): testing calls its benchmark
+// function once (run1) before it sets GOMAXPROCS to the first -cpu value,
+// and prints that run under the first value (golang/go#49980).
+func procsOf(b *testing.B) int {
+	now := runtime.GOMAXPROCS(0)
+	if first, ok := bFields().FirstRun(b); ok && first {
+		if cpus := testflag.CPUs(); len(cpus) > 0 {
+			return cpus[0]
+		}
+	}
+	return now
+}
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
 // process (each runtime.ReadMemStats is one) and their total duration,
@@ -215,6 +252,7 @@ func readSTW() (n int64, total time.Duration) {
 // end runs as b.Cleanup after each call of the benchmark function.
 func (st *state) end() {
 	b := st.b
+	b.Helper()
 	now := time.Now()
 	wall := now.Sub(st.wall0)
 	timed := b.Elapsed()
@@ -258,6 +296,9 @@ func (st *state) end() {
 	}
 	if has, ok := bFields().HasSub(b); ok && has {
 		forget()
+		if st.tracked {
+			st.parentTracked()
+		}
 		return
 	}
 	v := timerOK
@@ -271,9 +312,9 @@ func (st *state) end() {
 	// is overwhelming (stoppedAlone), or when it is the last
 	// (-benchtime=Nx has only two) with strong evidence.
 	if v != timerOK && (st.suspect || v == timerStopped && stoppedAlone(st.prev, cur) || isFinal && cur.lastChance()) {
-		msg := stoppedMessage(b.Name(), st.prev, cur, st.suspect)
-		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: msg, Failed: true})
-		b.Error(msg)
+		head, detail := stoppedMessage(nameOf(b), st.prev, cur, st.suspect)
+		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: head, Detail: detail, Failed: true})
+		b.Error(head)
 		forget()
 		return
 	}
@@ -293,9 +334,10 @@ func (st *state) end() {
 // raises the flags.
 func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	b := st.b
+	b.Helper()
 	n := float64(s.N)
 	run := registry.Run{
-		Procs:               runtime.GOMAXPROCS(0),
+		Procs:               st.procs,
 		N:                   s.N,
 		NsPerOp:             float64(s.Timed) / n,
 		AllocsPerOp:         -1,
@@ -324,6 +366,10 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		run.InvoluntarySwitches = cont.InvoluntarySwitches
 	}
 
+	if now := runtime.GOMAXPROCS(0); now != st.procs {
+		run.StaleProcs = now
+		b.Log(staleProcsMessage(nameOf(b), st.procs, now))
+	}
 	reg := registry.Default()
 	reg.AddRun(st.key, run)
 	if len(st.timeline) > 0 {
@@ -339,42 +385,60 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		reportMetric(b, st.within, unitBatchCV)
 	}
 
-	name := b.Name()
+	name := nameOf(b)
 	// Compare the floor with the time the work would have taken without
 	// waiting for a CPU: on a loaded machine an empty loop's ns/op is
 	// inflated by the time its thread sat in the run queue.
 	if ns := run.NsPerOp * th.onCPU(s.Wall); ns < calibrateBelow {
 		if floor := emptyLoopFloor(); eliminated(ns, floor) {
-			st.raise(registry.Flag{Kind: registry.FlagEliminated, Message: eliminatedMessage(name, run.NsPerOp, ns, floor)})
+			head, detail := eliminatedMessage(name, run.NsPerOp, ns, floor)
+			st.raise(registry.Flag{Kind: registry.FlagEliminated, Message: head, Detail: detail})
 		}
 	}
 	if run.AllocsPerOp >= 0 && allocsShort(run.AllocsPerOp, st.cfg.expectAllocs) {
-		st.raise(registry.Flag{Kind: registry.FlagAllocs, Message: allocsMessage(name, run.AllocsPerOp, s.N, st.cfg.expectAllocs)})
+		head, detail := allocsMessage(name, run.AllocsPerOp, s.N, st.cfg.expectAllocs)
+		st.raise(registry.Flag{Kind: registry.FlagAllocs, Message: head, Detail: detail})
 	}
 	if su := st.setup; su != nil {
 		pairs := max(0, su.wall-su.setup-s.Timed)
 		if setupCostly(pairs, s.Timed) {
-			st.raise(registry.Flag{Kind: registry.FlagSetupCost, Message: setupMessage(name, su.iters, pairs, su.setup, s.Timed)})
+			head, detail := setupMessage(name, su.iters, pairs, su.setup, s.Timed)
+			st.raise(registry.Flag{Kind: registry.FlagSetupCost, Message: head, Detail: detail})
 		}
 	} else if heavyToggling(s) {
-		st.raise(registry.Flag{Kind: registry.FlagTimerToggling, Message: togglingMessage(name, s)})
+		head, detail := togglingMessage(name, s)
+		st.raise(registry.Flag{Kind: registry.FlagTimerToggling, Message: head, Detail: detail})
 	}
 }
 
-// raise records f for the report and logs it, or fails the benchmark with
-// it under FailOnFlags.
+// raise records f for the report and logs its headline, or fails the
+// benchmark with it under FailOnFlags or strict mode. A kind the
+// benchmark allowed ([Allow]) is recorded with the reason and neither
+// logged nor failing. A warning is logged the first time the benchmark
+// raises its kind in the process, not under every -count repeat: the
+// report counts the runs that raised it. A failure is given every time,
+// since each failed run needs its reason.
 func (st *state) raise(f registry.Flag) {
+	st.b.Helper()
 	st.mu.Lock()
-	fail := st.cfg.failOnFlags
+	f.Allowed = st.cfg.allowed[f.Kind]
+	fail := f.Allowed == "" && (st.cfg.failOnFlags || strictFlags.Load())
 	st.mu.Unlock()
 	f.Failed = fail
-	registry.Default().AddFlag(st.key, f)
-	if fail {
+	n := registry.Default().AddFlag(st.key, f)
+	switch {
+	case fail:
 		st.b.Error(f.Message)
-	} else {
+	case f.Allowed == "" && n <= 1:
 		st.b.Log(f.Message)
 	}
 }
+
+// strictFlags is set by Main when strict mode is on (-benchkit.strict,
+// BENCHKIT_STRICT, MainStrict): every flag not allowed then fails its
+// benchmark with b.Error when it is raised, so that go test -json names
+// the benchmark that failed, instead of only Main's exit code.
+var strictFlags atomic.Bool
 
 // reportMetric reports v unless it is NaN or ±Inf, or the extra metrics
 // are off (-benchkit.metrics=off, BENCHKIT_METRICS=off).
@@ -383,4 +447,51 @@ func reportMetric(b *testing.B, v float64, unit string) {
 		return
 	}
 	b.ReportMetric(v, unit)
+}
+
+// staleProcsMessage says that testing measured the run at GOMAXPROCS now
+// while it prints it under procs (golang/go#49980).
+func staleProcsMessage(name string, procs, now int) string {
+	return fmt.Sprintf("benchkit: %s: testing measured this run at GOMAXPROCS=%d, not the -cpu value %d it is printed under "+
+		"(golang/go#49980: a benchmark's first run precedes the -cpu setting). Fix: -count≥2, ignoring the first run",
+		registry.KeyProcs(name, procs), now, procs)
+}
+
+// parentsWarned holds the names of parent benchmarks already told that
+// Track in a benchmark that calls b.Run records nothing: once per name.
+var parentsWarned sync.Map // string → struct{}
+
+// parentTracked says, once per benchmark name, that Track was called in a
+// benchmark that called b.Run (issue 11, bug 10): testing measures only
+// the sub-benchmarks, and nothing in testing lets Track reach them, so
+// nothing is recorded for it. The flag reaches Main's report; the log
+// line shows under go test -v (testing prints a parent's log only then).
+func (st *state) parentTracked() {
+	st.b.Helper()
+	name := nameOf(st.b)
+	if _, dup := parentsWarned.LoadOrStore(name, struct{}{}); dup {
+		return
+	}
+	st.key = name // testing prints a parent's name without a -P suffix
+	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
+		"benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it. "+
+			"Fix: call Track inside each function given to b.Run", name)})
+}
+
+// nameOf returns b.Name(), or, for the unnamed B of testing.Benchmark
+// (called from a Test or TestMain), "testing.Benchmark(p.TestX.func1)":
+// the function it runs, with its package's last path element, so that
+// its record is not a row named "-2".
+func nameOf(b *testing.B) string {
+	if name := b.Name(); name != "" {
+		return name
+	}
+	fn, ok := bFields().BenchFunc(b)
+	if !ok {
+		return "testing.Benchmark"
+	}
+	if i := strings.LastIndex(fn, "/"); i >= 0 {
+		fn = fn[i+1:]
+	}
+	return "testing.Benchmark(" + fn + ")"
 }

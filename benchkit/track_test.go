@@ -28,8 +28,8 @@ func withBenchtime(t *testing.T, v string) {
 }
 
 // records resets the registry and returns a function that returns every
-// run recorded since, across names (testing.Benchmark names every
-// benchmark "").
+// run recorded since, across names (benchkit names testing.Benchmark's
+// unnamed B after the function it runs).
 func records(t *testing.T) func() []registry.Run {
 	t.Helper()
 	registry.Default().Reset()
@@ -170,8 +170,17 @@ func TestTrackRecordsNothingForSkipsFailuresAndParents(t *testing.T) {
 	if assert.Len(t, got, 1, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got) {
 		assert.Equal(t, 10, got[0].N, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got)
 	}
+	// The parent's Track says once that it recorded nothing (issue 11,
+	// bug 10), under a name rather than "" (testing.Benchmark's B has
+	// none): the function it runs.
 	fs := flagsRecorded()
-	assert.Empty(t, fs, "flags %+v; want none", fs)
+	if assert.Len(t, fs, 1, "flags %+v; want the parent's misuse flag", fs) {
+		assert.Equal(t, registry.FlagMisuse, fs[0].Kind)
+		assert.Regexp(t, `^benchkit: testing\.Benchmark\(benchkit\.TestTrackRecordsNothingForSkipsFailuresAndParents\.func\d+\) calls b\.Run`, fs[0].Message)
+	}
+	for _, b := range registryBenchmarks() {
+		assert.NotRegexp(t, `^-\d+$`, b.Name, "a registry name that is only a GOMAXPROCS suffix")
+	}
 }
 
 func TestTrackTwiceIsFlagged(t *testing.T) {
@@ -200,6 +209,11 @@ func TestBadInputPanics(t *testing.T) {
 		want  string
 	}{
 		{"Track nil b", func() { Track(nil) }, "benchkit: Track called with a nil *testing.B"},
+		{"Allow allocs", func() { Allow("allocs", "x") }, `benchkit: Allow("allocs"): the allocs flag compares an exact count`},
+		{"Allow timer-stopped", func() { Allow("timer-stopped", "x") }, `benchkit: Allow("timer-stopped"): a stopped timer always fails`},
+		{"Allow misuse", func() { Allow("misuse", "x") }, `benchkit: Allow("misuse"): misuse is a call that cannot measure`},
+		{"Allow unknown", func() { Allow("slow", "x") }, `benchkit: Allow("slow"): the kinds that can be allowed are "eliminated"`},
+		{"Allow without a reason", func() { Allow("eliminated", " ") }, `benchkit: Allow("eliminated", ""): give the reason`},
 		{"Loop nil b", func() { Loop(nil, func() int { return 0 }) }, "benchkit: Loop called with a nil *testing.B"},
 		{"Setup nil b", func() { Setup(nil, func() int { return 0 }, func(int) int { return 0 }) }, "benchkit: Setup called with a nil *testing.B"},
 		{"ExpectAllocs 0", func() { ExpectAllocs(0) }, "benchkit: ExpectAllocs(0)"},
@@ -217,7 +231,7 @@ func TestBadInputPanics(t *testing.T) {
 
 func TestViewReadsThisGoVersion(t *testing.T) {
 	v := bFields()
-	found := v.timerOn != nil && v.netAllocs != nil && v.netBytes != nil && v.hasSub != nil
+	found := v.timerOn != nil && v.netAllocs != nil && v.netBytes != nil && v.hasSub != nil && v.parent != nil
 	require.True(t, found, "testing.B fields not found (%+v): Track falls back to ReadMemStats and cannot see parents; update bfields.go", *v)
 	if runtime.GOOS != "windows" {
 		readable := v.startWall != nil && v.startExt != nil && timeWall != nil && timeExt != nil
@@ -248,6 +262,13 @@ func TestViewReadsThisGoVersion(t *testing.T) {
 		within := ok && start >= before && start <= after
 		assert.True(t, within, "timer start %d not within [%d, %d] around ResetTimer (readable: %v)", start, before, after, ok)
 	}
+	// testing.Benchmark's B has no parent; one made by b.Run has.
+	var top, sub, topOK, subOK bool
+	testing.Benchmark(func(b *testing.B) {
+		top, topOK = v.FirstRun(b)
+		b.Run("sub", func(b *testing.B) { sub, subOK = v.FirstRun(b) })
+	})
+	assert.True(t, topOK && subOK && !top && sub, "FirstRun: testing.Benchmark %v (%v), b.Run %v (%v)", top, topOK, sub, subOK)
 	const allocsWant = "view counted %d allocations, testing %d; want equal and ≥ 100"
 	assert.Equal(t, r.MemAllocs, allocs, allocsWant, allocs, r.MemAllocs)
 	assert.GreaterOrEqual(t, r.MemAllocs, uint64(100), allocsWant, allocs, r.MemAllocs)
@@ -281,3 +302,44 @@ func TestEmptyLoopFloor(t *testing.T) {
 type registryBench = registry.Bench
 
 func registryBenchmarks() []registry.Bench { return registry.Default().Benchmarks() }
+
+// TestTestingBenchmarkIsNamed: testing.Benchmark's B has no name; its
+// record used to be a row named "-2" (issue 11). It is named after the
+// function it runs.
+func TestTestingBenchmarkIsNamed(t *testing.T) {
+	withBenchtime(t, "10x")
+	records(t)
+	testing.Benchmark(func(b *testing.B) {
+		Track(b)
+		for b.Loop() {
+			sum(xs)
+		}
+	})
+	bs := registryBenchmarks()
+	require.Len(t, bs, 1)
+	assert.Regexp(t, `^testing\.Benchmark\(benchkit\.TestTestingBenchmarkIsNamed\.func\d+\)(-\d+)?$`, bs[0].Name)
+}
+
+// TestAllowRecordsWithoutFailing: under FailOnFlags an allowed kind is
+// recorded with its reason and does not fail the benchmark, while the
+// other flags still do (issue 11).
+func TestAllowRecordsWithoutFailing(t *testing.T) {
+	withBenchtime(t, "100x")
+	records(t)
+	var failed bool
+	testing.Benchmark(func(b *testing.B) {
+		Track(b, FailOnFlags(), Allow("setup-cost", "measured on purpose"))
+		st, _ := states.Load(b)
+		st.(*state).raise(registry.Flag{Kind: registry.FlagSetupCost, Message: "benchkit: x: costly"})
+		for b.Loop() {
+			sum(xs)
+		}
+		failed = b.Failed()
+	})
+	assert.False(t, failed, "an allowed flag failed the benchmark under FailOnFlags")
+	fs := flagsRecorded()
+	if assert.Len(t, fs, 1) {
+		assert.Equal(t, "measured on purpose", fs[0].Allowed)
+		assert.False(t, fs[0].Failed)
+	}
+}

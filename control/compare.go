@@ -14,6 +14,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Comparer runs comparisons with a fixed set of options. The zero value
@@ -119,6 +120,7 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 	var (
 		ms      measurement
 		frs     []forkResult
+		skipped string
 		started = true
 		err     error
 		done    bool
@@ -129,7 +131,7 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 		}
 		done = true
 		if p.forks > 1 {
-			frs, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
+			frs, skipped, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
 		}
 		if p.forks <= 1 || !started {
 			ms = measure(impls, p.budget, p.maxRounds, cfg)
@@ -140,6 +142,9 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 		return Result{}, ms, err
 	case p.forks > 1 && started:
 		ms = combine(frs)
+		if skipped != "" {
+			ms.warnings = append(ms.warnings, skipped)
+		}
 		return forkedResult(frs, ms, cfg, p.budget), ms, nil
 	}
 	res := result(impls, ms, cfg, p.budget)
@@ -255,9 +260,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		for _, e := range res.Candidates {
 			switch {
 			case e.Verdict == Slower && e.DeltaPct > res.Gate:
-				b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, fmtPct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
+				b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, verdict.FmtPct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
 			case e.Verdict == Undecided && e.DeltaPct > res.Gate:
-				b.Logf("control: gate not applied to %s (%s, above the %.3g%% gate): undecided: %s", e.Name, fmtPct(e.DeltaPct), res.Gate, e.Reason)
+				b.Logf("control: gate not applied to %s (%s, above the %.3g%% gate): undecided: %s", e.Name, verdict.FmtPct(e.DeltaPct), res.Gate, e.Reason)
 			}
 		}
 	}
@@ -350,7 +355,7 @@ func Lines(res Result) []string {
 		if res.Rounds == 0 {
 			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
 		}
-		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, fmtPct(e.DeltaPct), fmtPct(e.LoPct), fmtPct(e.HiPct), e.Verdict, e.Reason)
+		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, verdict.FmtPct(e.DeltaPct), verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct), e.Verdict, e.Reason)
 	}
 	out = append(out, line(res.Control))
 	for _, e := range res.Candidates {
@@ -366,7 +371,7 @@ func Lines(res Result) []string {
 }
 
 func fmtCI(e Estimate, conf float64) string {
-	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, fmtPct(e.LoPct), fmtPct(e.HiPct))
+	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct))
 }
 
 func regEstimate(e Estimate) registry.Estimate {

@@ -32,8 +32,16 @@ const (
 type Run struct {
 	// Seq is the process-wide order in which runs were recorded, from 1.
 	Seq int
-	// Procs is GOMAXPROCS during the run (the -cpu value).
+	// Procs is the -cpu value testing prints for the run (its "-P" name
+	// suffix), which is GOMAXPROCS during the run but for StaleProcs.
 	Procs int
+	// StaleProcs is GOMAXPROCS while the run was measured when it was not
+	// Procs, else 0: testing runs the first call of each benchmark before
+	// it sets the first -cpu value (golang/go#49980), so a b.Loop
+	// benchmark's first repeat (and a b.N-style one's under
+	// -benchtime=1x) is measured at the previous benchmark's last -cpu
+	// value and printed under the first.
+	StaleProcs int
 	// N is the final b.N of the run.
 	N int
 	// NsPerOp is the timed duration over N, in nanoseconds per iteration,
@@ -71,11 +79,34 @@ const (
 	FlagMisuse        FlagKind = "misuse"         // an API used in a way that cannot measure
 )
 
+// Certain reports whether a flag of kind k is certain, rather than
+// inferred from timing: a stopped timer (the audit fails only on
+// evidence no load produces), fewer allocations than the benchmark
+// declared (an exact count), and misuse of the API. Eliminated work,
+// timer toggling and setup cost are judged from times, which a noisy
+// machine or a genuinely tiny body can mislead; only they can be accepted
+// with benchkit.Allow.
+func (k FlagKind) Certain() bool {
+	switch k {
+	case FlagEliminated, FlagTimerToggling, FlagSetupCost:
+		return false
+	}
+	return true
+}
+
 // Flag is one problem found in a benchmark, with a message that names the
 // numbers and the fix.
 type Flag struct {
-	Kind    FlagKind
+	Kind FlagKind
+	// Message is the one-line headline logged under the benchmark, and
+	// Detail the full explanation for the report ("" when the headline
+	// says it all).
 	Message string
+	Detail  string
+	// Allowed is the reason given with benchkit.Allow for accepting this
+	// kind in this benchmark, or "": an allowed flag is still recorded
+	// and shown, and fails nothing, not even in strict mode.
+	Allowed string
 	// Count is how many runs raised this kind; the message is the latest.
 	Count int
 	// Failed is true when the flag failed the benchmark in at least one
@@ -176,6 +207,7 @@ type Registry struct {
 	order   []string
 	benches map[string]*Bench
 	dropped int
+	against *Against
 }
 
 var std Registry
@@ -184,9 +216,17 @@ var std Registry
 // now: the name testing prints, with the "-P" suffix when GOMAXPROCS P is
 // not 1, so that runs under different -cpu values are kept apart and Track's
 // rows and control's comparisons for one benchmark share a key.
-func Key(name string) string {
-	if p := runtime.GOMAXPROCS(0); p != 1 {
-		return name + "-" + strconv.Itoa(p)
+func Key(name string) string { return KeyProcs(name, runtime.GOMAXPROCS(0)) }
+
+// KeyProcs returns the registry key for a benchmark named name whose run
+// testing prints with GOMAXPROCS procs: name, plus "-procs" when procs is
+// not 1. A run's printed value can differ from the one in effect while it
+// ran (golang/go#49980: testing runs a benchmark's very first call before
+// it sets the first -cpu value); benchkit files the run under the name
+// testing prints.
+func KeyProcs(name string, procs int) string {
+	if procs != 1 {
+		return name + "-" + strconv.Itoa(procs)
 	}
 	return name
 }
@@ -246,29 +286,33 @@ func (r *Registry) NsPerOp(name string) []float64 {
 	return xs
 }
 
-// AddFlag records a problem. A flag of a kind already recorded for the
-// benchmark replaces its message and increments its Count; Failed stays
-// true once any of them failed the benchmark.
-func (r *Registry) AddFlag(name string, f Flag) {
+// AddFlag records a problem and returns how many runs of the benchmark
+// have raised its kind so far, this one included (0 when the registry
+// could not hold it). A flag of a kind already recorded for the benchmark
+// replaces its message, detail and allowance and increments its Count;
+// Failed stays true once any of them failed the benchmark.
+func (r *Registry) AddFlag(name string, f Flag) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := r.bench(name)
 	if b == nil {
-		return
+		return 0
 	}
 	for i := range b.Flags {
 		if b.Flags[i].Kind == f.Kind {
-			b.Flags[i].Message = f.Message
-			b.Flags[i].Count++
-			b.Flags[i].Failed = b.Flags[i].Failed || f.Failed
-			return
+			g := &b.Flags[i]
+			g.Message, g.Detail, g.Allowed = f.Message, f.Detail, f.Allowed
+			g.Count++
+			g.Failed = g.Failed || f.Failed
+			return g.Count
 		}
 	}
 	if len(b.Flags) == MaxFlags {
-		return
+		return 0
 	}
 	f.Count = 1
 	b.Flags = append(b.Flags, f)
+	return 1
 }
 
 // SetTimeline replaces the named benchmark's timeline with a copy of ts,
@@ -332,7 +376,7 @@ func (r *Registry) Dropped() int {
 func (r *Registry) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.seq, r.order, r.benches, r.dropped = 0, nil, nil, 0
+	r.seq, r.order, r.benches, r.dropped, r.against = 0, nil, nil, 0, nil
 }
 
 // clone returns a deep copy of c.

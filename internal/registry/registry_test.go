@@ -182,3 +182,32 @@ func TestComparisonRoundTimes(t *testing.T) {
 	empty.AddComparison("BenchmarkZ", Comparison{})
 	assert.Nil(t, empty.Benchmarks()[0].Comparisons[0].RoundNs)
 }
+
+func TestAddFlagCountsAndCertainty(t *testing.T) {
+	var r Registry
+	assert.Equal(t, 1, r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "one", Detail: "long one"}))
+	assert.Equal(t, 2, r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "two", Detail: "long two", Allowed: "why"}))
+	f := r.Benchmarks()[0].Flags[0]
+	assert.Equal(t, Flag{Kind: FlagEliminated, Message: "two", Detail: "long two", Allowed: "why", Count: 2}, f)
+	for _, k := range []FlagKind{FlagEliminated, FlagTimerToggling, FlagSetupCost} {
+		assert.False(t, k.Certain(), k)
+	}
+	for _, k := range []FlagKind{FlagTimerStopped, FlagAllocs, FlagMisuse} {
+		assert.True(t, k.Certain(), k)
+	}
+}
+
+func TestAgainstRecord(t *testing.T) {
+	var r Registry
+	assert.Nil(t, r.Against())
+	a := Against{Rounds: 2, Benches: []AgainstBench{{Name: "X-2", Base: Side{NsPerOp: []float64{1, 2}}}}, OnlyBase: []string{"Y-2"}}
+	r.SetAgainst(a)
+	a.Benches[0].Base.NsPerOp[0] = 99
+	got := r.Against()
+	require.NotNil(t, got)
+	assert.Equal(t, []float64{1, 2}, got.Benches[0].Base.NsPerOp, "a deep copy is kept")
+	got.OnlyBase[0] = "Z"
+	assert.Equal(t, []string{"Y-2"}, r.Against().OnlyBase, "and handed out")
+	r.Reset()
+	assert.Nil(t, r.Against())
+}

@@ -38,6 +38,8 @@ type jsonReport struct {
 	// DroppedComparisons lists the benchmarks whose comparisons the
 	// registry could not all hold, with how many it dropped.
 	DroppedComparisons []jsonDropped `json:"dropped_comparisons"`
+	// Against is the cross-build comparison (-benchkit.against), or null.
+	Against *jsonAgainst `json:"against"`
 }
 
 type jsonDropped struct {
@@ -93,6 +95,21 @@ type jsonBenchmark struct {
 	Flags            []jsonFlag   `json:"flags"`
 	Runs             []jsonRun    `json:"runs"`
 	Timeline         []float64    `json:"timeline_ns_per_op"`
+
+	// Added within v1 by issue 13: what the grade and runs-needed are
+	// computed from, the interval of the median, and the causes.
+	GradeBasis      Basis      `json:"grade_basis"`
+	MedianCIPct     *float64   `json:"median_ci_pct"`
+	RunsNeededBasis Basis      `json:"runs_needed_basis"`
+	RunsNeededHi    *int       `json:"runs_needed_hi"`
+	ColdStartRatio  *float64   `json:"cold_start_ratio"`
+	Drift           *jsonDrift `json:"drift"`
+}
+
+type jsonDrift struct {
+	ChangePct float64 `json:"change_pct"`
+	P         float64 `json:"p"`
+	Blocks    int     `json:"blocks"`
 }
 
 type jsonRegimes struct {
@@ -126,8 +143,11 @@ type jsonOutlier struct {
 type jsonFlag struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	Detail  string `json:"detail"`
 	Count   int    `json:"count"`
 	Failed  bool   `json:"failed"`
+	Certain bool   `json:"certain"`
+	Allowed string `json:"allowed"`
 }
 
 type jsonRun struct {
@@ -142,6 +162,9 @@ type jsonRun struct {
 	WaitFraction        *float64 `json:"wait_fraction"`
 	InvoluntarySwitches *int64   `json:"involuntary_switches"`
 	WithinCVPct         *float64 `json:"within_cv_pct"`
+	// StaleProcs is GOMAXPROCS while testing measured the run when it
+	// was not procs (golang/go#49980), else 0.
+	StaleProcs int `json:"stale_procs"`
 }
 
 type jsonComparison struct {
@@ -225,6 +248,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		Dropped:     in.Dropped,
 
 		DroppedComparisons: []jsonDropped{},
+		Against:            jsonAgainstOf(in.Against),
 	}
 	addMeta(&rep, in)
 	for _, f := range in.Facts {
@@ -292,6 +316,17 @@ func jsonBench(r Row) jsonBenchmark {
 		n := r.RunsNeeded
 		jb.RunsNeeded = &n
 	}
+	jb.GradeBasis, jb.MedianCIPct, jb.RunsNeededBasis = r.GradeBasis, known(r.CIPct), r.RunsNeededBasis
+	if r.RunsNeededHi > 0 {
+		hi := r.RunsNeededHi
+		jb.RunsNeededHi = &hi
+	}
+	if r.ColdStart > 0 {
+		jb.ColdStartRatio = known(r.ColdStart)
+	}
+	if d := r.Drift; d != nil {
+		jb.Drift = &jsonDrift{ChangePct: zeroIfBad(d.ChangePct), P: zeroIfBad(d.P), Blocks: d.Blocks}
+	}
 	if g := r.Regimes; g != nil {
 		jb.Regimes = &jsonRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation), Method: "value-split"}
 		if r.Shift {
@@ -306,14 +341,15 @@ func jsonBench(r Row) jsonBenchmark {
 		}
 	}
 	for _, f := range r.Flags {
-		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Count: f.Count, Failed: f.Failed})
+		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Detail: f.Detail, Count: f.Count, Failed: f.Failed,
+			Certain: f.Kind.Certain(), Allowed: f.Allowed})
 	}
 	for _, run := range r.Runs {
 		jr := jsonRun{
 			Seq: run.Seq, Procs: run.Procs, N: run.N, NsPerOp: known(run.NsPerOp),
 			AllocsPerOp: known(run.AllocsPerOp), BytesPerOp: known(run.BytesPerOp), WallNs: int64(run.Wall),
 			TimedFraction: known(run.TimedFraction), WaitFraction: known(run.WaitFraction),
-			WithinCVPct: known(run.WithinCV),
+			WithinCVPct: known(run.WithinCV), StaleProcs: run.StaleProcs,
 		}
 		if run.InvoluntarySwitches >= 0 {
 			v := run.InvoluntarySwitches
@@ -339,11 +375,13 @@ func jsonReg(g stats.Regime) jsonRegime {
 //     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
 //     (B/op and allocs/op only when both are known, truncated to integers
 //     as go test -benchmem prints them; ns/op at full precision);
+//
 //   - under "samples: batches", for each benchmark whose samples are its
 //     benchkit.Loop batch timeline (a single run), one line per batch with
 //     its per-iteration cost in ns/op and, as iterations, the run's N over
 //     the number of batches (approximate: batches are merged to stay
 //     bounded);
+//
 //   - under "samples: rounds", for each control comparison, one line per
 //     round and implementation: Benchmark<Name>/impl=<impl>[-procs] with
 //     the calls per batch as iterations and that round's time per call
@@ -352,8 +390,13 @@ func jsonReg(g stats.Regime) jsonRegime {
 //     spaced); `benchstat -col /impl` puts the implementations side by
 //     side. The rounds of every -count repeat share a name.
 //
+//   - under "samples: against", the cross-build samples of
+//     -benchkit.against, labelled "side: base|new|control" (see
+//     againstSamples).
+//
 // The samples key changes between the blocks, so benchstat puts them in
-// separate tables rather than mixing run, batch and round samples.
+// separate tables rather than mixing run, batch, round and cross-build
+// samples.
 func Samples(w io.Writer, in Input) error {
 	return SamplesAnalysis(w, in, Analyze(in))
 }
@@ -422,7 +465,7 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 			return fmt.Errorf("report: writing the samples file: %w", err)
 		}
 	}
-	return nil
+	return againstSamples(bw, base, in.Against)
 }
 
 // writeRounds writes one line per round and implementation of a control

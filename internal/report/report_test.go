@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -130,7 +131,7 @@ func TestRowsOfFixture(t *testing.T) {
 	assert.Equal(t, GradeExcellent, clean.Grade)
 	assert.Nil(t, clean.Regimes)
 	assert.Equal(t, MinRunsForCI, clean.RunsNeeded)
-	assert.Equal(t, []string{"Clean-2", "10 runs", "100.0ns", "0.2", "excellent", "0.1", "6", "-"},
+	assert.Equal(t, []string{"Clean-2", "10 runs", "100.0ns", "0.2", "0.2", "excellent", "0.1", "6", "-"},
 		fields(lineWith(t, text, "Clean-2", "excellent")))
 
 	noisy := rowByName(t, a, "Noisy-2")
@@ -146,8 +147,8 @@ func TestRowsOfFixture(t *testing.T) {
 	assert.Equal(t, 8, mb.Regimes.Low.Size)
 	assert.Equal(t, 12, mb.Regimes.High.Size)
 	assert.InDelta(t, 41.0, mb.WaitPct, 1e-9)
-	row := fields(lineWith(t, text, "MakeBuffer_Correct-2", "do-not-trust"))
-	assert.Equal(t, []string{"MakeBuffer_Correct-2", "20 runs", "37.60ns", "18.9", "do-not-trust", "41.0", "228",
+	row := fields(lineWith(t, text, "MakeBuffer_Correct-2", "20 runs"))
+	assert.Equal(t, []string{"MakeBuffer_Correct-2", "20 runs", "37.60ns", "15.3", "18.9", "do-not-trust", "41.0", "n/a",
 		"two-regimes 27.12ns×8|39.25ns×12"}, row)
 	assert.Equal(t, []string{"MakeBuffer_Correct-2", "runs", "25.40ns … 43.90ns", "▆▇█▆▇▇▆▅▂▁▂▁▂▂▁▁▄▆▆▆"},
 		fields(lineWith(t, text, "MakeBuffer_Correct-2", "▆")))
@@ -157,9 +158,9 @@ func TestRowsOfFixture(t *testing.T) {
 
 	elim := rowByName(t, a, "Sum/eliminated-2")
 	assert.Equal(t, "eliminated", elim.Tags()[0])
-	msg := lineWith(t, text, "Sum/eliminated-2: eliminated:")
+	msg := lineWith(t, text, "Sum/eliminated-2: eliminated (from timing):")
 	assert.Contains(t, msg, "keep the result with sink.Keep (raised by 6 runs)")
-	assert.Contains(t, msg, "Sum/eliminated-2: eliminated: 0.31 ns/op", "the message's prefix and subject are not repeated")
+	assert.Contains(t, msg, "Sum/eliminated-2: eliminated (from timing): 0.31 ns/op", "the message's prefix and subject are not repeated")
 
 	loop := rowByName(t, a, "Loop-2")
 	assert.Equal(t, SourceBatches, loop.Source)
@@ -167,7 +168,7 @@ func TestRowsOfFixture(t *testing.T) {
 	assert.Equal(t, 60.0, loop.MedianNs, "the median of one run is its ns/op, not the batches'")
 	require.NotNil(t, loop.Regimes)
 	assert.Equal(t, [][2]int{{20, 40}}, loop.Regimes.High.Segments)
-	assert.Equal(t, "1 run, 60 batches", fields(lineWith(t, text, "Loop-2", "do-not-trust"))[1])
+	assert.Equal(t, "1 run, 60 batches", fields(lineWith(t, text, "Loop-2", "1 run, 60"))[1])
 	assert.Equal(t, strings.Repeat("▁", 20)+strings.Repeat("█", 20)+strings.Repeat("▁", 20),
 		fields(lineWith(t, text, "Loop-2", "▁▁▁"))[3])
 
@@ -267,7 +268,7 @@ func TestProcsSplitAndOddInput(t *testing.T) {
 	assert.Equal(t, GradeUnknown, one.Grade)
 	assert.Zero(t, one.RunsNeeded)
 	text := render(t, in)
-	assert.Equal(t, []string{"One-2", "1 run", "3.000ns", "?", "unknown", "?", "?", "-"}, fields(lineWith(t, text, "One-2", "unknown")))
+	assert.Equal(t, []string{"One-2", "1 run", "3.000ns", "?", "?", "unknown", "?", "?", "-"}, fields(lineWith(t, text, "One-2", "unknown")))
 	assert.Contains(t, text, "  One-2, Keyed-2: one run and fewer than 2 timed batches, so no spread is known; run with -count=10")
 	assert.Equal(t, "a, b, c and 2 more", listNames([]string{"a", "b", "c", "d", "e"}, 3))
 	assert.Contains(t, lineWith(t, text, "off: the first benchmark"), "-benchkit.warmup")
@@ -564,4 +565,68 @@ func TestFailedFlagFailsTheRun(t *testing.T) {
 	assert.True(t, rep.Benchmarks[0].Flags[0].Failed)
 	assert.False(t, rep.Benchmarks[1].Flags[0].Failed)
 	assert.Contains(t, buf.String(), `"failed": false`)
+}
+
+// TestStaleProcsRun: a run testing measured at another GOMAXPROCS than
+// the -cpu value it printed (golang/go#49980) is named in the findings
+// and the JSON.
+func TestStaleProcsRun(t *testing.T) {
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkL-2", TotalRuns: 2, Runs: []registry.Run{
+		{Seq: 1, Procs: 2, N: 10, NsPerOp: 5, StaleProcs: 1, AllocsPerOp: -1, BytesPerOp: -1, TimedFraction: -1, WaitFraction: -1, WithinCV: -1},
+		{Seq: 2, Procs: 2, N: 10, NsPerOp: 6, AllocsPerOp: -1, BytesPerOp: -1, TimedFraction: -1, WaitFraction: -1, WithinCV: -1},
+	}}}}
+	lineWith(t, render(t, in), "L-2: run 1 measured by testing at GOMAXPROCS=1")
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	assert.Contains(t, buf.String(), `"stale_procs": 1`)
+	assert.Contains(t, buf.String(), `"stale_procs": 0`)
+}
+
+// TestAllowedAndDetailedFlags: an allowed flag is shown with its reason
+// and fails nothing, even in strict mode; a flag's detail, not its
+// headline, is the findings line; certainty reaches the JSON.
+func TestAllowedAndDetailedFlags(t *testing.T) {
+	in := Input{Settings: Settings{Strict: true}, Benches: []registry.Bench{
+		{Name: "BenchmarkTiny-2", Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: BenchmarkTiny: short",
+			Detail: "benchkit: BenchmarkTiny: the long story", Allowed: "a 1 ns body checked in the assembly", Count: 3}}},
+		{Name: "BenchmarkDCE-2", Flags: []registry.Flag{{Kind: registry.FlagAllocs, Message: "benchkit: BenchmarkDCE: short", Count: 1}}},
+	}}
+	a := Analyze(in)
+	require.Len(t, a.Failures, 1, "strict fails on the flag not allowed only: %v", a.Failures)
+	assert.Contains(t, a.Failures[0], "DCE-2 raised allocs")
+	text := render(t, in)
+	lineWith(t, text, "Tiny-2: eliminated (from timing) (allowed: a 1 ns body checked in the assembly): the long story (raised by 3 runs)")
+	lineWith(t, text, "DCE-2: allocs: short")
+	assert.Equal(t, "eliminated (allowed)", rowByName(t, a, "Tiny-2").Tags()[0])
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	assert.Contains(t, buf.String(), `"allowed": "a 1 ns body checked in the assembly"`)
+	assert.Contains(t, buf.String(), `"certain": true`)
+	assert.Contains(t, buf.String(), `"detail": "benchkit: BenchmarkTiny: the long story"`)
+}
+
+// TestOnceRowsFold: a -count=1 suite of many benchmarks gives one line for
+// the rows with nothing known beyond one ns/op, not a row each (issue 11);
+// rows with a flag stay, and few such rows are listed one by one.
+func TestOnceRowsFold(t *testing.T) {
+	run := func(ns float64) registry.Run {
+		return registry.Run{Procs: 2, N: 100, NsPerOp: ns, AllocsPerOp: -1, BytesPerOp: -1, TimedFraction: -1, WaitFraction: 0.01, WithinCV: -1}
+	}
+	var in Input
+	for i := range 300 {
+		in.Benches = append(in.Benches, registry.Bench{Name: fmt.Sprintf("BenchmarkB%03d-2", i), TotalRuns: 1, Runs: []registry.Run{run(float64(10 + i))}})
+	}
+	in.Benches = append(in.Benches, registry.Bench{Name: "BenchmarkFlagged-2", TotalRuns: 1, Runs: []registry.Run{run(0.3)},
+		Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: gone", Count: 1}}})
+	text := render(t, in)
+	assert.Less(t, strings.Count(text, "\n"), 60, "hundreds of once-run rows are folded:\n%s", text)
+	lineWith(t, text, "+ 300 more benchmarks ran once with nothing else known (no spread, no flag): 10.00ns … 309.0ns/op, median wait 1.0%")
+	lineWith(t, text, "Flagged-2  ", "1 run", "eliminated")
+	assert.NotContains(t, text, "B150-2  ", "a folded row is not in the table")
+	lineWith(t, text, "B000-2, B001-2, B002-2, B003-2 and 297 more: one run")
+
+	in.Benches = in.Benches[:MaxOnceRows]
+	text = render(t, in)
+	assert.NotContains(t, text, "more benchmarks ran once")
+	lineWith(t, text, "B007-2", "1 run")
 }

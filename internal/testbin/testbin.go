@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -19,6 +20,14 @@ import (
 // when the build fails.
 func Build(t testing.TB, dir string) string {
 	t.Helper()
+	return BuildAs(t, dir, filepath.Base(dir))
+}
+
+// BuildAs is [Build] with the binary named name (plus ".test") and extra
+// go test build flags, such as "-race" or "-tags=x": one package built
+// two ways, as if at two commits.
+func BuildAs(t testing.TB, dir, name string, flags ...string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary; skipped with -short")
 	}
@@ -26,13 +35,14 @@ func Build(t testing.TB, dir string) string {
 	if err != nil {
 		t.Skipf("no go command on PATH to build %s: %v", dir, err)
 	}
-	bin := filepath.Join(t.TempDir(), filepath.Base(dir)+".test")
+	bin := filepath.Join(t.TempDir(), name+".test")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	out, err := exec.Command(goBin, "test", "-c", "-o", bin, dir).CombinedOutput()
+	args := append(append([]string{"test", "-c", "-o", bin}, flags...), dir)
+	out, err := exec.Command(goBin, args...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("go test -c -o %s %s: %v\n%s", bin, dir, err, out)
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return bin
 }

@@ -59,3 +59,29 @@ func Count() int {
 	}
 	return n
 }
+
+// CPUs returns the -test.cpu list from flag.CommandLine as testing parses
+// it (comma-separated positive counts, blanks skipped), or nil when the
+// flag is absent, empty or invalid (testing exits on an invalid list
+// before any benchmark runs). testing runs every benchmark once per value,
+// in order, and sets GOMAXPROCS to the value before each run but the very
+// first of a benchmark (golang/go#49980).
+func CPUs() []int {
+	f := flag.Lookup("test.cpu")
+	if f == nil {
+		return nil
+	}
+	var out []int
+	for v := range strings.SplitSeq(f.Value.String(), ",") {
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
+}

@@ -1,10 +1,12 @@
 package testflag
 
 import (
+	"flag"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestParse(t *testing.T) {
@@ -37,4 +39,26 @@ func TestRead(t *testing.T) {
 	bt := Read()
 	assert.True(t, bt.D > 0 || bt.N > 0, "a benchtime is always returned: %+v", bt)
 	assert.GreaterOrEqual(t, Count(), 1)
+}
+
+func TestCPUs(t *testing.T) {
+	f := flag.Lookup("test.cpu")
+	if f == nil {
+		t.Skip("no test.cpu flag")
+	}
+	old := f.Value.String()
+	defer func() { _ = f.Value.Set(old) }()
+	for _, tc := range []struct {
+		in   string
+		want []int
+	}{
+		{"", nil},
+		{"1,2", []int{1, 2}},
+		{" 2 , ,1", []int{2, 1}},
+		{"1,x", nil},
+		{"0", nil},
+	} {
+		require.NoError(t, f.Value.Set(tc.in))
+		assert.Equal(t, tc.want, CPUs(), tc.in)
+	}
 }

@@ -100,3 +100,41 @@ func BenchmarkStrictDCE(b *testing.B) {
 		_ = make([]byte, 8)
 	}
 }
+
+// BenchmarkLoopTwice calls Loop twice: the second fails with benchkit's
+// message rather than testing's "B.Loop called with timer stopped".
+func BenchmarkLoopTwice(b *testing.B) {
+	benchkit.Loop(b, func() uint64 { return sum(xs) })
+	benchkit.Loop(b, func() uint64 { return sum(xs) })
+}
+
+// BenchmarkLoopAfterBLoop runs a plain b.Loop, then Setup.
+func BenchmarkLoopAfterBLoop(b *testing.B) {
+	for b.Loop() {
+		sink.Keep(sum(xs))
+	}
+	benchkit.Setup(b, func() int { return 1 }, func(int) uint64 { return sum(xs) })
+}
+
+// BenchmarkLoopInParallel calls Loop inside a RunParallel body: it fails
+// with benchkit's message.
+func BenchmarkLoopInParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		benchkit.Loop(b, func() uint64 { return sum(xs) })
+	})
+}
+
+// BenchmarkTrackInParallel calls Track inside a RunParallel body, on every
+// goroutine: one message, no race (run under -race by the test), and the
+// benchmark still runs.
+func BenchmarkTrackInParallel(b *testing.B) {
+	var total atomic.Uint64
+	b.RunParallel(func(pb *testing.PB) {
+		benchkit.Track(b)
+		var s uint64
+		for pb.Next() {
+			s += sum(xs)
+		}
+		total.Add(s)
+	})
+}

@@ -1,0 +1,131 @@
+package benchkit
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// mainOutputFile is one file Main writes: its setting's path, the
+// extension of the per-package name in a directory, and how the user
+// names the setting.
+type mainOutputFile struct {
+	path, ext, setting string
+}
+
+// mainOutputFiles lists the files cfg asks for.
+func mainOutputFiles(cfg mainConfig) []mainOutputFile {
+	var out []mainOutputFile
+	if cfg.jsonPath != "" {
+		out = append(out, mainOutputFile{cfg.jsonPath, ".json", "-benchkit.json or BENCHKIT_JSON"})
+	}
+	if cfg.samplesPath != "" {
+		out = append(out, mainOutputFile{cfg.samplesPath, ".txt", "-benchkit.samples or BENCHKIT_SAMPLES"})
+	}
+	return out
+}
+
+// mainCheckPaths checks, before anything runs, that every file cfg asks
+// for can be written: its directory exists and takes a new file, or the
+// file exists and opens for writing. A path found wrong only after the
+// benchmarks would throw their run away (issue 11).
+func mainCheckPaths(cfg mainConfig, pkg string) error {
+	for _, f := range mainOutputFiles(cfg) {
+		path := mainFilePath(f.path, pkg, f.ext)
+		if err := checkWritable(path); err != nil {
+			return fmt.Errorf("benchkit: cannot write %s: %v; fix the path given by %s (checked before the run: nothing ran)",
+				path, err, f.setting)
+		}
+	}
+	return nil
+}
+
+// checkWritable reports why path cannot be written, or nil. It creates
+// and removes a temporary file in path's directory when path does not
+// exist, and opens an existing path for writing without truncating it.
+func checkWritable(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("the directory %s does not exist", dir)
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	if _, err := os.Stat(path); err == nil {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	f, err := os.CreateTemp(dir, ".benchkit-check-*")
+	if err != nil {
+		return err
+	}
+	name := f.Name()
+	_ = f.Close()
+	return os.Remove(name)
+}
+
+// mainOtherPackage returns a warning when path already holds benchkit
+// output of another package than pkg (the JSON report's "package", the
+// samples file's "pkg:" line), which writing path would replace: two
+// packages given one file path, as `go test ./...` with a file (not a
+// directory) does. It returns "" when path is absent, unreadable, not
+// benchkit's, or pkg's own.
+func mainOtherPackage(path, pkg string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	other := ""
+	br := bufio.NewReader(f)
+	if first, err := br.Peek(1); err == nil && first[0] == '{' {
+		var head struct {
+			Schema  string `json:"schema"`
+			Package string `json:"package"`
+		}
+		if json.NewDecoder(br).Decode(&head) == nil && strings.HasPrefix(head.Schema, "benchkit-report/") {
+			other = head.Package
+		}
+	} else {
+		other = samplesPackage(br)
+	}
+	if other == "" || other == pkg {
+		return ""
+	}
+	return fmt.Sprintf("benchkit: %s held the output of package %s (written %s); it is replaced by %s's. "+
+		"With several packages (go test ./...) give a directory, such as out/, for one file per package",
+		path, other, fi.ModTime().UTC().Format(time.RFC3339), pkg)
+}
+
+// samplesPackage returns the "pkg:" configuration value in the first
+// lines of a samples file, or "" when there is none before the first
+// result.
+func samplesPackage(r io.Reader) string {
+	sc := bufio.NewScanner(io.LimitReader(r, 64<<10))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "Benchmark") {
+			return ""
+		}
+		if v, ok := strings.CutPrefix(line, "pkg: "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
