@@ -143,8 +143,10 @@
 // [Main], called from TestMain, checks the environment and warms the
 // machine up before the first benchmark, runs the tests and benchmarks,
 // prints one report of everything Track, Loop, Setup and package control
-// recorded, optionally writes a JSON report and a benchstat samples file,
-// and exits. Its doc lists the settings (flags, environment variables,
+// recorded (to stdout, stderr, a file or nowhere: -benchkit.report),
+// optionally writes a JSON report and a benchstat samples file, and exits.
+// [Run] does the same and returns the exit code, for a TestMain with
+// teardown. Its doc lists the settings (flags, environment variables,
 // options) and the exit codes. The report's sections and every field of the
 // JSON schema benchkit-report/v1 are described in docs/report.md
 // (https://github.com/benchkit/go-benchkit/blob/main/docs/report.md).

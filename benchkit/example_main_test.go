@@ -28,12 +28,13 @@ func ExampleMain() {
 type fakeTests struct{}
 
 func (fakeTests) Run() int {
-	fmt.Println("tests and benchmarks ran")
-	return 0
+	fmt.Println("tests and benchmarks ran; one test failed")
+	return 1
 }
 
 // Run is Main without os.Exit: it returns the exit code, so that a
-// TestMain can tear down what it set up before exiting. In a real
+// TestMain can tear down what it set up before exiting, whether the tests
+// passed or failed (the code is m.Run's when it is not 0). In a real
 // TestMain, m is the *testing.M:
 //
 //	func TestMain(m *testing.M) {
@@ -49,6 +50,6 @@ func ExampleRun() {
 	)
 	fmt.Println("teardown, then os.Exit with code", code)
 	// Output:
-	// tests and benchmarks ran
-	// teardown, then os.Exit with code 0
+	// tests and benchmarks ran; one test failed
+	// teardown, then os.Exit with code 1
 }

@@ -156,8 +156,8 @@ type mainDeps struct {
 	pkg    string
 	create func(path string) (io.WriteCloser, error)
 	// now, cpu and build feed the JSON report's metadata: the start time,
-	// go test's cpu line (env.GoTestCPU) and the build information (nil:
-	// no VCS stamp).
+	// go test's cpu line (env.GoTestCPU) and the build information. Each
+	// may be nil in a test's deps: no start time, no cpu, no VCS stamp.
 	now   func() time.Time
 	cpu   func() string
 	build func() (*debug.BuildInfo, bool)
@@ -214,7 +214,10 @@ func mainRun(m M, opts []MainOption, d mainDeps) int {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
-	start := d.now()
+	var start time.Time
+	if d.now != nil {
+		start = d.now()
+	}
 	snap := d.probe()
 	wu := mainWarmup(cfg, d)
 	code = m.Run()
@@ -275,7 +278,9 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
 		Settings: report.Settings{DeltaPct: cfg.delta, Strict: cfg.strict},
 	}
-	in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
+	if d.cpu != nil {
+		in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
+	}
 	for _, f := range snap.Facts() {
 		in.Facts = append(in.Facts, report.Fact{Name: f.Name, Value: f.Value})
 	}

@@ -20,7 +20,7 @@ func TestMainRealSamplesRounds(t *testing.T) {
 	bin := mainBinaryOf(t, "", "maincompare")
 	dir := t.TempDir()
 	samples, js := filepath.Join(dir, "s.txt"), filepath.Join(dir, "r.json")
-	r := mainExec(t, bin, nil, "-test.run=^$", "-test.bench=Compare", "-test.benchtime=40ms", "-test.cpu=2",
+	r := mainExec(t, bin, nil, "-test.run=^$", "-test.bench=Compare", "-test.benchtime=100ms", "-test.cpu=2",
 		"-benchkit.warmup=off", "-benchkit.forks=2", "-benchkit.samples="+samples, "-benchkit.json="+js)
 	require.Equal(t, 0, r.code, r.stdout+r.stderr)
 

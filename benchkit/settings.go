@@ -15,8 +15,8 @@ import (
 )
 
 // MainOption configures [Main] and [Run]. Options are built by [MainJSON],
-// [MainSamples], [MainReport], [MainWarmup], [MainDelta], [MainStrict] and
-// [MainMetrics]; the interface is sealed.
+// [MainSamples], [MainReport], [MainWarmup], [MainDelta] and [MainStrict];
+// the interface is sealed.
 type MainOption interface{ applyMain(*mainConfig) }
 
 type mainOptionFunc func(*mainConfig)
@@ -42,7 +42,7 @@ func MainSamples(path string) MainOption {
 // BENCHKIT_REPORT; any other value is a file path.
 const (
 	ReportStdout = "stdout" // the default: after go test's output
-	ReportStderr = "stderr" // keeps stdout to go test's own lines
+	ReportStderr = "stderr" // the test binary's stderr, which go test merges into its output
 	ReportOff    = "off"    // no text report (the files are still written)
 )
 
@@ -52,7 +52,10 @@ const (
 // directory gets one file per package, named after the import path with
 // the extension ".report.txt"). With ReportOff or a file, the reasons the
 // run fails, if it does, are still printed to stderr, one line each. An
-// empty dest is ReportStdout.
+// empty dest is ReportStdout. go test copies the test binary's stderr into
+// its own output, so under go test only a file or ReportOff keeps the
+// report out of it; ReportStderr separates it when the binary built by
+// go test -c runs by itself.
 func MainReport(dest string) MainOption {
 	return mainOptionFunc(func(c *mainConfig) { c.report = reportDest(dest) })
 }

@@ -60,7 +60,9 @@ const DefaultBenchtime = testflag.DefaultBenchtime
 // Compare fails b with b.Fatalf for a zero Impl, a nil function, an empty,
 // duplicate, reserved or malformed name, a name whose metric unit would be
 // one of Compare's own ("closure"), or an invalid option. A panic in
-// an implementation is re-raised with its name. Compare must be called at
+// an implementation fails b with b.Fatal, naming the implementation, the
+// panic value and its stack (a panic left to crash the process can end
+// in PASS: see failOnPanic). Compare must be called at
 // most once per benchmark function, from the benchmark's own goroutine:
 // called from a RunParallel body (seen on the call stack, whatever
 // GOMAXPROCS is) or from two goroutines sharing b, it panics with a
@@ -82,6 +84,7 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 	}
 	release := enter(b, "Compare")
 	defer release()
+	defer failOnPanic(b) // an implementation's panic fails b, with its stack
 	if !cfg.seedSet {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}

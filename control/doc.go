@@ -180,8 +180,11 @@
 //     1e308 ns): an error naming the sample, the round and the ratio,
 //     since that ratio has no finite percentage (tested in
 //     TestAnalyzeExtremeTimes); no result field is ever NaN or ±Inf;
-//   - an implementation that panics: re-panics with its name and the
-//     original stack;
+//   - an implementation that panics: b.Fatal with its name, the panic
+//     value and the original stack (in Rounds' leaves too), rather than a
+//     re-raised panic, which testing can lose: it signals a benchmark's
+//     end from a deferred call, so a loaded machine could print PASS and
+//     exit 0 before the panic's stack was printed;
 //   - an implementation slower than the whole budget: not a failure; the
 //     verdict is Undecided ("measuring stopped: one call of "glacial" took
 //     300.5ms, more than the whole budget of 200ms"), the line shows
@@ -206,6 +209,15 @@
 // Each leaf is an ordinary `for b.Loop() { f() }` benchmark; the control
 // column is that run's error bar. Rounds costs R × (k + 2) × -benchtime
 // and gives no verdict; Compare is the mode that decides.
+//
+// Compare's own rounds reach benchstat too: under benchkit.Main with
+// -benchkit.samples=s.txt, the samples file holds every round of every
+// implementation as <Name>/impl=<name>, for
+//
+//	benchstat -filter 'samples:rounds' -col /impl s.txt
+//
+// (benchstat treats the rounds as independent samples; Compare's verdict
+// pairs them by round).
 //
 // # Closure overhead
 //

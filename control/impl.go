@@ -86,6 +86,7 @@ func batch[T any](f func() T) func(n int) {
 // leaf returns the body of one Rounds sub-benchmark.
 func leaf[T any](name string, f func() T) func(b *testing.B) {
 	return func(b *testing.B) {
+		defer failOnPanic(b)
 		defer rethrow(name)
 		for b.Loop() {
 			f()
@@ -93,12 +94,38 @@ func leaf[T any](name string, f func() T) func(b *testing.B) {
 	}
 }
 
+// implPanic is a panic from an implementation, as rethrow raises it: the
+// message names the implementation and holds the panic value and the
+// original stack.
+type implPanic struct{ msg string }
+
+func (p implPanic) Error() string { return p.msg }
+
 // rethrow re-panics a panic from an implementation with its name and the
 // original stack, so the failure says which implementation broke.
 func rethrow(name string) {
 	if r := recover(); r != nil {
-		panic(fmt.Sprintf("control: implementation %q panicked: %v\n\noriginal stack:\n%s", name, r, debug.Stack()))
+		panic(implPanic{fmt.Sprintf("control: implementation %q panicked: %v\n\noriginal stack:\n%s", name, r, debug.Stack())})
 	}
+}
+
+// failOnPanic, deferred on the benchmark's goroutine, turns an
+// implementation's panic (from rethrow) into b.Fatal with the same
+// message, and re-panics anything else. A panic left to crash the
+// process can be lost: testing signals the benchmark's end from a
+// deferred call, so its main goroutine can print PASS and exit 0 while
+// the panicking goroutine is still printing its stack.
+func failOnPanic(b *testing.B) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	p, ok := r.(implPanic)
+	if !ok {
+		panic(r)
+	}
+	b.Helper()
+	b.Fatal(p.msg)
 }
 
 // checkName returns why name cannot name an implementation, or "".

@@ -146,9 +146,10 @@ func TestMeasurePanicNamesImpl(t *testing.T) {
 	require.NoError(t, err)
 	defer func() {
 		r := recover()
-		require.NotNil(t, r)
-		assert.Contains(t, r, `control: implementation "boom" panicked: kaput`)
-		assert.Contains(t, r, "original stack")
+		require.IsType(t, implPanic{}, r, "Compare's failOnPanic turns this into b.Fatal")
+		msg := r.(implPanic).Error()
+		assert.Contains(t, msg, `control: implementation "boom" panicked: kaput`)
+		assert.Contains(t, msg, "original stack")
 	}()
 	measure(impls, time.Second, 10, fakeConfig(c))
 }

@@ -64,7 +64,8 @@ func TestTestdataBench(t *testing.T) {
 		out := r.Combined()
 		assert.Contains(t, out, "control: fork 1 of 2 of BenchmarkPanic failed: child process")
 		assert.Contains(t, out, `control: implementation "boom" panicked: assignment to entry in nil map`)
-		assert.Contains(t, out, "exited with status 2")
+		assert.Contains(t, out, "exited with status 1", "the child fails the benchmark (b.Fatal) rather than crashing")
+		assert.Contains(t, out, "original stack")
 	})
 
 	t.Run("ForkFails", func(t *testing.T) {

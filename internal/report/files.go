@@ -180,6 +180,8 @@ type jsonComparison struct {
 	GatePct         float64        `json:"gate_pct"`
 	GateFailed      bool           `json:"gate_failed"`
 	Warnings        []string       `json:"warnings"`
+	Procs           int            `json:"procs"`
+	BatchIters      int            `json:"batch_iters"`
 }
 
 type jsonEstimate struct {
@@ -270,6 +272,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 			Control: jsonEst(c.Control), Candidates: []jsonEstimate{}, Rounds: c.Rounds, Forks: c.Forks,
 			Confidence: num(c.Confidence), OverheadNs: known(c.OverheadNs),
 			GatePct: zeroIfBad(c.Gate), GateFailed: c.GateFailed, Warnings: append([]string{}, c.Warnings...),
+			Procs: c.Procs, BatchIters: c.BatchIters,
 		}
 		for _, e := range c.Candidates {
 			jc.Candidates = append(jc.Candidates, jsonEst(e))

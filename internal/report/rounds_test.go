@@ -76,3 +76,14 @@ func TestRoundsName(t *testing.T) {
 		assert.Equal(t, tc.suffix, suffix, tc.key)
 	}
 }
+
+// TestJSONComparisonProcs: a comparison's GOMAXPROCS and batch size are in
+// the JSON report.
+func TestJSONComparisonProcs(t *testing.T) {
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkF-2", Comparisons: []registry.Comparison{{Baseline: "a", Procs: 2, BatchIters: 640}}}}}
+	cs := decodeJSON(t, in)["comparisons"].([]any)
+	require.Len(t, cs, 1)
+	c := cs[0].(map[string]any)
+	assert.Equal(t, 2.0, c["procs"])
+	assert.Equal(t, 640.0, c["batch_iters"])
+}
