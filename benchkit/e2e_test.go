@@ -346,7 +346,7 @@ func TestE2ESetupRunaway(t *testing.T) {
 // only under -v, and in Main's report, under the name testing uses.
 func TestE2ETrackInParent(t *testing.T) {
 	bin := e2eBuild(t, "parent")
-	const msg = "calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it"
+	const msg = "calls b.Run, so testing measures only its sub-benchmarks and Track here records nothing"
 	for _, v := range []bool{false, true} {
 		t.Run(fmt.Sprintf("v=%v", v), func(t *testing.T) {
 			args := []string{"-test.bench=.", "-test.benchtime=1x", "-test.count=3", "-benchkit.warmup=off"}

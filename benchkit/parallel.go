@@ -78,14 +78,7 @@ func parallelMisuse(b *testing.B, by string, fail bool) {
 		return
 	}
 	b.Helper()
-	var msg string
-	if fail {
-		msg = fmt.Sprintf("benchkit: %s: %s called inside a RunParallel body, where b.Loop cannot run. "+
-			"Fix: loop with `for pb.Next()` in the body and call benchkit.Track(b) before b.RunParallel", nameOf(b), by)
-	} else {
-		msg = fmt.Sprintf("benchkit: %s: Track called inside a RunParallel body, on every goroutine; the calls are ignored. "+
-			"Fix: call benchkit.Track(b) once, before b.RunParallel", nameOf(b))
-	}
+	msg := parallelMessage(nameOf(b), by, fail)
 	fail = fail || strictFlags.Load()
 	n := registry.Default().AddFlag(registry.KeyProcs(nameOf(b), procsOf(b)),
 		registry.Flag{Kind: registry.FlagMisuse, Message: msg, Failed: fail})
@@ -110,8 +103,25 @@ func loopCheck(b *testing.B, by string) bool {
 		return false
 	}
 	if ran, ok := bFields().LoopRan(b); ok && ran {
-		b.Fatalf("benchkit: %s: %s called after b.Loop already ran in this benchmark function; b.Loop runs once per call. "+
-			"Fix: one Loop or Setup per benchmark, or a b.Run sub-benchmark for each", nameOf(b), by)
+		b.Fatal(loopAgainMessage(nameOf(b), by))
 	}
 	return true
+}
+
+// parallelMessage is the headline for Track (fail false) or Loop/Setup
+// (by, fail true) called in a RunParallel body.
+func parallelMessage(name, by string, fail bool) string {
+	if fail {
+		return fmt.Sprintf("benchkit: %s: %s called inside a RunParallel body, where b.Loop cannot run. "+
+			"Fix: loop on pb.Next() there; call Track before b.RunParallel", name, by)
+	}
+	return fmt.Sprintf("benchkit: %s: Track called inside a RunParallel body (on every goroutine) is ignored. "+
+		"Fix: call Track once, before b.RunParallel", name)
+}
+
+// loopAgainMessage is the headline for Loop or Setup (by) called after
+// b.Loop ran in the same call of the benchmark function.
+func loopAgainMessage(name, by string) string {
+	return fmt.Sprintf("benchkit: %s: %s called after b.Loop already ran in this function; b.Loop runs once per call. "+
+		"Fix: one Loop or Setup per benchmark", name, by)
 }

@@ -189,9 +189,7 @@ func join(b *testing.B, opts []Option, by string) *state {
 		st.mu.Unlock()
 		if dup {
 			b.Helper()
-			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
-				"benchkit: %s: Track called twice in one run (Loop and Setup call it too); the extra call and its options are ignored. "+
-					"Fix: call only one, once", nameOf(b))})
+			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: trackTwiceMessage(nameOf(b))})
 		}
 		return nil
 	}
@@ -450,9 +448,8 @@ func reportMetric(b *testing.B, v float64, unit string) {
 // staleProcsMessage says that testing measured the run at GOMAXPROCS now
 // while it prints it under procs (golang/go#49980).
 func staleProcsMessage(name string, procs, now int) string {
-	return fmt.Sprintf("benchkit: %s: testing measured this run at GOMAXPROCS=%d, not the -cpu value %d it is printed under "+
-		"(golang/go#49980: a benchmark's first run precedes the -cpu setting). Fix: -count≥2, ignoring the first run",
-		registry.KeyProcs(name, procs), now, procs)
+	return fmt.Sprintf("benchkit: %s: testing measured this first run at GOMAXPROCS=%d, not %d (golang/go#49980). "+
+		"Fix: -count≥2, ignoring the first run", registry.KeyProcs(name, procs), now, procs)
 }
 
 // parentsWarned holds the names of parent benchmarks already told that
@@ -471,9 +468,7 @@ func (st *state) parentTracked() {
 		return
 	}
 	st.key = name // testing prints a parent's name without a -P suffix
-	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
-		"benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it. "+
-			"Fix: call Track inside each function given to b.Run", name)})
+	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: parentMessage(name)})
 }
 
 // nameOf returns b.Name(), or, for the unnamed B of testing.Benchmark
@@ -492,4 +487,16 @@ func nameOf(b *testing.B) string {
 		fn = fn[i+1:]
 	}
 	return "testing.Benchmark(" + fn + ")"
+}
+
+// trackTwiceMessage is the headline for a second Track in one run.
+func trackTwiceMessage(name string) string {
+	return fmt.Sprintf("benchkit: %s: Track called twice in one run (Loop and Setup call it); the extra call is ignored. "+
+		"Fix: call only one, once", name)
+}
+
+// parentMessage is the headline for Track in a benchmark that calls b.Run.
+func parentMessage(name string) string {
+	return fmt.Sprintf("benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track here records nothing. "+
+		"Fix: Track in each b.Run function", name)
 }
