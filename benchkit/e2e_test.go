@@ -48,7 +48,13 @@ type e2eResult struct {
 // e2eRun runs bin with args under a timeout and parses its output.
 func e2eRun(t *testing.T, bin string, timeout time.Duration, args ...string) e2eOutput {
 	t.Helper()
-	run := testbin.Run(t, bin, "", timeout, nil, append([]string{"-test.run=^$"}, args...)...)
+	return e2eRunEnv(t, bin, timeout, nil, args...)
+}
+
+// e2eRunEnv is e2eRun with extra environment variables ("KEY=value").
+func e2eRunEnv(t *testing.T, bin string, timeout time.Duration, env []string, args ...string) e2eOutput {
+	t.Helper()
+	run := testbin.Run(t, bin, "", timeout, env, append([]string{"-test.run=^$"}, args...)...)
 	out := []byte(run.Combined())
 	o := e2eOutput{
 		text:    string(out),

@@ -5,12 +5,12 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
@@ -203,19 +203,9 @@ func join(b *testing.B, opts []Option, by string) *state {
 
 // procsOf returns the GOMAXPROCS value testing prints in b's name (the
 // "-P" suffix), so that the runs of a -cpu list are filed apart, under the
-// names go test prints. It is GOMAXPROCS now, except in the *testing.B
-// that b.Run created (bfields.FirstRun): testing calls its benchmark
-// function once (run1) before it sets GOMAXPROCS to the first -cpu value,
-// and prints that run under the first value (golang/go#49980).
-func procsOf(b *testing.B) int {
-	now := runtime.GOMAXPROCS(0)
-	if first, ok := bFields().FirstRun(b); ok && first {
-		if cpus := testflag.CPUs(); len(cpus) > 0 {
-			return cpus[0]
-		}
-	}
-	return now
-}
+// names go test prints (benchname.Procs: testing calls a benchmark's
+// function once before it sets the first -cpu value, golang/go#49980).
+func procsOf(b *testing.B) int { return benchname.Procs(b) }
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
 // process (each runtime.ReadMemStats is one) and their total duration,
@@ -363,7 +353,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		run.InvoluntarySwitches = cont.InvoluntarySwitches
 	}
 
-	if now := runtime.GOMAXPROCS(0); now != st.procs {
+	if now := benchname.Stale(st.procs); now != 0 {
 		run.StaleProcs = now
 		b.Log(staleProcsMessage(nameOf(b), st.procs, now))
 	}
@@ -472,22 +462,9 @@ func (st *state) parentTracked() {
 }
 
 // nameOf returns b.Name(), or, for the unnamed B of testing.Benchmark
-// (called from a Test or TestMain), "testing.Benchmark(p.TestX.func1)":
-// the function it runs, with its package's last path element, so that
-// its record is not a row named "-2".
-func nameOf(b *testing.B) string {
-	if name := b.Name(); name != "" {
-		return name
-	}
-	fn, ok := bFields().BenchFunc(b)
-	if !ok {
-		return "testing.Benchmark"
-	}
-	if i := strings.LastIndex(fn, "/"); i >= 0 {
-		fn = fn[i+1:]
-	}
-	return "testing.Benchmark(" + fn + ")"
-}
+// (called from a Test or TestMain), "testing.Benchmark(p.TestX.func1)",
+// so that its record is not a row named "-2" (benchname.Name).
+func nameOf(b *testing.B) string { return benchname.Name(b) }
 
 // trackTwiceMessage is the headline for a second Track in one run.
 func trackTwiceMessage(name string) string {
