@@ -41,6 +41,11 @@
 //     100 when several threads wait);
 //   - batchcv%: the CV of the batch times within the run, when [Loop] ran it.
 //
+// -benchkit.metrics=off (with [Main]) or BENCHKIT_METRICS=off (with or
+// without Main) leaves all three off the line, which then carries only
+// what go test prints itself; the report and the JSON report still have
+// them.
+//
 // All three survive benchstat unchanged; benchstat writes values below 1
 // with a milli prefix (530.0m cv% is 0.53%). No metric is ever NaN or Inf
 // and nothing is printed to stdout. The benchmark's own ns/op is left
@@ -135,6 +140,86 @@
 // options) and the exit codes. The report's sections and every field of the
 // JSON schema benchkit-report/v1 are described in docs/report.md
 // (https://github.com/benchkit/go-benchkit/blob/main/docs/report.md).
+//
+// # Comparing with another build: -benchkit.against
+//
+// "Did this change make it slower than main?" needs the old code and the
+// new in one job, interleaved. With Main in TestMain:
+//
+//	git worktree add /tmp/base $(git merge-base HEAD origin/main)
+//	(cd /tmp/base && go test -c -o /tmp/base.test ./pkg)
+//	go test -run='^$' -bench=. ./pkg -benchkit.against=/tmp/base.test
+//
+// (or BENCHKIT_AGAINST=/tmp/base.test). The base is the same package's
+// test binary built at another commit; this binary is the new side. Main
+// then runs the package's tests as usual, and the benchmarks matching
+// -bench not in this process but in rounds of fresh processes: the base,
+// this binary, and the base again (the A/A control), in a balanced random
+// order (each of the three takes each position once per block of three
+// rounds). Every process runs the whole selection once, with -count=1,
+// -run='^$', -benchmem, the round's share of -benchtime, the user's other
+// go test flags (-cpu, -short, …; not benchkit's own, which the base may
+// not define), and none of them writes to the stdout go test parses.
+//
+// The budget: -benchkit.rounds rounds ([DefaultAgainstRounds], 10), each
+// process with -benchtime × 2/3 (Nx: ⌈2N/3⌉x), so that by default the
+// comparison costs what -count=10 of each binary costs, 20 × -benchtime
+// per benchmark, plus about 40 ms of start-up (and the package's TestMain)
+// per process. A process's deadline is go test's -timeout (10 minutes
+// without one), and after the first round the shorter of that and 10 ×
+// the slowest process so far + 2 minutes; when
+// the first round says the rounds will outlast -timeout (after which go
+// test kills the run), Main warns on stderr.
+//
+// Each process's output is read with benchfmt. Per benchmark, per round
+// r, the ratios new(r)/base(r) and control(r)/base(r); Δ is the median
+// ratio − 1 with the sign-test interval of the median at 97.5% (95%
+// family-wise over the candidate and the control), and the verdict
+// (faster, slower, same, undecided) follows control.Compare's rule: a
+// difference is called only when its interval excludes 0 and lies beyond
+// the control's interval, and when the control itself is off zero
+// (beyond ±0.5%) nothing is decided. At least 7 complete rounds are
+// needed. allocs/op and B/op are compared exactly (the median of each
+// side's rounds, "varies" when rounds disagree): a change in allocs/op is
+// reported even when the time is undecided.
+//
+// What the A/A control means here: the control is a second process of the
+// same base binary in the same round, so its Δ is what this machine, this
+// job and these process start-ups do to identical code: layout, frequency,
+// neighbours. It is not a measure of the code difference and cannot see
+// what differs between the two builds other than the code (a different Go
+// version, a build flag); it is the noise floor every verdict must clear.
+//
+// Gates: -benchkit.gate=PCT (BENCHKIT_GATE) fails the run (exit 1) on a
+// decided slowdown beyond PCT percent; -benchkit.gate.allocs
+// (BENCHKIT_GATE_ALLOCS) on any increase in allocs/op. An undecided
+// comparison never fails the gate, and the report says so. A process of
+// this binary that fails also fails the run; a base process that fails is
+// reported with its output, its benchmark is left out of the comparison
+// (and skipped in the later rounds, with -test.skip), and the run goes on.
+//
+// Output: the report's "against" section (the binaries with their
+// package, Go version, VCS revision when stamped, SHA-256; one row per
+// benchmark with both sides' ns/op, Δ and interval, the control's, the
+// allocs/op and B/op change and the verdict; the benchmarks found in one
+// binary only, listed and not compared; the gate; failed processes with
+// their output), the JSON report's "against" object with every sample,
+// and the samples file's "samples: against" block, whose results carry
+// "side: base|new|control" for
+//
+//	benchstat -col side samples.txt
+//
+// With GITHUB_ACTIONS=true, Main also prints ::error:: workflow commands
+// for the failures and ::warning:: for a slowdown or an extra allocation
+// that no gate failed on.
+//
+// Bad input stops Main before anything runs, with exit code 2 and the
+// fix: a base file that is missing, not executable, not a Go binary, a
+// Go program rather than a test binary, or the test binary of another
+// package; -count (the rounds are the repeats: use -benchkit.rounds); no
+// -bench; a profiling flag (every process would overwrite the file).
+// The docs' CI recipe and a GitHub Actions workflow are in the
+// repository's docs/ci.md and examples/ci/benchkit.yml.
 //
 // # Limits
 //

@@ -385,7 +385,7 @@ func TestE2EParallelMisuseRace(t *testing.T) {
 	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
 		t.Skip("-race needs cgo")
 	}
-	bin := testbin.BuildFlags(t, "./testdata/misuse", "-race")
+	bin := testbin.BuildAs(t, "./testdata/misuse", "misuse-race", "-race")
 	o := e2eRun(t, bin, 5*time.Minute, "-test.bench=InParallel", "-test.benchtime=20ms", "-test.cpu=4")
 	assert.NotContains(t, o.text, "DATA RACE", o.text)
 	assert.Contains(t, o.text, "Track called inside a RunParallel body")

@@ -1,6 +1,7 @@
 package benchkit_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/benchkit/go-benchkit/benchkit"
@@ -20,4 +21,34 @@ func ExampleMain() {
 		)
 	}
 	_ = testMain
+}
+
+// fakeTests stands in for the *testing.M that TestMain receives: any type
+// with a Run() int method is a benchkit.M.
+type fakeTests struct{}
+
+func (fakeTests) Run() int {
+	fmt.Println("tests and benchmarks ran")
+	return 0
+}
+
+// Run is Main without os.Exit: it returns the exit code, so that a
+// TestMain can tear down what it set up before exiting. In a real
+// TestMain, m is the *testing.M:
+//
+//	func TestMain(m *testing.M) {
+//		srv := startServer()
+//		code := benchkit.Run(m)
+//		srv.Close()
+//		os.Exit(code)
+//	}
+func ExampleRun() {
+	code := benchkit.Run(fakeTests{},
+		benchkit.MainWarmup(0),                  // under -bench, no warm-up here
+		benchkit.MainReport(benchkit.ReportOff), // and no report on this example's stdout
+	)
+	fmt.Println("teardown, then os.Exit with code", code)
+	// Output:
+	// tests and benchmarks ran
+	// teardown, then os.Exit with code 0
 }

@@ -28,8 +28,9 @@ import (
 //     virtualisation and steal time, race/coverage/-N -l builds);
 //  2. runs the warm-up (package warmup) before the first test or benchmark;
 //  3. runs m.Run();
-//  4. prints the hygiene report to stdout, every line starting with
-//     "benchkit │ " so that the output stays readable by benchstat;
+//  4. prints the hygiene report to stdout (or stderr, a file, or nowhere:
+//     -benchkit.report), every line starting with "benchkit │ " so that
+//     the output stays readable by benchstat;
 //  5. writes the JSON report and the samples file if asked;
 //  6. exits with m.Run's code, or 1 when m passed but a gate the user
 //     enabled failed (a control comparison gate, or any flag with
@@ -53,13 +54,27 @@ import (
 //	flag                        env var            option           default
 //	-benchkit.json=path         BENCHKIT_JSON      MainJSON         "" (no file)
 //	-benchkit.samples=path      BENCHKIT_SAMPLES   MainSamples      "" (no file)
+//	-benchkit.report=dest       BENCHKIT_REPORT    MainReport       stdout (or stderr, off, a path)
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP    MainWarmup       warmup.DefaultLimit
 //	-benchkit.delta=pct         BENCHKIT_DELTA     MainDelta        5 (Δ% for runs needed)
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
+//	-benchkit.metrics=on|off    BENCHKIT_METRICS   -                on
 //	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
+//	-benchkit.against=path      BENCHKIT_AGAINST   -                "" (off)
+//	-benchkit.rounds=n          BENCHKIT_ROUNDS    -                DefaultAgainstRounds
+//	-benchkit.gate=pct          BENCHKIT_GATE      -                0 (no gate)
+//	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -              false
+//
+// -benchkit.against compares with another build of the package, and the
+// other three apply to it: see the package doc, "Comparing with another
+// build".
 //
 // -benchkit.forks is read by package control (see its "Forks" section);
 // Main registers it so that go test accepts it, and checks its value.
+// -benchkit.metrics=off leaves benchkit's and control's extra metrics off
+// the benchmark lines (see the package doc's Track section); it is read
+// where the metrics are reported, so BENCHKIT_METRICS=off works without
+// Main too.
 //
 // In a child process started by control.Compare's forks, Main only runs
 // m and exits with its code: no environment probe, no warm-up, no report,
@@ -86,14 +101,38 @@ import (
 // Main calls flag.Parse if the flags are not parsed yet. A TestMain that
 // calls flag.Parse itself before Main must call [RegisterFlags] first, or
 // flag.Parse rejects a -benchkit.* flag ("flag provided but not defined")
-// and exits 2; the environment variables work either way. Main calls os.Exit and does not return. It panics if m is
-// nil.
-func Main(m interface{ Run() int }, opts ...MainOption) {
-	mainCheck(m)
-	os.Exit(mainRun(m, opts, mainLive()))
+// and exits 2; the environment variables work either way. Main calls
+// os.Exit and does not return: a TestMain with teardown after the tests
+// calls [Run] instead. It panics if m is nil.
+func Main(m M, opts ...MainOption) {
+	os.Exit(Run(m, opts...))
 }
 
-func mainCheck(m interface{ Run() int }) {
+// M is what [Main] and [Run] need of the package's tests: a *testing.M,
+// or a stand-in for it in a test of your own TestMain. Run runs the tests
+// and benchmarks and returns the exit code, as testing.M.Run does.
+type M interface{ Run() int }
+
+// Run does everything [Main] does (the settings, the environment probe,
+// the warm-up, m.Run, the report, the files, the exit code) and returns
+// the exit code instead of calling os.Exit, for a TestMain that has
+// teardown to do after the tests:
+//
+//	func TestMain(m *testing.M) {
+//		db := startDB()
+//		code := benchkit.Run(m)
+//		db.Stop() // os.Exit skips deferred calls: tear down first
+//		os.Exit(code)
+//	}
+//
+// The code is m.Run's, or 1 or 2 as Main's doc lists. Run panics if m is
+// nil.
+func Run(m M, opts ...MainOption) int {
+	mainCheck(m)
+	return mainRun(m, opts, mainLive())
+}
+
+func mainCheck(m M) {
 	if m == nil {
 		panic("benchkit: Main called with a nil m; pass TestMain's own: func TestMain(m *testing.M) { benchkit.Main(m) }")
 	}
@@ -116,6 +155,12 @@ type mainDeps struct {
 	reg    *registry.Registry
 	pkg    string
 	create func(path string) (io.WriteCloser, error)
+	// now, cpu and build feed the JSON report's metadata: the start time,
+	// go test's cpu line (env.GoTestCPU) and the build information (nil:
+	// no VCS stamp).
+	now   func() time.Time
+	cpu   func() string
+	build func() (*debug.BuildInfo, bool)
 }
 
 func mainLive() mainDeps {
@@ -130,6 +175,9 @@ func mainLive() mainDeps {
 		reg:    registry.Default(),
 		pkg:    mainPackage(),
 		create: func(path string) (io.WriteCloser, error) { return os.Create(path) },
+		now:    time.Now,
+		cpu:    env.GoTestCPU,
+		build:  debug.ReadBuildInfo,
 	}
 }
 
@@ -144,7 +192,7 @@ func mainPackage() string {
 }
 
 // mainRun is Main without os.Exit: it returns the exit code.
-func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
+func mainRun(m M, opts []MainOption, d mainDeps) int {
 	cfg, code := mainSettingsOf(opts, d)
 	if code != 0 {
 		return code
@@ -156,6 +204,9 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 		child.Watch()
 		return m.Run()
 	}
+	if cfg.against != "" {
+		return againstRun(m, cfg, d)
+	}
 	if !mainBenchRequested(d.fs) {
 		return m.Run()
 	}
@@ -163,10 +214,12 @@ func mainRun(m interface{ Run() int }, opts []MainOption, d mainDeps) int {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
+	start := d.now()
 	snap := d.probe()
 	wu := mainWarmup(cfg, d)
 	code = m.Run()
 	in := mainInput(cfg, d, snap, wu)
+	in.Meta = mainMeta(d, start, snap)
 	a := report.Analyze(in)
 	if mainOutput(cfg, d, in, a) && code == 0 {
 		code = 1
@@ -219,17 +272,18 @@ func mainWarmup(cfg mainConfig, d mainDeps) *report.Warmup {
 func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup) report.Input {
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
-		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
+		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
 		Settings: report.Settings{DeltaPct: cfg.delta, Strict: cfg.strict},
 	}
-	if snap.CPUModelKnown {
-		in.CPU = snap.CPUModel
-	}
+	in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
 	for _, f := range snap.Facts() {
 		in.Facts = append(in.Facts, report.Fact{Name: f.Name, Value: f.Value})
 	}
 	for _, w := range snap.Warnings() {
 		in.Warnings = append(in.Warnings, report.Warning{Key: w.Key, Message: w.Message})
+	}
+	if msg := liveInternalsNote(); msg != "" {
+		in.Warnings = append(in.Warnings, report.Warning{Key: "testing-internals", Message: msg})
 	}
 	return in
 }
@@ -239,10 +293,8 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 // strict-mode flag, or a file that could not be written.
 func mainOutput(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (failed bool) {
 	failed = a.Failed()
-	if len(in.Benches) > 0 {
-		if err := report.TextAnalysis(d.stdout, in, a); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
-		}
+	if !mainText(cfg, d, in, a) {
+		failed = true
 	}
 	if cfg.jsonPath != "" {
 		if err := mainWriteFile(d, mainFilePath(cfg.jsonPath, d.pkg, ".json"), func(w io.Writer) error { return report.JSONAnalysis(w, in, a) }); err != nil {
@@ -257,6 +309,42 @@ func mainOutput(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) 
 		}
 	}
 	return failed
+}
+
+// mainText sends the text report where cfg.report says: stdout or stderr
+// when anything was recorded, nowhere when off, or to a file (always
+// written, like the JSON report). With off or a file, the run's failures
+// go to stderr, so that a non-zero exit is never unexplained. It reports
+// false when the file could not be written.
+func mainText(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (ok bool) {
+	write := func(w io.Writer) error { return report.TextAnalysis(w, in, a) }
+	ok = true
+	switch cfg.report {
+	case "", ReportStderr:
+		w := d.stdout
+		if cfg.report == ReportStderr {
+			w = d.stderr
+		}
+		if len(in.Benches) > 0 || in.Against != nil {
+			if err := write(w); err != nil {
+				fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
+			}
+		}
+		return true
+	case ReportOff:
+	default:
+		path := mainFilePath(cfg.report, d.pkg, ".report.txt")
+		if err := mainWriteFile(d, path, write); err != nil {
+			fmt.Fprintf(d.stderr, "benchkit: cannot write the report: %v; fix the path given by -benchkit.report or BENCHKIT_REPORT\n", err)
+			ok = false
+		} else if a.Failed() {
+			fmt.Fprintf(d.stderr, "benchkit: the run failed; the report is in %s\n", path)
+		}
+	}
+	for _, f := range a.Failures {
+		fmt.Fprintln(d.stderr, f)
+	}
+	return ok
 }
 
 // mainBenchRequested reports whether benchmarks will run: -test.bench is

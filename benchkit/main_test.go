@@ -73,6 +73,8 @@ func newMainHarness(args ...string) *mainHarness {
 		reg:    &h.reg,
 		pkg:    "example.com/fake",
 		create: func(path string) (io.WriteCloser, error) { return os.Create(path) },
+		now:    time.Now,
+		cpu:    func() string { return "Fake CPU" },
 	}
 	return h
 }

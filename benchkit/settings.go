@@ -4,17 +4,19 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/warmup"
 )
 
-// MainOption configures [Main]. Options are built by [MainJSON],
-// [MainSamples], [MainWarmup], [MainDelta] and [MainStrict]; the interface
-// is sealed.
+// MainOption configures [Main] and [Run]. Options are built by [MainJSON],
+// [MainSamples], [MainReport], [MainWarmup], [MainDelta], [MainStrict] and
+// [MainMetrics]; the interface is sealed.
 type MainOption interface{ applyMain(*mainConfig) }
 
 type mainOptionFunc func(*mainConfig)
@@ -34,6 +36,34 @@ func MainJSON(path string) MainOption {
 // file.
 func MainSamples(path string) MainOption {
 	return mainOptionFunc(func(c *mainConfig) { c.samplesPath = path })
+}
+
+// Report destinations for [MainReport], -benchkit.report and
+// BENCHKIT_REPORT; any other value is a file path.
+const (
+	ReportStdout = "stdout" // the default: after go test's output
+	ReportStderr = "stderr" // keeps stdout to go test's own lines
+	ReportOff    = "off"    // no text report (the files are still written)
+)
+
+// MainReport sends the text report to dest: [ReportStdout] (the default),
+// [ReportStderr], [ReportOff], or a file path, created or truncated, with
+// the same rules as [MainJSON]'s (relative to the package directory; a
+// directory gets one file per package, named after the import path with
+// the extension ".report.txt"). With ReportOff or a file, the reasons the
+// run fails, if it does, are still printed to stderr, one line each. An
+// empty dest is ReportStdout.
+func MainReport(dest string) MainOption {
+	return mainOptionFunc(func(c *mainConfig) { c.report = reportDest(dest) })
+}
+
+// reportDest returns dest, or "" (the zero value, ReportStdout) for
+// ReportStdout and blank text.
+func reportDest(dest string) string {
+	if strings.TrimSpace(dest) == "" || dest == ReportStdout {
+		return ""
+	}
+	return dest
 }
 
 // MainWarmup sets the warm-up's time limit; 0 turns the warm-up off. The
@@ -69,19 +99,28 @@ func MainStrict() MainOption {
 type mainConfig struct {
 	jsonPath    string
 	samplesPath string
+	report      string        // "" (ReportStdout), ReportStderr, ReportOff or a path
 	warmup      time.Duration // 0: off
 	delta       float64
 	strict      bool
-	forks       int // 0: control's own default (control.DefaultForks)
+	forks       int  // 0: control's own default (control.DefaultForks)
+	noMetrics   bool // -benchkit.metrics=off: validated here, read by testflag.Metrics
+	// -benchkit.against and its companions (see againstRun).
+	against    string  // the base test binary, "" off
+	rounds     int     // 0: DefaultAgainstRounds
+	gate       float64 // percent, 0 off
+	gateAllocs bool
 }
 
 func mainDefaults() mainConfig {
 	return mainConfig{warmup: warmup.DefaultLimit, delta: report.DefaultDeltaPct}
 }
 
-// mainSetting is one setting's flag and environment variable.
+// mainSetting is one setting's flag and environment variable. A boolean
+// one's flag can be given without a value (-benchkit.strict).
 type mainSetting struct {
 	flag, env, usage string
+	boolean          bool
 	def              func(c mainConfig) string
 	set              func(c *mainConfig, v string) error
 }
@@ -98,6 +137,17 @@ var mainSettings = []mainSetting{
 		usage: "write every benchmark sample to `path` in the Go benchmark format, for benchstat (env BENCHKIT_SAMPLES)",
 		def:   func(c mainConfig) string { return c.samplesPath },
 		set:   func(c *mainConfig, v string) error { c.samplesPath = v; return nil },
+	},
+	{
+		flag: "benchkit.report", env: "BENCHKIT_REPORT",
+		usage: "where the text report goes: stdout, stderr, off, or a file `path` (env BENCHKIT_REPORT)",
+		def: func(c mainConfig) string {
+			if c.report == "" {
+				return ReportStdout
+			}
+			return c.report
+		},
+		set: func(c *mainConfig, v string) error { c.report = reportDest(v); return nil },
 	},
 	{
 		flag: "benchkit.warmup", env: "BENCHKIT_WARMUP",
@@ -136,7 +186,17 @@ var mainSettings = []mainSetting{
 		},
 	},
 	{
-		flag: "benchkit.strict", env: "BENCHKIT_STRICT",
+		flag: testflag.MetricsFlag, env: testflag.MetricsEnv, boolean: true,
+		usage: "add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines: on or off (env BENCHKIT_METRICS)",
+		def:   func(c mainConfig) string { return strconv.FormatBool(!c.noMetrics) },
+		set: func(c *mainConfig, v string) error {
+			on, err := testflag.ParseSwitch(v)
+			c.noMetrics = !on
+			return err
+		},
+	},
+	{
+		flag: "benchkit.strict", env: "BENCHKIT_STRICT", boolean: true,
 		usage: "exit non-zero when any benchmark raised a benchkit flag (env BENCHKIT_STRICT)",
 		def:   func(c mainConfig) string { return strconv.FormatBool(c.strict) },
 		set: func(c *mainConfig, v string) error {
@@ -166,6 +226,56 @@ var mainSettings = []mainSetting{
 			return nil
 		},
 	},
+	{
+		flag: "benchkit.against", env: "BENCHKIT_AGAINST",
+		usage: "compare the selected benchmarks with the same package's test binary at `path`, built at another commit (env BENCHKIT_AGAINST)",
+		def:   func(c mainConfig) string { return c.against },
+		set:   func(c *mainConfig, v string) error { c.against = strings.TrimSpace(v); return nil },
+	},
+	{
+		flag: "benchkit.rounds", env: "BENCHKIT_ROUNDS",
+		usage: "`n` rounds of processes for -benchkit.against (default 10) (env BENCHKIT_ROUNDS)",
+		def: func(c mainConfig) string {
+			if c.rounds == 0 {
+				return ""
+			}
+			return strconv.Itoa(c.rounds)
+		},
+		set: func(c *mainConfig, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", v)
+			}
+			c.rounds = n
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.gate", env: "BENCHKIT_GATE",
+		usage: "with -benchkit.against, fail on a decided slowdown beyond `percent` (env BENCHKIT_GATE)",
+		def:   func(c mainConfig) string { return strconv.FormatFloat(c.gate, 'g', -1, 64) },
+		set: func(c *mainConfig, v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+			if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+				return fmt.Errorf("%q is not a percentage: use a number such as 5 (0 turns the gate off)", v)
+			}
+			c.gate = f
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.gate.allocs", env: "BENCHKIT_GATE_ALLOCS", boolean: true,
+		usage: "with -benchkit.against, fail on any increase in allocs/op (env BENCHKIT_GATE_ALLOCS)",
+		def:   func(c mainConfig) string { return strconv.FormatBool(c.gateAllocs) },
+		set: func(c *mainConfig, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%q is not a boolean: use true or false", v)
+			}
+			c.gateAllocs = b
+			return nil
+		},
+	},
 }
 
 // mainFlag is the flag.Value of every setting: it keeps the text, which
@@ -192,7 +302,7 @@ func mainRegister(fs *flag.FlagSet, c mainConfig) {
 		if fs.Lookup(s.flag) != nil {
 			continue
 		}
-		fs.Var(&mainFlag{v: s.def(c), isBool: s.flag == "benchkit.strict"}, s.flag, s.usage)
+		fs.Var(&mainFlag{v: s.def(c), isBool: s.boolean}, s.flag, s.usage)
 	}
 }
 
@@ -224,3 +334,8 @@ func mainResolve(opts []MainOption, getenv func(string) string, fs *flag.FlagSet
 	}
 	return c, nil
 }
+
+// metricsOn reports whether Track and Loop add their metrics (cv%, wait%,
+// batchcv%) to the benchmark's line: -benchkit.metrics, else
+// BENCHKIT_METRICS, else on (see testflag.Metrics).
+func metricsOn() bool { return testflag.Metrics(os.Getenv, flag.CommandLine) }

@@ -143,6 +143,7 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 	// Messages logged from the cleanup are attributed to the line where
 	// b.Cleanup was called, through the helpers: the user's Track call.
 	b.Helper()
+	logInternals(b) // says once if this Go release moved testing.B's fields
 	st := join(b, opts, by)
 	if st != nil {
 		b.Cleanup(st.end)
@@ -427,9 +428,10 @@ func (st *state) raise(f registry.Flag) {
 // the benchmark that failed, instead of only Main's exit code.
 var strictFlags atomic.Bool
 
-// reportMetric reports v unless it is NaN or ±Inf.
+// reportMetric reports v unless it is NaN or ±Inf, or the extra metrics
+// are off (-benchkit.metrics=off, BENCHKIT_METRICS=off).
 func reportMetric(b *testing.B, v float64, unit string) {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsNaN(v) || math.IsInf(v, 0) || !metricsOn() {
 		return
 	}
 	b.ReportMetric(v, unit)

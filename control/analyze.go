@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Verdict is the outcome of one candidate in a comparison.
@@ -273,7 +273,7 @@ func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
 		return e, false
 	}
 	med, _ := stats.Median(ratios)
-	e.DeltaPct = pct(med)
+	e.DeltaPct = verdict.Pct(med)
 	var ci stats.PairedInterval
 	switch {
 	case n < est.minN:
@@ -287,12 +287,13 @@ func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
 		e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
 		return e, false
 	}
-	e.LoPct, e.HiPct = pct(ci.Lo), pct(ci.Hi)
+	e.LoPct, e.HiPct = verdict.Pct(ci.Lo), verdict.Pct(ci.Hi)
 	return e, true
 }
 
-// rule is what the verdict rule of [Analyze] needs besides the estimates.
-// Its methods are pure: same estimates, same verdict and reason.
+// rule is control's view of the verdict rule of [Analyze], whose one
+// implementation is verdict.Rule: the fields it needs besides the
+// estimates, with forks as the processes a wide interval comes from.
 type rule struct {
 	base  string  // the baseline's name, quoted in reasons
 	eps   float64 // Negligible, in percent
@@ -307,67 +308,26 @@ type rule struct {
 	forks int
 }
 
-// tooFew is the reason every verdict is Undecided when the control has no
-// interval (step 2).
-func (r rule) tooFew() string {
-	if r.noInterval != "" {
-		return r.noInterval
-	}
-	return fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", textfmt.Plural(r.n, "round"), 100*r.level, r.minN)
-}
-
-// controlOff reports whether the control's interval excludes 0 and its
-// delta exceeds ε/2 in size (step 3).
-func (r rule) controlOff(ctl Estimate) bool {
-	return (ctl.LoPct > 0 || ctl.HiPct < 0) && math.Abs(ctl.DeltaPct) > r.eps/2
+func (r rule) verdict() verdict.Rule {
+	return verdict.Rule{Base: r.base, Eps: r.eps, N: r.n, Level: r.level, MinN: r.minN, NoInterval: r.noInterval,
+		Groups: r.forks, GroupName: "forks", GroupFix: "more forks (-benchkit.forks) narrow it"}
 }
 
 // decideControl returns the control's verdict and reason: Undecided
 // without an interval or when it is off (steps 2 and 3), else Same.
 func (r rule) decideControl(ctl Estimate, ctlOK bool) (Verdict, string) {
-	switch {
-	case !ctlOK:
-		return Undecided, r.tooFew()
-	case r.controlOff(ctl):
-		return Undecided, fmt.Sprintf("a copy of %s measured %s [%s, %s] from it: the harness's own error exceeds ±%.2g%%", r.base,
-			fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), r.eps/2)
-	default:
-		return Same, fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", r.base, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-	}
+	v, why := r.verdict().DecideControl(interval(ctl), ctlOK)
+	return Verdict(v), why
 }
 
 // decide returns candidate e's verdict and reason given the control's
 // estimate (steps 2 to 4 of the rule in [Analyze]); ok and ctlOK say
 // whether e and ctl have an interval.
 func (r rule) decide(ctl Estimate, ctlOK bool, e Estimate, ok bool) (Verdict, string) {
-	eps := r.eps
-	switch {
-	case !ctlOK:
-		return Undecided, r.tooFew()
-	case r.controlOff(ctl):
-		return Undecided, fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
-			r.base, fmtPct(ctl.DeltaPct), fmtPct(ctl.LoPct), fmtPct(ctl.HiPct), eps/2)
-	case !ok:
-		return Undecided, "no interval: a time could not be paired"
-	case e.LoPct >= -eps && e.HiPct <= eps:
-		return Same, fmt.Sprintf("the interval lies within ±%.2g%% (Negligible)", eps)
-	case e.LoPct > 0 && e.LoPct > ctl.HiPct:
-		return Slower, fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-	case e.HiPct < 0 && e.HiPct < ctl.LoPct:
-		return Faster, fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-	case e.LoPct <= 0 && e.HiPct >= 0 && r.forks > 1:
-		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: the %d forks disagree by more than that (control: [%s, %s]); more forks (-benchkit.forks) narrow it",
-			eps, r.forks, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-	case e.LoPct <= 0 && e.HiPct >= 0:
-		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: too wide to tell with %d rounds (control: [%s, %s]); raise -benchtime or quiet the machine",
-			eps, r.n, fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-	default:
-		return Undecided, fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", fmtPct(ctl.LoPct), fmtPct(ctl.HiPct))
-	}
+	v, why := r.verdict().Decide(interval(ctl), ctlOK, interval(e), ok)
+	return Verdict(v), why
 }
 
-// pct converts a ratio to a signed percentage difference.
-func pct(ratio float64) float64 { return (ratio - 1) * 100 }
-
-// fmtPct formats a signed percentage with two decimals: "+4.93%".
-func fmtPct(p float64) string { return fmt.Sprintf("%+.2f%%", p) }
+func interval(e Estimate) verdict.Interval {
+	return verdict.Interval{DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct}
+}

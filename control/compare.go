@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Comparer runs comparisons with a fixed set of options. The zero value
@@ -116,6 +118,7 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 	var (
 		ms      measurement
 		frs     []forkResult
+		skipped string
 		started = true
 		err     error
 		done    bool
@@ -126,7 +129,7 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 		}
 		done = true
 		if p.forks > 1 {
-			frs, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
+			frs, skipped, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
 		}
 		if p.forks <= 1 || !started {
 			ms = measure(impls, p.budget, p.maxRounds, cfg)
@@ -137,6 +140,9 @@ func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, m
 		return Result{}, ms, err
 	case p.forks > 1 && started:
 		ms = combine(frs)
+		if skipped != "" {
+			ms.warnings = append(ms.warnings, skipped)
+		}
 		return forkedResult(frs, ms, cfg, p.budget), ms, nil
 	}
 	res := result(impls, ms, cfg, p.budget)
@@ -196,19 +202,18 @@ func finish(res Result, ms measurement, budget time.Duration) Result {
 // report writes the metrics, the log lines and the registry record.
 func report(b *testing.B, res Result, ms measurement, notes []string) {
 	b.Helper()
+	extra := testflag.Metrics(os.Getenv, flag.CommandLine)
 	if res.BaselineNsPerOp > 0 {
 		b.ReportMetric(res.BaselineNsPerOp, "ns/op")
-		b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
-		for _, e := range res.Candidates {
-			b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
-			b.ReportMetric(RatioPct(e), RatioUnit(e.Name, res.Baseline))
+		if extra {
+			reportImpls(b, res, ms)
 		}
-		b.ReportMetric(RatioPct(res.Control), RatioUnit(ControlName, res.Baseline))
-		b.ReportMetric(ms.overhead, "closure-ns/op")
 	} else {
 		b.ReportMetric(0, "ns/op") // nothing measured: suppress elapsed/N
 	}
-	b.ReportMetric(float64(res.Rounds), "rounds")
+	if extra {
+		b.ReportMetric(float64(res.Rounds), "rounds")
+	}
 	if ms.allocsPerOp >= 0 {
 		b.ReportMetric(ms.allocsPerOp, "allocs/op")
 		b.ReportMetric(ms.bytesPerOp, "B/op")
@@ -216,7 +221,7 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	if n, ok := setBytes(b); !ok {
 		notes = append(notes, "cannot read b.SetBytes's value in this Go release: a MB/s on this line would be the bytes over the whole comparison's time, not a throughput")
 	} else if n > 0 {
-		reportThroughput(b, res, n)
+		reportThroughput(b, res, n, extra)
 	}
 
 	for _, n := range notes {
@@ -237,6 +242,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		Gate:            res.Gate,
 		GateFailed:      res.GateFailed,
 		Warnings:        append(append([]string{}, notes...), res.Warnings...),
+		Procs:           runtime.GOMAXPROCS(0),
+		BatchIters:      ms.iters,
+		RoundNs:         ms.ns,
 	}
 	for _, e := range res.Candidates {
 		reg.Candidates = append(reg.Candidates, regEstimate(e))
@@ -250,26 +258,43 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		for _, e := range res.Candidates {
 			switch {
 			case e.Verdict == Slower && e.DeltaPct > res.Gate:
-				b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, fmtPct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
+				b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, verdict.FmtPct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
 			case e.Verdict == Undecided && e.DeltaPct > res.Gate:
-				b.Logf("control: gate not applied to %s (%s, above the %.3g%% gate): undecided: %s", e.Name, fmtPct(e.DeltaPct), res.Gate, e.Reason)
+				b.Logf("control: gate not applied to %s (%s, above the %.3g%% gate): undecided: %s", e.Name, verdict.FmtPct(e.DeltaPct), res.Gate, e.Reason)
 			}
 		}
 	}
 }
 
+// reportImpls reports each implementation's ns/op, its ratio to the
+// baseline and the closure overhead: the metrics that -benchkit.metrics=off
+// (BENCHKIT_METRICS=off) leaves out.
+func reportImpls(b *testing.B, res Result, ms measurement) {
+	b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
+	for _, e := range res.Candidates {
+		b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
+		b.ReportMetric(RatioPct(e), RatioUnit(e.Name, res.Baseline))
+	}
+	b.ReportMetric(RatioPct(res.Control), RatioUnit(ControlName, res.Baseline))
+	b.ReportMetric(ms.overhead, "closure-ns/op")
+}
+
 // reportThroughput reports, for a benchmark that called b.SetBytes(n),
 // the baseline's throughput as MB/s (replacing testing's, which divides n
 // by the whole comparison's time since b.N is 1) and each
-// implementation's as <name>-MB/s: n / ns-per-op × 1e3. Without a
-// measurement it reports MB/s 0, which go test does not print.
-func reportThroughput(b *testing.B, res Result, n int64) {
+// implementation's as <name>-MB/s (only when extra, the metrics switch,
+// is on): n / ns-per-op × 1e3. Without a measurement it reports MB/s 0,
+// which go test does not print.
+func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
 	if !(res.BaselineNsPerOp > 0) {
 		b.ReportMetric(0, "MB/s")
 		return
 	}
 	mbs := func(ns float64) float64 { return float64(n) / ns * 1e3 }
 	b.ReportMetric(mbs(res.BaselineNsPerOp), "MB/s")
+	if !extra {
+		return
+	}
 	b.ReportMetric(mbs(res.BaselineNsPerOp), res.Baseline+"-MB/s")
 	for _, e := range res.Candidates {
 		if e.NsPerOp > 0 {
@@ -283,8 +308,23 @@ func reportThroughput(b *testing.B, res Result, n int64) {
 // as package benchkit reads its fields); ok is false when this Go
 // release's testing.B has no such int64 field.
 func setBytes(b *testing.B) (n int64, ok bool) {
-	f := reflect.ValueOf(b).Elem().FieldByName("bytes")
-	if !f.IsValid() || f.Kind() != reflect.Int64 {
+	return int64Field(reflect.ValueOf(b).Elem(), "bytes")
+}
+
+// int64Field reads the int64 field name of the struct v, ok false when v
+// has no such field, it has another kind, or it sits behind a nil
+// embedded pointer: a Go release that moves testing.B's fields degrades
+// the throughput metric and never panics.
+func int64Field(v reflect.Value, name string) (n int64, ok bool) {
+	if v.Kind() != reflect.Struct {
+		return 0, false
+	}
+	sf, found := v.Type().FieldByName(name)
+	if !found || sf.Type.Kind() != reflect.Int64 {
+		return 0, false
+	}
+	f, err := v.FieldByIndexErr(sf.Index)
+	if err != nil {
 		return 0, false
 	}
 	return f.Int(), true
@@ -313,7 +353,7 @@ func Lines(res Result) []string {
 		if res.Rounds == 0 {
 			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
 		}
-		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, fmtPct(e.DeltaPct), fmtPct(e.LoPct), fmtPct(e.HiPct), e.Verdict, e.Reason)
+		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, verdict.FmtPct(e.DeltaPct), verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct), e.Verdict, e.Reason)
 	}
 	out = append(out, line(res.Control))
 	for _, e := range res.Candidates {
@@ -329,7 +369,7 @@ func Lines(res Result) []string {
 }
 
 func fmtCI(e Estimate, conf float64) string {
-	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, fmtPct(e.LoPct), fmtPct(e.HiPct))
+	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct))
 }
 
 func regEstimate(e Estimate) registry.Estimate {

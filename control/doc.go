@@ -22,23 +22,29 @@
 // over fresh processes (see Forks below); each process, or this one with
 // [Forks](1), measures like this:
 //
-//  1. One iteration count, calibrated on the baseline so that its batch
-//     takes about 50µs ([BatchTime], [DefaultBatchTime]), is shared by
-//     every implementation (separate calibration biases ratios; nanobench
-//     measured 1.2%). After the warm-up round it is raised until the
-//     fastest implementation's batch lasts at least 20µs, and lowered if
-//     the slowest one's would exceed 10 batch times; the cap wins, and a
-//     batch still too short for the clock is warned about.
+//  1. One iteration count is shared by every implementation (separate
+//     calibration biases ratios; nanobench measured 1.2%). It is a
+//     function of the set of implementations, not of which one is the
+//     baseline: calibrated first on the baseline, it is then refitted on
+//     the warm-up so that the slowest implementation's batch takes about
+//     50µs ([BatchTime], [DefaultBatchTime]), raised until the fastest
+//     one's lasts at least 20µs, and capped where the slowest one's would
+//     exceed 10 batch times; the cap wins, and both the cap and a batch
+//     still too short for the clock are warned about.
 //  2. The closure-call overhead is calibrated with a func() T returning
 //     the zero value, through the same code path, and reported as
 //     closure-ns/op. The fixed cost of a batch (its two clock reads and
 //     the batch function's call, timed on batches of zero calls) is
 //     measured too and subtracted from every batch, so that a ratio does
 //     not depend on which implementation is the baseline.
-//  3. Two warm-up rounds run every implementation once each and are
+//  3. Three warm-up rounds run every implementation once each and are
 //     discarded: the first pays for a cold start (in a fresh fork the
-//     first calls fault in pages and grow the heap), the second sizes the
-//     batches of step 1 and measures the baseline's allocations.
+//     first calls fault in pages and grow the heap), the last measures
+//     the baseline's allocations, and each implementation's fastest batch
+//     of the three sizes the batches of step 1. When that moves the count
+//     by more than a quarter, three more warm-up rounds run at the new
+//     count and size it again: a batch far shorter than the target times
+//     its calls less precisely.
 //  4. Rounds follow: one batch per implementation, in an order drawn from
 //     balanced random blocks (each block of m rounds is a cyclic Latin
 //     square over a fresh random permutation, rows shuffled: every
@@ -96,9 +102,11 @@
 // setup repeats once per fork), tens of milliseconds each. Forks run one
 // at a time, each with a deadline of 10 × its budget + 2 minutes, and
 // none outlives this process. A fork that fails, panics or passes its
-// deadline fails the benchmark with the fork's exit status and output; a
-// fork that stops early (an implementation slower than its share)
-// stops the others and makes every verdict Undecided.
+// deadline fails the benchmark with the fork's exit status and output. A
+// fork that stops early (an implementation slower than its share, or
+// another process holding the CPU past its budget) is left out with a
+// warning when it is the only one and at least two others measured; a
+// second one stops the others and makes every verdict Undecided.
 //
 // Compare measures within this one process, and its log says "within one
 // process", with Forks(1), under -benchtime=1x, inside a fork, when
@@ -133,6 +141,12 @@
 // (milli), prints ? for an interval that crosses zero, and cannot take a
 // geomean of negative values. The verdicts are logged, one line each, and
 // recorded for benchkit's end-of-run report.
+//
+// With -benchkit.metrics=off (the flag benchkit.Main registers) or
+// BENCHKIT_METRICS=off, the line keeps only the units go test prints
+// itself: ns/op (the baseline's), allocs/op, B/op and MB/s; the other
+// implementations' times and ratios are then in the log lines, the report
+// and the JSON report only.
 //
 // # Options
 //

@@ -170,40 +170,64 @@ func (fr forkResult) samples() []Sample {
 // started (re-execution is impossible here): the caller then measures in
 // this process. A child that fails, panics or passes its deadline is an
 // error carrying its exit status and output.
-func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (frs []forkResult, started bool, err error) {
+//
+// A fork that stops measuring early (its share of the budget too small,
+// or another process holding the CPU past its deadline) is left out with
+// a warning, skipped, when it is the only one and at least two others
+// measured: one stall on a loaded machine should not void the other
+// forks. A second stopped fork ends the comparison as stopped, since the
+// share is then probably too small for every fork.
+func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (frs []forkResult, skipped string, started bool, err error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, false, err
+		return nil, "", false, err
 	}
 	want := implNames(impls)
+	var stopped []forkResult
 	for f := range p.forks {
-		file := filepath.Join(dir, fmt.Sprintf("fork%d.json", f+1))
-		spec := child.Spec{Path: exe, Args: child.Args(fs, name, p.share, runtime.GOMAXPROCS(0)),
-			Env: child.Env(name, file), Timeout: child.Deadline(p.forkBudget)}
-		r, err := child.Run(spec)
-		var ce *child.Error
-		switch {
-		case err != nil && f == 0 && !errors.As(err, &ce):
-			return nil, false, err
-		case err != nil:
-			return nil, true, fmt.Errorf("control: fork %d of %d of %s failed: %w", f+1, p.forks, name, err)
+		fr, started, err := runFork(name, exe, filepath.Join(dir, fmt.Sprintf("fork%d.json", f+1)), f, p, fs, want)
+		if err != nil {
+			return nil, "", started, err
 		}
-		var fr forkResult
-		if err := child.ReadResult(file, &fr); err != nil {
-			return nil, true, fmt.Errorf("control: fork %d of %d of %s: %v; its output:\n%s", f+1, p.forks, name, err, child.Tail(r, 40))
+		if fr.Stopped == "" {
+			frs = append(frs, fr)
+			continue
 		}
-		if !slices.Equal(fr.Names, want) {
-			return nil, true, fmt.Errorf("control: fork %d of %d of %s measured %v, not %v: the benchmark must build the same implementations in every process", f+1, p.forks, name, fr.Names, want)
+		fr.Stopped = fmt.Sprintf("%s (in fork %d of %d, whose share of the budget is %s of %s; fewer forks, -benchkit.forks=1, give each more)",
+			fr.Stopped, f+1, p.forks, textfmt.Dur(p.forkBudget), textfmt.Dur(p.budget))
+		if stopped = append(stopped, fr); len(stopped) > 1 {
+			return append(frs, stopped[0]), "", true, nil
 		}
-		if fr.Stopped != "" {
-			// The other forks have the same share: they would stop too.
-			fr.Stopped = fmt.Sprintf("%s (in fork %d of %d, whose share of the budget is %s of %s; fewer forks, -benchkit.forks=1, give each more)",
-				fr.Stopped, f+1, p.forks, textfmt.Dur(p.forkBudget), textfmt.Dur(p.budget))
-			return append(frs, fr), true, nil
-		}
-		frs = append(frs, fr)
 	}
-	return frs, true, nil
+	if len(stopped) == 1 {
+		if len(frs) < 2 {
+			return append(frs, stopped[0]), "", true, nil
+		}
+		skipped = fmt.Sprintf("left out one fork that stopped early: %s; the interval is over the other %d", stopped[0].Stopped, len(frs))
+	}
+	return frs, skipped, true, nil
+}
+
+// runFork runs fork f (from 0) and reads its result from file. started
+// is false when the first fork could not be started at all.
+func runFork(name, exe, file string, f int, p plan, fs *flag.FlagSet, want []string) (fr forkResult, started bool, err error) {
+	spec := child.Spec{Path: exe, Args: child.Args(fs, name, p.share, runtime.GOMAXPROCS(0)),
+		Env: child.Env(name, file), Timeout: child.Deadline(p.forkBudget)}
+	r, err := child.Run(spec)
+	var ce *child.Error
+	switch {
+	case err != nil && f == 0 && !errors.As(err, &ce):
+		return fr, false, err
+	case err != nil:
+		return fr, true, fmt.Errorf("control: fork %d of %d of %s failed: %w", f+1, p.forks, name, err)
+	}
+	if err := child.ReadResult(file, &fr); err != nil {
+		return fr, true, fmt.Errorf("control: fork %d of %d of %s: %v; its output:\n%s", f+1, p.forks, name, err, child.Tail(r, 40))
+	}
+	if !slices.Equal(fr.Names, want) {
+		return fr, true, fmt.Errorf("control: fork %d of %d of %s measured %v, not %v: the benchmark must build the same implementations in every process", f+1, p.forks, name, fr.Names, want)
+	}
+	return fr, true, nil
 }
 
 // combine summarises the forks' measurements for the result and the
@@ -228,6 +252,7 @@ func combine(frs []forkResult) measurement {
 			ms.stopped = fr.Stopped
 		}
 		ms.elapsed += time.Duration(fr.ElapsedNs)
+		ms.ns = appendRounds(ms.ns, fr.NsPerOp)
 	}
 	ms.warnings = seen.list(len(frs))
 	m, _ := stats.Median(iters)
@@ -240,6 +265,30 @@ func combine(frs []forkResult) measurement {
 		ms.bytesPerOp, _ = stats.Median(bytes)
 	}
 	return ms
+}
+
+// appendRounds appends a fork's per-implementation rounds to all's, one
+// fork after another, so that round r of every implementation stays the
+// same round; a fork whose implementations hold different round counts
+// (none do) contributes only the rounds they all have.
+func appendRounds(all, fork [][]float64) [][]float64 {
+	if len(fork) == 0 {
+		return all
+	}
+	if all == nil {
+		all = make([][]float64, len(fork))
+	}
+	if len(all) != len(fork) {
+		return all
+	}
+	n := len(fork[0])
+	for _, ns := range fork {
+		n = min(n, len(ns))
+	}
+	for i, ns := range fork {
+		all[i] = append(all[i], ns[:n]...)
+	}
+	return all
 }
 
 // forkedResult analyses the forks' rounds with [AnalyzeForks]' rule.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // AnalyzeForks computes a comparison from rounds spread over several
@@ -136,21 +137,14 @@ func forkEstimate(forks [][]Sample, i int, level float64) (e Estimate, ok bool) 
 		}
 		m, _ := stats.Median(rs)
 		ratios = append(ratios, m)
-		e.ForkDeltaPct = append(e.ForkDeltaPct, pct(m))
+		e.ForkDeltaPct = append(e.ForkDeltaPct, verdict.Pct(m))
 	}
 	e.NsPerOp, _ = stats.Median(ns)
-	if len(ratios) > 0 {
-		mean, _ := stats.Mean(ratios)
-		e.DeltaPct = pct(mean)
-	}
-	e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
+	iv, ok := verdict.Spread(ratios, level)
 	if len(ratios) < len(forks) {
-		return e, false
+		// A fork without a ratio: no interval, the point estimate only.
+		iv.LoPct, iv.HiPct, ok = iv.DeltaPct, iv.DeltaPct, false
 	}
-	ci, ok := stats.ForkInterval(ratios, level)
-	if !ok {
-		return e, false
-	}
-	e.DeltaPct, e.LoPct, e.HiPct = pct(ci.Center), pct(ci.Lo), pct(ci.Hi)
-	return e, true
+	e.DeltaPct, e.LoPct, e.HiPct = iv.DeltaPct, iv.LoPct, iv.HiPct
+	return e, ok
 }

@@ -2,13 +2,14 @@ package control
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"math"
 	"runtime"
 	"slices"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // measurement is what the measuring layer saw: per implementation (in the
@@ -29,37 +30,9 @@ type measurement struct {
 	elapsed  time.Duration
 }
 
-// schedule hands out round orders in balanced blocks: each block of m
-// rounds is a cyclic Latin square over a fresh random permutation, with its
-// rows in random order, so every implementation takes every position once
-// per block and the neighbours change from block to block.
-type schedule struct {
-	rng   *rand.Rand
-	m     int
-	block [][]int
-}
-
-func newSchedule(m int, seed uint64) *schedule {
-	return &schedule{rng: rand.New(rand.NewPCG(seed, seed^0xda942042e4dd58b5)), m: m}
-}
-
-func (s *schedule) next() []int {
-	if len(s.block) == 0 {
-		p := s.rng.Perm(s.m)
-		s.block = make([][]int, s.m)
-		for j := range s.block {
-			row := make([]int, s.m)
-			for k := range row {
-				row[k] = p[(k+j)%s.m]
-			}
-			s.block[j] = row
-		}
-		s.rng.Shuffle(len(s.block), func(a, b int) { s.block[a], s.block[b] = s.block[b], s.block[a] })
-	}
-	o := s.block[0]
-	s.block = s.block[1:]
-	return o
-}
+// newSchedule returns the balanced random order of m implementations
+// drawn from seed (verdict.Schedule).
+func newSchedule(m int, seed uint64) *verdict.Schedule { return verdict.NewSchedule(m, seed) }
 
 // timeBatch runs one batch and returns its duration. A panic in the
 // implementation is re-raised with its name.
@@ -90,12 +63,11 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	ms.overhead = m.closureOverhead(ms.iters)
 	m.fixed = m.batchCost()
 	ms.fixed = m.fixed
-	w, stopped := m.warmUp(ms.iters)
+	w, n, round, warnings, stopped := m.size(ms.iters)
 	ms.allocsPerOp, ms.bytesPerOp, ms.stopped = w.allocsPerOp, w.bytesPerOp, stopped
 	if stopped != "" {
 		return ms
 	}
-	n, round, warnings := w.fitIters(ms.iters, cfg.batchTime, m.fixed)
 	ms.warnings = append(ms.warnings, warnings...)
 	ms.iters = n
 	var zero int
@@ -197,30 +169,66 @@ type warmup struct {
 	allocsPerOp, bytesPerOp float64
 }
 
-// warmUp runs two discarded rounds of n-call batches in the declared
+// size runs the warm-up at the calibrated count n and fits the count per
+// batch to it (fitIters). When the fit moved the count by more than a
+// factor of resize, it warms up once more at the fitted count and fits
+// again from there: a batch far shorter than the target (the fast
+// implementation's, at a count calibrated on a slow baseline) times its
+// calls less precisely, and the count would otherwise depend on which
+// implementation is the baseline (10% on fnv against fold).
+func (m meter) size(n int) (w warmup, fit int, round time.Duration, warnings []string, stopped string) {
+	if w, stopped = m.warmUp(n, warmPasses); stopped != "" {
+		return w, n, 0, nil, stopped
+	}
+	fit, round, warnings = w.fitIters(n, m.batchTime, m.fixed)
+	if ratio := float64(fit) / float64(n); ratio > resize || ratio < 1/resize {
+		n = fit
+		if w, stopped = m.warmUp(n, warmPasses); stopped != "" {
+			return w, n, 0, nil, stopped
+		}
+		fit, round, warnings = w.fitIters(n, m.batchTime, m.fixed)
+	}
+	return w, fit, round, warnings, ""
+}
+
+const (
+	// resize is the factor by which fitIters must move the count for
+	// [size] to warm up again at the new count.
+	resize = 1.25
+	// warmPasses is the number of rounds in one warm-up: the first pays
+	// for a cold start, and the fastest of three batches sizes an
+	// implementation even when another process took one or two.
+	warmPasses = 3
+)
+
+// warmUp runs passes discarded rounds of n-call batches in the declared
 // order. The first pays for a cold start (in a fresh fork, the first calls
 // of every implementation fault in pages and grow the heap, and can take
-// ten times longer); the second's batch times size the batches
-// (fitIters) and measure the baseline's allocations. It returns why
-// measuring must stop, or "", when the deadline passes before a batch or
-// one batch exceeds the whole budget; the allocations are kept either way.
-func (m meter) warmUp(n int) (w warmup, stopped string) {
+// ten times longer); the last measures the baseline's allocations. Each
+// implementation's fastest batch sizes the batches (fitIters), so that a
+// batch another process interrupted does not shrink the count. It returns
+// why measuring must stop, or "", when the deadline passes before a batch
+// or one batch exceeds the whole budget; the allocations are kept either
+// way.
+func (m meter) warmUp(n, passes int) (w warmup, stopped string) {
 	w = warmup{allocsPerOp: -1, bytesPerOp: -1}
-	for pass := range 2 {
+	best := make([]time.Duration, len(m.impls))
+	for pass := range passes {
 		runtime.GC()
-		w.round, w.slowest, w.fastest = 0, 0, 0
 		for i, im := range m.impls {
-			d, stopped := m.warmBatch(&w, im, i == 0 && pass == 1, n)
+			d, stopped := m.warmBatch(&w, im, i == 0 && pass == passes-1, n)
 			if stopped != "" {
 				return w, stopped
 			}
-			w.round += d
-			w.slowest = max(w.slowest, d)
-			if i == 0 || d < w.fastest {
-				w.fastest = d
+			if pass == 0 || d < best[i] {
+				best[i] = d
 			}
 		}
 	}
+	for _, d := range best {
+		w.round += d
+	}
+	w.slowest, w.fastest = slices.Max(best), slices.Min(best)
 	return w, ""
 }
 
@@ -258,31 +266,42 @@ const (
 )
 
 // fitIters returns the count per batch, the predicted round time at that
-// count, and warnings. It lengthens batches when the fastest
-// implementation's batch at n is shorter than min(minBatch, batchTime),
-// and shortens them when the slowest one's exceeds maxBatches·batchTime
-// (a candidate 100× slower than the baseline would otherwise make every
-// round 100 batch times long); the cap wins. The count is derived from all
-// implementations' batches, not the baseline's alone, so swapping the
-// baseline changes it little. A fastest batch whose fixed cost is still
-// more than maxFixedShare of it is warned about.
+// count, and warnings, from the warm-up round's batches at count n. The
+// count is a function of the set of implementations, never of which one
+// is the baseline: the slowest implementation's batch is sized to
+// batchTime, raised where the fastest one's would last less than
+// min(minBatch, batchTime), and capped where the slowest one's would
+// exceed maxBatches·batchTime; the cap wins. (Sizing on the baseline made
+// fnv against a 20× faster fold run 300-call batches one way round and
+// 450-call batches the other, and the longer slow batches read 5% slower
+// per call on a shared machine: fnv/fold was 18.0 one way and 19.3 the
+// other.) The cap binding, and a fastest batch whose fixed cost is still
+// more than maxFixedShare of it, are warned about.
 func (w warmup) fitIters(n int, batchTime, fixed time.Duration) (int, time.Duration, []string) {
-	var warnings []string
-	fit := n
-	floor := min(minBatch, batchTime)
-	if w.fastest > 0 && w.fastest < floor {
-		fit = int(float64(n) * float64(floor) / float64(w.fastest))
+	if w.slowest <= 0 || w.fastest <= 0 {
+		return n, w.round, nil // a clock too coarse to size anything: keep n
 	}
-	if limit := maxBatches * batchTime; w.slowest > 0 && float64(w.slowest)*float64(fit)/float64(n) > float64(limit) && fit > 1 {
-		fit = max(1, int(float64(n)*float64(limit)/float64(w.slowest)))
-		if fit < n {
-			warnings = append(warnings, fmt.Sprintf("the slowest batch took %s, over %d batch times: the count per batch was lowered from %d to %d", textfmt.Dur(w.slowest), maxBatches, n, fit))
-		}
+	// Per-call times without the batch's fixed cost, in ns.
+	slow := float64(max(w.slowest-fixed, 1)) / float64(n)
+	fast := float64(max(w.fastest-fixed, 1)) / float64(n)
+	at := func(d time.Duration) int { // the count whose slowest batch lasts d
+		return max(1, int(float64(d)/slow))
+	}
+	var warnings []string
+	fit := at(batchTime)
+	if floor := min(minBatch, batchTime); fast*float64(fit) < float64(floor) {
+		fit = max(fit, int(math.Ceil(float64(floor)/fast)))
+	}
+	if limit := maxBatches * batchTime; fit > at(limit) {
+		warnings = append(warnings, fmt.Sprintf("the implementations are %.0f× apart: at the %d calls per batch the fastest needs for %s, the slowest's batch would take %s, over %d batch times, so the count is %d",
+			slow/fast, fit, textfmt.Dur(min(minBatch, batchTime)),
+			textfmt.Dur(time.Duration(slow*float64(fit))), maxBatches, at(limit)))
+		fit = at(limit)
 	}
 	round := time.Duration(float64(w.round) * float64(fit) / float64(n))
-	if fast := time.Duration(float64(w.fastest) * float64(fit) / float64(n)); fast > 0 && float64(fixed) > maxFixedShare*float64(fast) {
+	if d := time.Duration(fast*float64(fit)) + fixed; float64(fixed) > maxFixedShare*float64(d) {
 		warnings = append(warnings, fmt.Sprintf("the fastest implementation's batch lasts about %s, of which the clock reads and the call take %s (%.0f%%): its time per call is uncertain by about that much; compare implementations closer in cost, or raise BatchTime",
-			textfmt.Dur(fast), textfmt.Dur(fixed), 100*float64(fixed)/float64(fast)))
+			textfmt.Dur(d), textfmt.Dur(fixed), 100*float64(fixed)/float64(d)))
 	}
 	return fit, round, warnings
 }
@@ -303,7 +322,7 @@ func (m meter) rounds(n int, round time.Duration, maxRounds int, seed uint64) (n
 			break
 		}
 		t0 := m.now()
-		for _, i := range sched.next() {
+		for _, i := range sched.Next() {
 			if !m.now().Before(m.deadline) {
 				return ns, zero
 			}

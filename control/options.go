@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // An Option changes how [Compare], [Rounds] or [Analyze] work. Options are
@@ -32,8 +34,8 @@ type config struct {
 
 // Defaults, documented on the options that change them.
 const (
-	DefaultConfidence = 0.95
-	DefaultNegligible = 1.0 // percent
+	DefaultConfidence = verdict.DefaultConfidence
+	DefaultNegligible = verdict.DefaultNegligible // percent
 	DefaultBatchTime  = 50 * time.Microsecond
 )
 
@@ -106,9 +108,9 @@ func Seed(s uint64) Option {
 	return optionFunc(func(c *config) { c.seed, c.seedSet = s, true })
 }
 
-// BatchTime sets the target duration of one batch of the baseline, from
-// which the iteration count shared by every implementation is calibrated;
-// the default is 50µs ([DefaultBatchTime]). It must be between 10µs and
+// BatchTime sets the target duration of one batch of the slowest
+// implementation, from which the iteration count shared by every
+// implementation is fitted (see the package doc); the default is 50µs ([DefaultBatchTime]). It must be between 10µs and
 // 1s. Rounds and Analyze ignore it.
 //
 // Shorter batches pair more tightly in time: on a shared 2-core machine a

@@ -78,7 +78,7 @@ func roundOrders(m, r int, seed uint64) [][]int {
 			}
 			continue
 		}
-		out[i] = s.next()
+		out[i] = s.Next()
 	}
 	return out
 }

@@ -35,7 +35,7 @@ func TestTestdataBench(t *testing.T) {
 	}
 
 	t.Run("Forks", func(t *testing.T) {
-		r := forked(t, "-test.bench=^BenchmarkForks$", "-test.benchtime=100ms")
+		r := forked(t, "-test.bench=^BenchmarkForks$", "-test.benchtime=300ms") // a fork stalled for 100ms on a loaded machine stops; 300ms rides it out
 		require.Equal(t, 0, r.Code, r.Combined())
 		for _, name := range []string{"a.b*c+(d)|e", "x_y", "dup", "dup#01"} {
 			full := "BenchmarkForks/" + name + "/size=[10]"
@@ -80,6 +80,16 @@ func TestTestdataBench(t *testing.T) {
 		require.Equal(t, 0, r.Code, r.Combined())
 		assert.Contains(t, r.Stdout, "(in fork 1 of 2, whose share of the budget is 100ms of 200ms; fewer forks, -benchkit.forks=1, give each more)")
 		assert.NotContains(t, r.Stdout, "per fork")
+	})
+
+	t.Run("ForkStallsOnce", func(t *testing.T) {
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=3"}, "-test.run=^$", "-test.bench=^BenchmarkStallInFork2$", "-test.benchtime=600ms")
+		require.Equal(t, 0, r.Code, r.Combined())
+		assert.Contains(t, r.Stdout, "control: warning: left out one fork that stopped early: one call of \"b\" took")
+		assert.Contains(t, r.Stdout, "(in fork 2 of 3, whose share")
+		assert.Contains(t, r.Stdout, "the interval is over the other 2")
+		assert.Contains(t, r.Stdout, "over 2 forks, t-interval over the forks", "analysed without the stalled fork")
+		assert.NotContains(t, r.Stdout, "undecided: measuring stopped")
 	})
 
 	t.Run("ForksBadSetting", func(t *testing.T) {

@@ -107,12 +107,14 @@ func workloads() []struct {
 		{"alloc", alloc.compare, alloc.plain},
 		{"map", mp.compare, mp.plain},
 		{"sort", srt.compare, srt.plain},
+		{"swap", swapCompare, swapPlain},
 	}
 }
 
 // BenchmarkCompare measures each workload with control.Compare: base
 // against same, p2, p5 and p10, with the automatic control, verdicts in
-// the log. Its budget is -benchtime × 5 per workload.
+// the log. Its budget is -benchtime × 5 per workload (swap: × 2 each way
+// round).
 func BenchmarkCompare(b *testing.B) {
 	harnessOnly(b)
 	for _, w := range workloads() {
@@ -129,16 +131,35 @@ func BenchmarkPlain(b *testing.B) {
 	}
 }
 
-// BenchmarkSwap compares two implementations about 20× apart both ways
-// round: the ratio fnv/fold must not depend on which one is the baseline.
+// swapCompare is the swap workload's BenchmarkCompare body: FNV-1a and a
+// word fold of the same 1 KiB, about 20× apart, compared both ways round
+// (base=fnv, then base=fold). The ratio fnv/fold must not depend on which
+// one is the baseline.
 //
-//	BENCHKIT_CALIBRATE=1 go test -run='^$' -bench=Swap ./examples/calibrate
-func BenchmarkSwap(b *testing.B) {
-	harnessOnly(b)
-	fnv := control.Func("fnv", func() uint64 { return FNV(Buf) })
-	fold := control.Func("fold", func() uint64 { return Fold(Buf) })
+//	BENCHKIT_CALIBRATE=1 go test -run='^$' -bench=Compare/work=swap ./examples/calibrate
+func swapCompare(b *testing.B) {
+	fnv, fold := swapImpls()
 	b.Run("base=fnv", func(b *testing.B) { control.Compare(b, fnv, fold) })
 	b.Run("base=fold", func(b *testing.B) { control.Compare(b, fold, fnv) })
+}
+
+// swapPlain is the swap workload's BenchmarkPlain body.
+func swapPlain(b *testing.B) {
+	for _, im := range []struct {
+		name string
+		f    func([]byte) uint64
+	}{{"fnv", FNV}, {"fold", Fold}} {
+		b.Run("impl="+im.name, func(b *testing.B) {
+			for b.Loop() {
+				im.f(Buf)
+			}
+		})
+	}
+}
+
+func swapImpls() (fnv, fold control.Impl) {
+	return control.Func("fnv", func() uint64 { return FNV(Buf) }),
+		control.Func("fold", func() uint64 { return Fold(Buf) })
 }
 
 // calibrateEnv, set to 1, runs this package's benchmarks at a measuring

@@ -1,6 +1,7 @@
 // Package calibrate holds the workloads of issue 9's calibration table:
 // four workloads of different kinds, each in five implementations whose
-// true difference is known in direction and roughly in size.
+// true difference is known in direction and roughly in size, and a swap
+// pair compared both ways round.
 // examples/cmd/forkcal runs them many times as fresh processes and counts
 // how often each way of comparing gets the answer. The benchmarks run only
 // with BENCHKIT_CALIBRATE=1 in the environment (forkcal sets it) or under
@@ -36,13 +37,18 @@
 // the nominal size only says which sign is right and roughly how large the
 // effect is.
 //
+// The swap workload is [FNV] and [Fold] of the same 1 KiB ([Buf]), about
+// 20× apart: BenchmarkCompare/work=swap/base=fnv compares fold with fnv
+// as the baseline, and base=fold the other way round. The ratio fnv/fold
+// must not depend on which one is the baseline.
+//
 // bench_test.go measures the implementations two ways:
 //
 //   - BenchmarkCompare/work=<w>: one control.Compare per workload, base
-//     against same, p2, p5 and p10;
-//   - BenchmarkPlain/work=<w>/impl=<base|same|p2|p5|p10>: ordinary
-//     for b.Loop() benchmarks, for go test -count=10 and
-//     benchstat -col /impl.
+//     against same, p2, p5 and p10 (swap: two, one each way round);
+//   - BenchmarkPlain/work=<w>/impl=<base|same|p2|p5|p10> (swap:
+//     impl=<fnv|fold>): ordinary for b.Loop() benchmarks, for go test
+//     -count=10 and benchstat -col /impl.
 //
 // Both ways call each implementation through one function value, so
 // they do the same work per operation. The package has no TestMain: the

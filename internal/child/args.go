@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -104,4 +105,46 @@ func ReadResult(path string, v any) error {
 // cannot hang the parent.
 func Deadline(budget time.Duration) time.Duration {
 	return 10*budget + 2*time.Minute
+}
+
+// runDropFlags are the go test flags [RunArgs] sets itself or leaves out
+// of a child that runs a whole selection of benchmarks: the selection and
+// repeat flags it sets, the output format and action log only the parent
+// reads, and the test timeout (the parent's deadline applies).
+var runDropFlags = map[string]bool{
+	"test.run": true, "test.bench": true, "test.list": true, "test.skip": true,
+	"test.count": true, "test.benchtime": true, "test.benchmem": true,
+	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.timeout": true,
+}
+
+// RunArgs returns the arguments of a child that runs every benchmark
+// matching the -test.bench pattern bench once, with
+// -test.benchtime=benchtime and allocations reported:
+//
+//	-test.run=^$ -test.bench=<bench> -test.count=1
+//	-test.benchtime=<benchtime> -test.benchmem=true [-test.skip=<skip>]
+//
+// followed by every other go test flag (test.*) set on fs, -test.cpu
+// included, except those in runDropFlags. Flags of the package's own
+// (benchkit's -benchkit.* among them) are left out: the child may be
+// another build of the package, which need not define them. skip "" adds
+// no -test.skip. The caller checks [FileFlag] first.
+func RunArgs(fs *flag.FlagSet, bench, benchtime, skip string) []string {
+	args := []string{
+		"-test.run=^$",
+		"-test.bench=" + bench,
+		"-test.count=1",
+		"-test.benchtime=" + benchtime,
+		"-test.benchmem=true",
+	}
+	if skip != "" {
+		args = append(args, "-test.skip="+skip)
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if runDropFlags[f.Name] || !strings.HasPrefix(f.Name, "test.") {
+			return
+		}
+		args = append(args, "-"+f.Name+"="+f.Value.String())
+	})
+	return args
 }

@@ -99,6 +99,23 @@ func TestArgs(t *testing.T) {
 	assert.Equal(t, "test.cpuprofile", FileFlag(fs))
 }
 
+func TestRunArgs(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	for _, n := range []string{"test.run", "test.bench", "test.count", "test.benchtime", "test.cpu", "test.v", "test.skip",
+		"test.benchmem", "test.short", "test.timeout", "benchkit.against", "test.gocoverdir", "test.testlogfile"} {
+		fs.String(n, "", "")
+	}
+	require.NoError(t, fs.Parse([]string{"-test.run=X", "-test.bench=Sum", "-test.benchtime=2s",
+		"-test.cpu=1,2", "-test.v=test2json", "-test.short=true", "-test.timeout=10m",
+		"-benchkit.against=base.test", "-test.gocoverdir=/tmp/cov", "-test.testlogfile=/tmp/log"}))
+	assert.Equal(t, []string{
+		"-test.run=^$", "-test.bench=Sum", "-test.count=1", "-test.benchtime=667ms", "-test.benchmem=true",
+		"-test.cpu=1,2", "-test.gocoverdir=/tmp/cov", "-test.short=true",
+	}, RunArgs(fs, "Sum", "667ms", ""), "benchkit's flags stay out: the other build may not define them")
+	got := RunArgs(fs, "Sum", "1x", "^(BenchmarkB)$")
+	assert.Equal(t, "-test.skip=^(BenchmarkB)$", got[5])
+}
+
 // The tests below run this test binary again as the child, selecting
 // TestHelperChild, which does what BENCHKIT_TEST_CHILD says.
 func TestHelperChild(t *testing.T) {

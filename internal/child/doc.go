@@ -6,7 +6,9 @@
 // with [Run]: one process at a time, each with a deadline, its standard
 // output and error captured (never copied into the stdout that go test
 // parses), its failure returned as an error that carries the exit status
-// and the tail of what it printed. The parent marks the child through the
+// and the tail of what it printed. [Args] selects one benchmark (a fork);
+// [RunArgs] a whole -bench selection run once (a process of
+// -benchkit.against, possibly another build of the package). The parent marks the child through the
 // environment ([EnvResult] names a file the child writes its samples to),
 // so that the child measures and hands its result back out of band.
 //

@@ -41,4 +41,12 @@
 // /proc/self/task/*/schedstat; the build probes read
 // [runtime/debug.ReadBuildInfo] and [testing.CoverMode]. Importing this
 // package registers no flags.
+//
+// # go test's cpu line
+//
+// [GoTestCPU] is the processor name exactly as go test prints it on its
+// "cpu:" line (the CPUID brand string on x86, else /proc/cpuinfo or a
+// sysctl), for the samples file and the JSON report, which must line up
+// with go test's own output; [Snapshot.CPUModel] is the /proc/cpuinfo
+// name the report's environment shows. The two differ on many VMs.
 package env

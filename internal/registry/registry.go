@@ -14,12 +14,15 @@ import (
 // dropped (their count is kept in [Bench.TotalRuns]), repeated flags are
 // merged, further comparisons of a benchmark are counted in
 // [Bench.DroppedComparisons] (-count up to MaxComparisons keeps them all),
-// and new benchmark names are counted in [Registry.Dropped].
+// a comparison's per-round times are thinned to MaxRoundTimes evenly
+// spaced rounds ([Comparison.RoundNs]), and new benchmark names are
+// counted in [Registry.Dropped].
 const (
 	MaxRuns        = 1024
 	MaxFlags       = 16
 	MaxTimeline    = 256
 	MaxComparisons = 256
+	MaxRoundTimes  = 1024
 	MaxBenchmarks  = 4096
 )
 
@@ -163,6 +166,19 @@ type Comparison struct {
 	Gate       float64
 	GateFailed bool
 	Warnings   []string
+	// Procs is GOMAXPROCS during the comparison (0 unknown), and
+	// BatchIters the calls per batch (the median over forks): one round
+	// times one batch of each implementation.
+	Procs      int
+	BatchIters int
+	// RoundNs holds each implementation's time per call in each round, in
+	// ns: RoundNs[0] the baseline's, RoundNs[1] the control's, then the
+	// candidates' in order; round r of every implementation is the same
+	// round (with forks, the forks' rounds one after another). Beyond
+	// MaxRoundTimes rounds, AddComparison keeps MaxRoundTimes evenly
+	// spaced ones, the same for every implementation; Rounds still counts
+	// them all. Nil when the rounds were not recorded.
+	RoundNs [][]float64
 }
 
 // Bench is everything recorded for one benchmark name.
@@ -191,6 +207,7 @@ type Registry struct {
 	order   []string
 	benches map[string]*Bench
 	dropped int
+	against *Against
 }
 
 var std Registry
@@ -313,6 +330,7 @@ func (r *Registry) SetTimeline(name string, ts []float64) {
 // beyond MaxComparisons it only counts it in DroppedComparisons.
 func (r *Registry) AddComparison(name string, c Comparison) {
 	c = c.clone()
+	c.RoundNs = thinRounds(c.RoundNs, MaxRoundTimes)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	b := r.bench(name)
@@ -358,7 +376,7 @@ func (r *Registry) Dropped() int {
 func (r *Registry) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.seq, r.order, r.benches, r.dropped = 0, nil, nil, 0
+	r.seq, r.order, r.benches, r.dropped, r.against = 0, nil, nil, 0, nil
 }
 
 // clone returns a deep copy of c.
@@ -369,5 +387,37 @@ func (c Comparison) clone() Comparison {
 		c.Candidates[i].ForkDeltaPct = slices.Clone(c.Candidates[i].ForkDeltaPct)
 	}
 	c.Warnings = slices.Clone(c.Warnings)
+	if c.RoundNs != nil {
+		rs := make([][]float64, len(c.RoundNs))
+		for i, ns := range c.RoundNs {
+			rs[i] = slices.Clone(ns)
+		}
+		c.RoundNs = rs
+	}
 	return c
+}
+
+// thinRounds returns rs with at most limit rounds per implementation:
+// when the longest has n > limit, round ⌊k·n/limit⌋ for k = 0…limit−1,
+// the same indices for every implementation so that rounds stay paired
+// (an implementation with fewer rounds keeps those of them that exist).
+// It modifies rs's slices in place.
+func thinRounds(rs [][]float64, limit int) [][]float64 {
+	n := 0
+	for _, ns := range rs {
+		n = max(n, len(ns))
+	}
+	if n <= limit {
+		return rs
+	}
+	for i, ns := range rs {
+		kept := ns[:0]
+		for k := 0; k < limit; k++ {
+			if j := int(int64(k) * int64(n) / int64(limit)); j < len(ns) { // int64: no overflow on 32-bit
+				kept = append(kept, ns[j])
+			}
+		}
+		rs[i] = kept
+	}
+	return rs
 }

@@ -143,6 +143,46 @@ func TestFlagFailedSticks(t *testing.T) {
 	assert.False(t, fs[1].Failed)
 }
 
+// TestComparisonRoundTimes: AddComparison keeps a deep copy of the
+// per-round times, and beyond MaxRoundTimes rounds keeps evenly spaced
+// rounds with the same indices for every implementation.
+func TestComparisonRoundTimes(t *testing.T) {
+	var r Registry
+	base := []float64{10, 11, 12}
+	c := Comparison{Baseline: "old", Procs: 2, BatchIters: 100, RoundNs: [][]float64{base, {10, 10, 10}, {5, 6, 7}}}
+	r.AddComparison("BenchmarkX-2", c)
+	base[0] = 99
+	got := r.Benchmarks()[0].Comparisons[0]
+	assert.Equal(t, [][]float64{{10, 11, 12}, {10, 10, 10}, {5, 6, 7}}, got.RoundNs, "a copy, not the caller's slices")
+	assert.Equal(t, 2, got.Procs)
+	assert.Equal(t, 100, got.BatchIters)
+
+	n := 3*MaxRoundTimes + 7
+	mk := func(off float64) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = off + float64(i)
+		}
+		return xs
+	}
+	r.AddComparison("BenchmarkY", Comparison{Rounds: n, RoundNs: [][]float64{mk(0), mk(1e6), mk(2e6)}})
+	got = r.Benchmarks()[1].Comparisons[0]
+	require.Len(t, got.RoundNs, 3)
+	for i, ns := range got.RoundNs {
+		require.Len(t, ns, MaxRoundTimes, "implementation %d", i)
+		assert.Equal(t, float64(i)*1e6, ns[0], "the first round is kept")
+		for k := range ns {
+			assert.Equal(t, got.RoundNs[0][k]+float64(i)*1e6, ns[k], "round %d is the same round for every implementation", k)
+		}
+	}
+	assert.GreaterOrEqual(t, got.RoundNs[0][MaxRoundTimes-1], float64(n-n/MaxRoundTimes-1), "rounds spread to the end")
+	assert.Equal(t, n, got.Rounds, "Rounds still counts them all")
+
+	var empty Registry
+	empty.AddComparison("BenchmarkZ", Comparison{})
+	assert.Nil(t, empty.Benchmarks()[0].Comparisons[0].RoundNs)
+}
+
 func TestAddFlagCountsAndCertainty(t *testing.T) {
 	var r Registry
 	assert.Equal(t, 1, r.AddFlag("B", Flag{Kind: FlagEliminated, Message: "one", Detail: "long one"}))
@@ -155,4 +195,19 @@ func TestAddFlagCountsAndCertainty(t *testing.T) {
 	for _, k := range []FlagKind{FlagTimerStopped, FlagAllocs, FlagMisuse} {
 		assert.True(t, k.Certain(), k)
 	}
+}
+
+func TestAgainstRecord(t *testing.T) {
+	var r Registry
+	assert.Nil(t, r.Against())
+	a := Against{Rounds: 2, Benches: []AgainstBench{{Name: "X-2", Base: Side{NsPerOp: []float64{1, 2}}}}, OnlyBase: []string{"Y-2"}}
+	r.SetAgainst(a)
+	a.Benches[0].Base.NsPerOp[0] = 99
+	got := r.Against()
+	require.NotNil(t, got)
+	assert.Equal(t, []float64{1, 2}, got.Benches[0].Base.NsPerOp, "a deep copy is kept")
+	got.OnlyBase[0] = "Z"
+	assert.Equal(t, []string{"Y-2"}, r.Against().OnlyBase, "and handed out")
+	r.Reset()
+	assert.Nil(t, r.Against())
 }

@@ -44,6 +44,10 @@ type Input struct {
 	// Dropped counts benchmark names the registry could not hold.
 	Dropped  int
 	Settings Settings
+	// Meta is the run's metadata, for the JSON report.
+	Meta Meta
+	// Against is the cross-build comparison of -benchkit.against, or nil.
+	Against *registry.Against
 }
 
 // Fact is one line of the environment header: a short lowercase name and a
@@ -81,10 +85,13 @@ func (s Settings) delta() float64 {
 	return s.DeltaPct
 }
 
-// Grade is the verdict on a coefficient of variation.
+// Grade is the verdict on how far the printed median can be trusted: on
+// the run-to-run coefficient of variation when a benchmark has two runs
+// or more ([GradeCV]), else on the confidence interval of its median from
+// the run's batches ([GradeCI]); [Row.GradeBasis] says which.
 type Grade string
 
-// The grades of [GradeCV], after seed 001's rule of thumb.
+// The grades of [GradeCV] and [GradeCI], after seed 001's rule of thumb.
 const (
 	GradeExcellent  Grade = "excellent"    // CV < 2%
 	GradeAcceptable Grade = "acceptable"   // 2% ≤ CV < 5%
@@ -110,6 +117,36 @@ func GradeCV(cvPct float64) Grade {
 		return GradeDoNotTrust
 	}
 }
+
+// GradeCI grades the relative half-width, in percent, of a 95%
+// confidence interval of a run's median (the "±" benchstat prints) on
+// the same scale as [GradeCV]: below 2 excellent, below 5 acceptable,
+// below 10 noisy, else do-not-trust. A negative, NaN or infinite value is
+// unknown. It is used when a run has only Loop batches: it grades the
+// number the report prints, not the spread of batches a few ms long.
+func GradeCI(halfWidthPct float64) Grade { return GradeCV(halfWidthPct) }
+
+// Basis says which variance a grade or a runs-needed figure comes from.
+type Basis string
+
+// The bases of [Row.GradeBasis] and [Row.RunsNeededBasis].
+const (
+	// BasisRunCV: the coefficient of variation of the runs' ns/op
+	// (-count repeats), the variance Lehr's rule is stated for.
+	BasisRunCV Basis = "run-cv"
+	// BasisBatchCI: the confidence interval of the median from one run's
+	// batches (stats.BatchMedianCI); for runs-needed, its standard error
+	// stands in for the run-to-run CV and is a lower bound: a run cannot
+	// see how far another process lands.
+	BasisBatchCI Basis = "batch-ci"
+	// BasisNone: no spread is known.
+	BasisNone Basis = ""
+)
+
+// ContentionPct is the wait% (run-queue wait over wall time) above which
+// the report names contention as a cause: the process waited for a CPU
+// more than a twentieth of the run.
+const ContentionPct = 5.0
 
 // Source says where a row's samples come from.
 type Source string
@@ -144,21 +181,52 @@ type Row struct {
 	// MedianNs is the median ns/op of the runs (of the single run's ns/op
 	// when there is one), or -1.
 	MedianNs float64
-	// CVPct is the coefficient of variation of Samples in percent, or -1.
+	// CVPct is the coefficient of variation of Samples in percent, or -1:
+	// the run-to-run CV for SourceRuns, the spread of batches within one
+	// run for SourceBatches (not graded: a batch lasts milliseconds, a
+	// run seconds, and the run's median averages over its batches).
 	CVPct float64
-	Grade Grade
+	// CIPct is the half-width of the 95% confidence interval of the
+	// median in percent of it, or -1: benchstat's "±" (stats.MedianCI,
+	// 6 runs or more) for SourceRuns, stats.BatchMedianCI for
+	// SourceBatches.
+	CIPct float64
+	// Grade grades CVPct for SourceRuns and CIPct for SourceBatches;
+	// GradeBasis says which (BasisNone when unknown).
+	Grade      Grade
+	GradeBasis Basis
 	// WaitPct is the median over runs of the run-queue wait share, in
 	// percent of wall time (can exceed 100 with several threads), or -1.
 	WaitPct float64
 	// RunsNeeded is max(⌈16·(cv/Δ)²⌉, MinRunsForCI) by Lehr's rule, or 0
 	// when the CV is unknown; RunsNeededCapped is true when Lehr's rule
-	// asked for more than stats.MaxLehrRuns.
+	// asked for more than stats.MaxLehrRuns. RunsNeededBasis says which
+	// cv: the run-to-run CV (BasisRunCV), or, with batches only, the
+	// standard error of the run's median (BasisBatchCI), which makes
+	// RunsNeeded a lower bound.
 	RunsNeeded       int
 	RunsNeededCapped bool
-	// Regimes is set when the samples split into two regimes: by value
-	// (stats.TwoRegimes), or, failing that, as a contiguous block of
-	// samples shifted in level against the rest (stats.ShiftedBlock, then
-	// Shift is true). Both sources are in order (runs, or Loop batches).
+	RunsNeededBasis  Basis
+	// RunsNeededHi is, for BasisBatchCI, Lehr's rule on the CV of the
+	// run's 16 block medians (stats.BatchCI.BlockCVPct), as if each
+	// sixteenth of the run were a run: an upper estimate, which holds
+	// unless processes differ more than stretches of one run do. At least
+	// RunsNeeded; 0 otherwise.
+	RunsNeededHi int
+	// ColdStart is the ratio of the first sample to the median of the
+	// rest when stats.ColdStart calls it a cold start, else 0. The first
+	// sample is then left out of CVPct, CIPct, the grade, the regimes and
+	// the drift.
+	ColdStart float64
+	// Drift is set when stats.Drift finds a monotone trend and there are
+	// no regimes.
+	Drift *stats.DriftResult
+	// Regimes is set when the samples split into two regimes
+	// (stats.FindRegimes): by value (stats.TwoRegimes), or, failing that,
+	// as a contiguous block of samples shifted in level against the rest
+	// (stats.ShiftedBlock, then Shift is true). Both sources are in order
+	// (runs, or Loop batches); for batches the regimes must also be a
+	// sustained level (stats.Sustained), not scattered bursts.
 	Regimes *stats.Regimes
 	// Shift is true when Regimes comes from stats.ShiftedBlock: the
 	// regimes are a block and the rest by position, their value ranges may
@@ -199,6 +267,12 @@ func (r Row) Tags() []string {
 	if r.Regimes != nil {
 		tags = append(tags, fmt.Sprintf("two-regimes %s×%d|%s×%d",
 			fmtNs(r.Regimes.Low.Center), r.Regimes.Low.Size, fmtNs(r.Regimes.High.Center), r.Regimes.High.Size))
+	}
+	if r.ColdStart > 0 {
+		tags = append(tags, fmt.Sprintf("cold-start %.0f×", r.ColdStart))
+	}
+	if r.Drift != nil {
+		tags = append(tags, fmt.Sprintf("drift %+.0f%%", r.Drift.ChangePct))
 	}
 	if r.Outliers != nil && r.Outliers.Count() > 0 {
 		tag := fmt.Sprintf("outliers %d", r.Outliers.Count())
@@ -257,6 +331,7 @@ func Analyze(in Input) Analysis {
 		}
 	}
 	a.Failures = append(a.Failures, flagFailures(a.Rows, in.Settings.Strict)...)
+	a.Failures = append(a.Failures, againstFailures(in.Against)...)
 	return a
 }
 
@@ -351,7 +426,7 @@ func displayName(name string, procs int) string {
 }
 
 func analyzeRow(r *Row, delta float64) {
-	r.MedianNs, r.CVPct, r.WaitPct = -1, -1, -1
+	r.MedianNs, r.CVPct, r.CIPct, r.WaitPct = -1, -1, -1, -1
 	ns := make([]float64, 0, len(r.Runs))
 	var waits []float64
 	for _, run := range r.Runs {
@@ -382,27 +457,82 @@ func analyzeRow(r *Row, delta float64) {
 	default:
 		r.Source = SourceNone
 	}
-	if cv, ok := stats.CV(r.Samples); ok {
+	xs := r.Samples
+	if ratio, cold, _ := stats.ColdStart(xs); cold {
+		r.ColdStart, xs = ratio, xs[1:]
+	}
+	if cv, ok := stats.CV(xs); ok {
 		r.CVPct = cv
 	}
-	r.Grade = GradeCV(r.CVPct)
-	if r.CVPct == 0 {
-		r.RunsNeeded = MinRunsForCI
-	} else if n, ok := stats.LehrRuns(r.CVPct, delta); n > 0 {
-		r.RunsNeeded = max(n, MinRunsForCI)
-		r.RunsNeededCapped = !ok
-	}
-	if reg, bimodal := stats.TwoRegimes(r.Samples); bimodal {
-		r.Regimes = &reg
-	} else if reg, shifted := stats.ShiftedBlock(r.Samples); shifted {
-		// A hog or a neighbour's job makes its stretch spiky, which defeats
-		// a split by value; the samples are in order, so test for the block.
-		r.Regimes, r.Shift = &reg, true
+	gradeRow(r, xs, delta)
+	if c, found := stats.FindRegimes(xs, r.Source == SourceBatches); found {
+		reg := c.Regimes
+		if r.ColdStart > 0 {
+			reg = shiftIndices(reg, 1)
+		}
+		r.Regimes, r.Shift = &reg, c.Shift
+	} else if d, drifting, _ := stats.Drift(xs); drifting {
+		r.Drift = &d
 	}
 	if o, ok := stats.Tukey(r.Samples); ok {
 		r.Outliers = &o
 		r.HighStretch = highStretch(r.Samples, o.Q3+1.5*o.IQR)
 	}
+}
+
+// gradeRow sets r's CIPct, grade and runs-needed from xs, r's samples
+// without a cold first one: for runs from their CV, for batches from the
+// batch-means interval of the run's median.
+func gradeRow(r *Row, xs []float64, delta float64) {
+	var perRunCV float64
+	switch r.Source {
+	case SourceRuns:
+		if c, lo, hi, ok := stats.MedianCI(xs, 0.95); ok && c > 0 {
+			r.CIPct = 100 * (hi - lo) / 2 / c
+		}
+		r.Grade, r.GradeBasis = GradeCV(r.CVPct), BasisRunCV
+		perRunCV, r.RunsNeededBasis = r.CVPct, BasisRunCV
+	case SourceBatches:
+		ci, ok := stats.BatchMedianCI(xs, 0.95)
+		if !ok {
+			r.Grade = GradeUnknown
+			return
+		}
+		r.CIPct = ci.HalfWidthPct
+		r.Grade, r.GradeBasis = GradeCI(ci.HalfWidthPct), BasisBatchCI
+		perRunCV, r.RunsNeededBasis = ci.SEPct, BasisBatchCI
+		defer func() {
+			hi, _ := stats.LehrRuns(ci.BlockCVPct, delta)
+			r.RunsNeededHi = max(hi, r.RunsNeeded)
+		}()
+	default:
+		r.Grade = GradeUnknown
+		return
+	}
+	if perRunCV < 0 {
+		r.RunsNeededBasis = BasisNone
+		return
+	}
+	if perRunCV == 0 {
+		r.RunsNeeded = MinRunsForCI
+	} else if n, ok := stats.LehrRuns(perRunCV, delta); n > 0 {
+		r.RunsNeeded = max(n, MinRunsForCI)
+		r.RunsNeededCapped = !ok
+	}
+}
+
+// shiftIndices returns g with every segment moved by d places (the
+// regimes were found on the samples without the first).
+func shiftIndices(g stats.Regimes, d int) stats.Regimes {
+	move := func(ss [][2]int) [][2]int {
+		out := make([][2]int, len(ss))
+		for i, s := range ss {
+			out[i] = [2]int{s[0] + d, s[1] + d}
+		}
+		return out
+	}
+	g.Low.Segments, g.High.Segments = move(g.Low.Segments), move(g.High.Segments)
+	return g
 }
 
 // MinStretch is the least length of a [Row.HighStretch].

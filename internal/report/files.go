@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
@@ -21,6 +22,11 @@ type jsonReport struct {
 	Package     string           `json:"package"`
 	GOOS        string           `json:"goos"`
 	GOARCH      string           `json:"goarch"`
+	StartTime   *string          `json:"start_time"`
+	GoVersion   string           `json:"go_version"`
+	CPU         string           `json:"cpu"`
+	GoTest      jsonGoTest       `json:"go_test"`
+	VCS         *jsonVCS         `json:"vcs"`
 	Settings    jsonSettings     `json:"settings"`
 	Environment jsonEnvironment  `json:"environment"`
 	Warmup      *jsonWarmup      `json:"warmup"`
@@ -32,6 +38,8 @@ type jsonReport struct {
 	// DroppedComparisons lists the benchmarks whose comparisons the
 	// registry could not all hold, with how many it dropped.
 	DroppedComparisons []jsonDropped `json:"dropped_comparisons"`
+	// Against is the cross-build comparison (-benchkit.against), or null.
+	Against *jsonAgainst `json:"against"`
 }
 
 type jsonDropped struct {
@@ -47,6 +55,7 @@ type jsonSettings struct {
 type jsonEnvironment struct {
 	Facts    []jsonFact    `json:"facts"`
 	Warnings []jsonWarning `json:"warnings"`
+	jsonMachine
 }
 
 type jsonFact struct {
@@ -86,6 +95,21 @@ type jsonBenchmark struct {
 	Flags            []jsonFlag   `json:"flags"`
 	Runs             []jsonRun    `json:"runs"`
 	Timeline         []float64    `json:"timeline_ns_per_op"`
+
+	// Added within v1 by issue 13: what the grade and runs-needed are
+	// computed from, the interval of the median, and the causes.
+	GradeBasis      Basis      `json:"grade_basis"`
+	MedianCIPct     *float64   `json:"median_ci_pct"`
+	RunsNeededBasis Basis      `json:"runs_needed_basis"`
+	RunsNeededHi    *int       `json:"runs_needed_hi"`
+	ColdStartRatio  *float64   `json:"cold_start_ratio"`
+	Drift           *jsonDrift `json:"drift"`
+}
+
+type jsonDrift struct {
+	ChangePct float64 `json:"change_pct"`
+	P         float64 `json:"p"`
+	Blocks    int     `json:"blocks"`
 }
 
 type jsonRegimes struct {
@@ -222,7 +246,9 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		Dropped:     in.Dropped,
 
 		DroppedComparisons: []jsonDropped{},
+		Against:            jsonAgainstOf(in.Against),
 	}
+	addMeta(&rep, in)
 	for _, f := range in.Facts {
 		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
 	}
@@ -287,6 +313,17 @@ func jsonBench(r Row) jsonBenchmark {
 		n := r.RunsNeeded
 		jb.RunsNeeded = &n
 	}
+	jb.GradeBasis, jb.MedianCIPct, jb.RunsNeededBasis = r.GradeBasis, known(r.CIPct), r.RunsNeededBasis
+	if r.RunsNeededHi > 0 {
+		hi := r.RunsNeededHi
+		jb.RunsNeededHi = &hi
+	}
+	if r.ColdStart > 0 {
+		jb.ColdStartRatio = known(r.ColdStart)
+	}
+	if d := r.Drift; d != nil {
+		jb.Drift = &jsonDrift{ChangePct: zeroIfBad(d.ChangePct), P: zeroIfBad(d.P), Blocks: d.Blocks}
+	}
 	if g := r.Regimes; g != nil {
 		jb.Regimes = &jsonRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation), Method: "value-split"}
 		if r.Shift {
@@ -328,20 +365,35 @@ func jsonReg(g stats.Regime) jsonRegime {
 // Samples writes every sample of in to w in the Go benchmark format, with
 // golang.org/x/perf/benchfmt.Writer, so that benchstat reads the file
 // directly. The file starts with the configuration lines goos, goarch, pkg,
-// cpu (those known) and "benchkit: benchkit-report/v1"; then
+// cpu (those known; cpu exactly as go test prints it, trailing spaces
+// included) and "benchkit: benchkit-report/v1"; then
 //
 //   - under "samples: runs", one result line per recorded run:
 //     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
 //     (B/op and allocs/op only when both are known, truncated to integers
 //     as go test -benchmem prints them; ns/op at full precision);
+//
 //   - under "samples: batches", for each benchmark whose samples are its
 //     benchkit.Loop batch timeline (a single run), one line per batch with
 //     its per-iteration cost in ns/op and, as iterations, the run's N over
 //     the number of batches (approximate: batches are merged to stay
-//     bounded).
+//     bounded);
 //
-// The samples key changes between the two blocks, so benchstat puts them
-// in separate tables rather than mixing run and batch samples.
+//   - under "samples: rounds", for each control comparison, one line per
+//     round and implementation: Benchmark<Name>/impl=<impl>[-procs] with
+//     the calls per batch as iterations and that round's time per call
+//     as ns/op, for the baseline, the control copy ("impl=control") and
+//     each candidate (at most registry.MaxRoundTimes rounds, evenly
+//     spaced); `benchstat -col /impl` puts the implementations side by
+//     side. The rounds of every -count repeat share a name.
+//
+//   - under "samples: against", the cross-build samples of
+//     -benchkit.against, labelled "side: base|new|control" (see
+//     againstSamples).
+//
+// The samples key changes between the blocks, so benchstat puts them in
+// separate tables rather than mixing run, batch, round and cross-build
+// samples.
 func Samples(w io.Writer, in Input) error {
 	return SamplesAnalysis(w, in, Analyze(in))
 }
@@ -359,7 +411,11 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 	add("goos", in.GOOS)
 	add("goarch", in.GOARCH)
 	add("pkg", in.Package)
-	add("cpu", in.CPU)
+	if cpu := strings.Map(noControl, in.CPU); strings.TrimSpace(cpu) != "" {
+		// As go test prints it, trailing spaces included: benchfmt keeps
+		// them, and benchstat splits tables on a differing value.
+		base = append(base, benchfmt.Config{Key: "cpu", Value: []byte(cpu), File: true})
+	}
 	add("benchkit", Schema)
 	block := func(samples string) []benchfmt.Config {
 		cfg := append([]benchfmt.Config{}, base...)
@@ -400,7 +456,73 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 			}
 		}
 	}
+	roundsCfg := block("rounds")
+	for _, c := range a.Comparisons {
+		if err := writeRounds(bw, roundsCfg, c); err != nil {
+			return fmt.Errorf("report: writing the samples file: %w", err)
+		}
+	}
+	return againstSamples(bw, base, in.Against)
+}
+
+// writeRounds writes one line per round and implementation of a control
+// comparison: Benchmark<Name>/impl=<impl>[-procs] <calls per batch> <ns>
+// ns/op, the implementations in the order baseline, control, candidates.
+// A comparison without recorded rounds, or with a round count per
+// implementation that does not match its names, writes nothing.
+func writeRounds(bw *benchfmt.Writer, cfg []benchfmt.Config, c ComparisonRow) error {
+	names := []string{c.Baseline, c.Control.Name}
+	if names[1] == "" {
+		names[1] = "control"
+	}
+	for _, e := range c.Candidates {
+		names = append(names, e.Name)
+	}
+	if len(c.RoundNs) != len(names) {
+		return nil
+	}
+	base, suffix := roundsName(c.Benchmark, c.Procs)
+	for i, ns := range c.RoundNs {
+		name := benchfmt.Name(base + "/impl=" + names[i] + suffix)
+		for _, v := range ns {
+			if !finite(v) || v <= 0 {
+				continue
+			}
+			res := &benchfmt.Result{Config: cfg, Name: name, Iters: max(c.BatchIters, 1), Values: []benchfmt.Value{nsValue(v)}}
+			if err := bw.Write(res); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// roundsName splits a comparison's registry key ("BenchmarkFormat-2")
+// into the name without "Benchmark" and the GOMAXPROCS suffix ("Format",
+// "-2"), so that "/impl=x" goes before the suffix as go test would print
+// a sub-benchmark. Whitespace becomes '_'.
+func roundsName(key string, procs int) (base, suffix string) {
+	base = strings.TrimPrefix(key, "Benchmark")
+	if procs > 1 {
+		suffix = "-" + strconv.Itoa(procs)
+		base = strings.TrimSuffix(base, suffix)
+	}
+	base = strings.Map(func(c rune) rune {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return '_'
+		}
+		return c
+	}, base)
+	return base, suffix
+}
+
+// noControl maps control characters to spaces, so that a value stays on
+// one line.
+func noControl(r rune) rune {
+	if r < ' ' || r == 0x7f {
+		return ' '
+	}
+	return r
 }
 
 // benchName is the result name benchfmt writes after "Benchmark": the

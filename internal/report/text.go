@@ -43,11 +43,12 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 	p := &printer{w: bufio.NewWriter(w)}
 	p.title(in, a)
 	p.environment(in)
-	p.warmup(in.Warmup)
-	p.benchmarks(a, in.Settings.delta())
+	p.warmup(in.Warmup, in.Against != nil)
+	p.benchmarks(a, in.Settings.delta(), in.Against != nil)
 	p.stripPlots(a.Rows)
 	p.findings(a.Rows)
 	p.comparisons(a.Comparisons)
+	p.against(in.Against)
 	p.dropped(in.Dropped)
 	p.failures(a.Failures)
 	return p.flush()
@@ -92,8 +93,12 @@ func (p *printer) environment(in Input) {
 }
 
 // warmup writes the warm-up's summary and warnings, or how to turn it on.
-func (p *printer) warmup(wu *Warmup) {
+func (p *printer) warmup(wu *Warmup, against bool) {
 	p.section("warm-up")
+	if wu == nil && against {
+		p.line("  not run: under -benchkit.against every benchmark runs in fresh processes, all of which start equally cold")
+		return
+	}
 	if wu == nil {
 		p.line("  off: the first benchmark paid for cold caches and clock ramp-up (turn it on with -benchkit.warmup=1s or BENCHKIT_WARMUP=1s)")
 		return
@@ -105,25 +110,29 @@ func (p *printer) warmup(wu *Warmup) {
 }
 
 // benchmarks writes the table of shown rows and its legend, or why there
-// is none; delta is the change in percent the runs@ column resolves.
-func (p *printer) benchmarks(a Analysis, delta float64) {
+// is none; delta is the change in percent the runs@ column resolves, and
+// against says the benchmarks ran in -benchkit.against's processes.
+func (p *printer) benchmarks(a Analysis, delta float64, against bool) {
 	p.section("benchmarks")
 	if !slices.ContainsFunc(a.Rows, Row.Shown) {
-		if len(a.Comparisons) > 0 {
+		switch {
+		case against:
+			p.line("  none in this process: under -benchkit.against the benchmarks ran in child processes (the comparison is below)")
+		case len(a.Comparisons) > 0:
 			p.line("  none tracked (the comparisons are below): call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
-		} else {
+		default:
 			p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
 		}
 		return
 	}
-	table := [][]string{{"benchmark", "samples", "median/op", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
+	table := [][]string{{"benchmark", "samples", "median/op", "±%", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
 	folded := foldedRows(a.Rows)
 	for _, r := range a.Rows {
 		if !r.Shown() || folded[r.Display] {
 			continue
 		}
 		table = append(table, []string{
-			r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CVPct), string(r.Grade),
+			r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CIPct), cvCell(r), string(r.Grade),
 			pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
 		})
 	}
@@ -188,9 +197,13 @@ func foldedLine(rows []Row, folded map[string]bool) string {
 // legend explains the benchmarks table's columns.
 func (p *printer) legend(delta float64) {
 	p.line("  · samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run")
-	p.line("  · grade of cv: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
+	p.line("  · ±%: 95% interval of the median, half-width in percent: over runs as benchstat's (6 runs or more); over batches from 16 blocks of the run (this run's own uncertainty, not another process's)")
+	p.line("  · cv%: over runs the run-to-run cv; over batches (b) the spread of batches a few ms long within the run, not graded")
+	p.line("  · grade: of the run-to-run cv with 2 runs or more, else of ±%: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
 	p.line("  · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)")
-	p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d",
+	p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d, from the run-to-run cv; "+
+		"over batches lo–hi: lo from the run's own standard error (processes differ at least that much), hi from the cv of its 16 blocks "+
+		"as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes",
 		fmtNum(delta), fmtNum(delta), MinRunsForCI))
 }
 
@@ -359,10 +372,23 @@ func runsNeededCell(r Row) string {
 	switch {
 	case r.RunsNeeded == 0:
 		return "?"
+	case r.Regimes != nil:
+		return "n/a" // two regimes: Lehr's rule does not apply (see the finding)
 	case r.RunsNeededCapped:
 		return ">" + strconv.Itoa(r.RunsNeeded)
+	case r.RunsNeededBasis == BasisBatchCI && r.RunsNeededHi > r.RunsNeeded:
+		return strconv.Itoa(r.RunsNeeded) + "–" + strconv.Itoa(r.RunsNeededHi)
 	}
 	return strconv.Itoa(r.RunsNeeded)
+}
+
+// cvCell is the cv% cell: over batches it is marked "b", the spread
+// within one run.
+func cvCell(r Row) string {
+	if r.Source == SourceBatches && r.CVPct >= 0 {
+		return pctCell(r.CVPct) + " b"
+	}
+	return pctCell(r.CVPct)
 }
 
 // plotRows returns one table row per benchmark with at least 2 samples:
@@ -472,13 +498,9 @@ func findingsOf(r Row) []string {
 				"the median and CV mix two states: measure again when the machine is quiet",
 			st[1]-st[0], unit, unit, segments([][2]int{st}), fmtNs(slow), fmtNs(rest)))
 	}
-	switch r.Grade {
-	case GradeDoNotTrust:
-		out = append(out, fmt.Sprintf("cv %.1f%% over %s: do not trust comparisons made here; quiet the machine (see the environment warnings) rather than adding runs",
-			r.CVPct, unit))
-	case GradeNoisy:
-		out = append(out, fmt.Sprintf("cv %.1f%% over %s: noisy; resolving a small change needs %s runs per side",
-			r.CVPct, unit, runsNeededCell(r)))
+	out = append(out, causeFindings(r, unit)...)
+	if g := gradeFinding(r, unit); g != "" {
+		out = append(out, g)
 	}
 	return out
 }

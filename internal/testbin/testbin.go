@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -19,11 +20,13 @@ import (
 // when the build fails.
 func Build(t testing.TB, dir string) string {
 	t.Helper()
-	return BuildFlags(t, dir)
+	return BuildAs(t, dir, filepath.Base(dir))
 }
 
-// BuildFlags is [Build] with extra go test build flags, such as "-race".
-func BuildFlags(t testing.TB, dir string, flags ...string) string {
+// BuildAs is [Build] with the binary named name (plus ".test") and extra
+// go test build flags, such as "-race" or "-tags=x": one package built
+// two ways, as if at two commits.
+func BuildAs(t testing.TB, dir, name string, flags ...string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary; skipped with -short")
@@ -32,14 +35,14 @@ func BuildFlags(t testing.TB, dir string, flags ...string) string {
 	if err != nil {
 		t.Skipf("no go command on PATH to build %s: %v", dir, err)
 	}
-	bin := filepath.Join(t.TempDir(), filepath.Base(dir)+".test")
+	bin := filepath.Join(t.TempDir(), name+".test")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	args := append(append([]string{"test", "-c"}, flags...), "-o", bin, dir)
+	args := append(append([]string{"test", "-c", "-o", bin}, flags...), dir)
 	out, err := exec.Command(goBin, args...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("go %v: %v\n%s", args, err, out)
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return bin
 }

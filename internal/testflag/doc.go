@@ -2,5 +2,7 @@
 // depend on (-test.benchtime and -test.count) from flag.CommandLine, the
 // way package testing parses them, with one fallback for both packages:
 // an absent or unreadable -test.benchtime is testing's default of 1s, an
-// absent or unreadable -test.count is 1.
+// absent or unreadable -test.count is 1. It also reads benchkit's own
+// switch for the extra metrics on the benchmark line ([Metrics]), which
+// both packages honour.
 package testflag

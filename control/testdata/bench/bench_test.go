@@ -6,6 +6,7 @@ package bench
 
 import (
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -139,6 +140,21 @@ func BenchmarkFailInFork(b *testing.B) {
 		b.Fatal("the input file is missing in this process")
 	}
 	control.Compare(b, control.Func("a", sum(10)), control.Func("b", sum(10)))
+}
+
+// BenchmarkStallInFork2: in the second fork only, one call outlasts the
+// fork's whole budget, as when another process holds the CPU; the other
+// forks measure.
+func BenchmarkStallInFork2(b *testing.B) {
+	slow := strings.HasSuffix(os.Getenv("BENCHKIT_CHILD_RESULT"), "fork2.json")
+	control.Compare(b, control.Func("a", sum(10)), control.Func("b", func() uint64 {
+		if slow {
+			// Far beyond the fork's budget (400ms at -benchtime=600ms),
+			// so that only this fork stops, however loaded the machine.
+			time.Sleep(2 * time.Second)
+		}
+		return sum(10)()
+	}))
 }
 
 func TestMain(m *testing.M) { os.Exit(m.Run()) }

@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// allWorks are the workloads of examples/calibrate, in its order.
-var allWorks = []string{"sum", "alloc", "map", "sort"}
+// allWorks are the workloads of examples/calibrate, in its order; swap's
+// rows go to a table of their own.
+var allWorks = []string{"sum", "alloc", "map", "sort", swapWork}
 
 // variants are the implementations compared with base, in table order.
 var variants = []string{"same", "p2", "p5", "p10"}

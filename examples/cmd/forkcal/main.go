@@ -53,7 +53,17 @@
 //   - wall / rep: the median wall time of that method's process, all its
 //     workloads together, process start-up and the children's included.
 //
-// After the table come footnotes, a line describing the machine (Go
+// The swap workload (FNV-1a against a word fold of 1 KiB, about 20×
+// apart, compared both ways round) has a table of its own, after the
+// first one's footnotes: per method and baseline, the median ratio
+// fnv/fold over the repetitions and its range; for Compare, the coverage
+// of each printed interval (as a ratio) of the median over both
+// baselines' repetitions pooled, and the median interval width; and the
+// baseline gap, the median with fold as the baseline over the median with
+// fnv as the baseline, minus one. The plain way has one row, since the
+// same samples give the ratio either way round.
+//
+// After the tables come footnotes, a line describing the machine (Go
 // version, CPU model, CPU count, load average at start, UTC date) and the
 // command line that reproduces the run, every flag spelled out.
 package main

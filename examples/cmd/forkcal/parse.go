@@ -44,10 +44,16 @@ func parseCompare(out []byte, m string, works []string) (map[key]obs, error) {
 	}
 	got := map[key]obs{}
 	for _, l := range lines {
-		if !slices.Contains(variants, l.Name) {
+		v := l.Name
+		if l.Work == swapWork {
+			var ok bool
+			if v, ok = swapVariant(l.Name); !ok {
+				continue
+			}
+		} else if !slices.Contains(variants, v) {
 			continue
 		}
-		k := key{m, l.Work, l.Name}
+		k := key{m, l.Work, v}
 		if _, dup := got[k]; dup {
 			return nil, fmt.Errorf("work=%s %s: printed twice; output:\n%s", l.Work, l.Name, out)
 		}
@@ -56,10 +62,11 @@ func parseCompare(out []byte, m string, works []string) (map[key]obs, error) {
 	return got, checkComplete(got, m, works, out)
 }
 
-// checkComplete fails unless got holds every workload and variant.
+// checkComplete fails unless got holds every workload and variant of
+// Compare's rows.
 func checkComplete(got map[key]obs, m string, works []string, out []byte) error {
 	for _, w := range works {
-		for _, v := range variants {
+		for _, v := range variantsOf(w, false) {
 			if _, ok := got[key{m, w, v}]; !ok {
 				return fmt.Errorf("no estimate for work=%s %s in the output:\n%s", w, v, out)
 			}
@@ -77,11 +84,14 @@ func parsePlain(out []byte, m string, works []string) (map[key]obs, error) {
 	}
 	got := map[key]obs{}
 	for _, w := range works {
-		base := vals[harness.WorkImpl{Work: w, Impl: "base"}]
-		for _, v := range variants {
-			xs := vals[harness.WorkImpl{Work: w, Impl: v}]
+		for _, v := range variantsOf(w, true) {
+			bi, ci := "base", v
+			if w == swapWork {
+				bi, ci = "fold", "fnv" // the ratio fnv/fold
+			}
+			base, xs := vals[harness.WorkImpl{Work: w, Impl: bi}], vals[harness.WorkImpl{Work: w, Impl: ci}]
 			if len(base) == 0 || len(xs) == 0 {
-				return nil, fmt.Errorf("no sec/op for work=%s impl=base or impl=%s in the output:\n%s", w, v, out)
+				return nil, fmt.Errorf("no sec/op for work=%s impl=%s or impl=%s in the output:\n%s", w, bi, ci, out)
 			}
 			got[key{m, w, v}] = harness.ComparePlain(base, xs)
 		}

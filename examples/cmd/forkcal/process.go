@@ -61,13 +61,13 @@ func env(m method) []string {
 func logRep(rep int, m method, wall time.Duration, got map[key]obs, works []string) {
 	fmt.Fprintf(os.Stderr, "rep %2d %-26s wall %s\n", rep+1, m.name, textfmt.Dur(wall))
 	for _, w := range works {
-		for _, v := range variants {
+		for _, v := range variantsOf(w, m.isPlain()) {
 			o := got[key{m.name, w, v}]
 			ci := ""
 			if o.HasCI {
 				ci = fmt.Sprintf(" [%+.2f%%, %+.2f%%]", o.Lo, o.Hi)
 			}
-			fmt.Fprintf(os.Stderr, "    %-5s %-4s %+7.2f%%%s %s\n", w, v, o.Delta, ci, o.Verdict)
+			fmt.Fprintf(os.Stderr, "    %-5s %-9s %+7.2f%%%s %s\n", w, v, o.Delta, ci, o.Verdict)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
@@ -48,6 +49,9 @@ func printTable(w io.Writer, cfg config, methods []method, res *results) {
 	for _, m := range methods {
 		wall := medianDur(res.wall[m.name])
 		for _, wk := range cfg.works {
+			if wk == swapWork {
+				continue
+			}
 			for _, v := range variants {
 				r := summarize(res.obs[key{m.name, wk, v}], v)
 				fmt.Fprintln(w, formatRow(m, wk, v, r, wall))
@@ -55,6 +59,9 @@ func printTable(w io.Writer, cfg config, methods []method, res *results) {
 		}
 	}
 	printFootnotes(w)
+	if slices.Contains(cfg.works, swapWork) {
+		printSwapTable(w, methods, res)
+	}
 }
 
 // formatRow formats one row; counts that do not apply are "–".

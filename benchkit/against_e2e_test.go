@@ -1,0 +1,240 @@
+package benchkit_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchkit/go-benchkit/internal/testbin"
+)
+
+// TestAgainstE2E builds testdata/against twice, as the base and (with
+// -tags against_new) as the new version, and runs the subtests with both.
+func TestAgainstE2E(t *testing.T) {
+	base := testbin.BuildAs(t, "./testdata/against", "base")
+	cand := testbin.BuildAs(t, "./testdata/against", "new", "-tags=against_new")
+	t.Run("Compare", func(t *testing.T) { againstCompare(t, base, cand) })
+	t.Run("PanicInNew", func(t *testing.T) { againstPanicInNew(t, base, cand) })
+	t.Run("BadInput", func(t *testing.T) { againstBadInput(t, base, cand) })
+}
+
+// againstJSON is the part of the JSON report the tests read.
+type againstJSON struct {
+	Failures []string `json:"failures"`
+	Against  *struct {
+		Base struct {
+			Path    string `json:"path"`
+			Package string `json:"package"`
+			SHA256  string `json:"sha256"`
+		} `json:"base"`
+		Rounds     int `json:"rounds"`
+		Benchmarks []struct {
+			Name string `json:"name"`
+			Base struct {
+				NsPerOp []float64 `json:"ns_per_op"`
+			} `json:"base"`
+			Estimate   againstEst `json:"estimate"`
+			ControlEst againstEst `json:"control_estimate"`
+			Allocs     struct {
+				Base    float64 `json:"base"`
+				New     float64 `json:"new"`
+				Changed bool    `json:"changed"`
+			} `json:"allocs_per_op"`
+			GateFailed bool `json:"gate_failed"`
+		} `json:"benchmarks"`
+		OnlyBase []string `json:"only_base"`
+		OnlyNew  []string `json:"only_new"`
+		Failures []struct {
+			Side       string   `json:"side"`
+			Benchmarks []string `json:"benchmarks"`
+			Output     string   `json:"output"`
+		} `json:"failures"`
+	} `json:"against"`
+}
+
+type againstEst struct {
+	DeltaPct float64 `json:"delta_pct"`
+	Verdict  string  `json:"verdict"`
+	Reason   string  `json:"reason"`
+}
+
+// againstCompare runs the new build of testdata/against against the base
+// build and checks what the issue asks: the direction of BenchmarkWork's
+// change (twice the work; its verdict is Slower, or Undecided when the
+// machine is too noisy, never Faster or Same), BenchmarkAlloc's extra
+// allocation (exact, and failing -benchkit.gate.allocs), the control row,
+// the benchmarks in one binary only, the base's failing benchmark with
+// its output, the files and the GitHub annotations. No time is asserted.
+func againstCompare(t *testing.T, base, cand string) {
+	dir := t.TempDir()
+	jsonPath, samplesPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")
+	run := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true"},
+		"-test.run=^$", "-test.bench=Work|Alloc|Only|Fixed", "-test.benchtime=30ms",
+		"-benchkit.against="+base, "-benchkit.rounds=8", "-benchkit.gate=5", "-benchkit.gate.allocs",
+		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath)
+	assert.Equal(t, 1, run.Code, "the allocation gate fails the run:\n%s", run.Combined())
+
+	var rep againstJSON
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	a := rep.Against
+	require.NotNil(t, a, "the JSON report has the comparison")
+	assert.Equal(t, base, a.Base.Path)
+	assert.Equal(t, "github.com/benchkit/go-benchkit/benchkit/testdata/against", a.Base.Package)
+	assert.Len(t, a.Base.SHA256, 64)
+	assert.Equal(t, 8, a.Rounds)
+
+	names := map[string]int{}
+	for i, bm := range a.Benchmarks {
+		names[bm.Name] = i
+	}
+	require.Contains(t, names, e2eName("Work"))
+	require.Contains(t, names, e2eName("Alloc"))
+	assert.NotContains(t, names, e2eName("Fixed"), "a benchmark that failed in one binary is not compared")
+
+	work := a.Benchmarks[names[e2eName("Work")]]
+	assert.Len(t, work.Base.NsPerOp, 8, "one sample per round")
+	assert.Greater(t, work.Estimate.DeltaPct, 0.0, "twice the work is slower")
+	assert.Contains(t, []string{"slower", "undecided"}, work.Estimate.Verdict, work.Estimate.Reason)
+	if work.Estimate.Verdict == "slower" {
+		assert.True(t, work.GateFailed, "a decided +%.0f%% is beyond the 5%% gate", work.Estimate.DeltaPct)
+	}
+	assert.Contains(t, []string{"same", "undecided"}, work.ControlEst.Verdict, "the control row is the noise floor: %s", work.ControlEst.Reason)
+	assert.NotEmpty(t, work.ControlEst.Reason)
+
+	alloc := a.Benchmarks[names[e2eName("Alloc")]]
+	assert.Equal(t, 1.0, alloc.Allocs.Base)
+	assert.Equal(t, 2.0, alloc.Allocs.New)
+	assert.True(t, alloc.Allocs.Changed)
+	assert.True(t, alloc.GateFailed, "one more allocation fails -benchkit.gate.allocs whatever the time says")
+
+	assert.Equal(t, []string{e2eName("OnlyBase")}, a.OnlyBase)
+	assert.Equal(t, []string{e2eName("OnlyNew")}, a.OnlyNew)
+	require.Len(t, a.Failures, 1, "reported once (the base binary's second process fails alike), then skipped in the later rounds")
+	assert.Contains(t, []string{"base", "control"}, a.Failures[0].Side)
+	assert.Equal(t, []string{"BenchmarkFixed"}, a.Failures[0].Benchmarks)
+	assert.Contains(t, a.Failures[0].Output, "broken in the base version")
+	require.NotEmpty(t, rep.Failures)
+	assert.Contains(t, strings.Join(rep.Failures, "\n"), "Alloc")
+
+	out := run.Stdout
+	assert.Contains(t, out, "benchkit │ against "+base)
+	assert.Contains(t, out, "benchkit │   only in base, not compared: "+e2eName("OnlyBase"))
+	assert.Contains(t, out, "1 → 2 (+1)")
+	assert.Contains(t, out, "::error title=benchkit::")
+	assert.NotContains(t, out, "\nBenchmark", "no child's result line reaches this process's stdout")
+	againstCheckParses(t, out)
+	againstCheckSamples(t, samplesPath)
+}
+
+// againstCheckParses reads the whole stdout with benchfmt: no result and
+// no configuration line besides go test's own.
+func againstCheckParses(t *testing.T, out string) {
+	t.Helper()
+	r := benchfmt.NewReader(strings.NewReader(out), "stdout")
+	for r.Scan() {
+		if res, ok := r.Result().(*benchfmt.Result); ok {
+			t.Errorf("stdout holds a result: %s", res.Name)
+			for _, c := range res.Config {
+				assert.Contains(t, []string{"goos", "goarch", "pkg", "cpu"}, c.Key)
+			}
+		}
+	}
+}
+
+// againstCheckSamples reads the samples file: every side of both compared
+// benchmarks, labelled for benchstat -col side.
+func againstCheckSamples(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	r := benchfmt.NewReader(bytes.NewReader(b), path)
+	count := map[string]int{}
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		assert.Equal(t, "against", res.GetConfig("samples"))
+		count[res.GetConfig("side")+" "+res.Name.String()]++
+	}
+	for _, side := range []string{"base", "new", "control"} {
+		for _, name := range []string{"Work", "Alloc"} {
+			assert.Equal(t, 8, count[side+" "+e2eName(name)], "%s %s", side, name)
+		}
+	}
+}
+
+// againstPanicInNew: a benchmark that panics in this binary fails the
+// run with its output; the benchmarks before it are still compared.
+func againstPanicInNew(t *testing.T, base, cand string) {
+	jsonPath := filepath.Join(t.TempDir(), "r.json")
+	run := testbin.Run(t, cand, "", 5*time.Minute, []string{"BENCHKIT_TESTDATA_PANIC=1"},
+		"-test.run=^$", "-test.bench=Work|Panics", "-test.benchtime=1x",
+		"-benchkit.against="+base, "-benchkit.rounds=2", "-benchkit.json="+jsonPath)
+	assert.Equal(t, 1, run.Code, run.Combined())
+	var rep againstJSON
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.NotNil(t, rep.Against)
+	require.Len(t, rep.Against.Failures, 1, "Panics is skipped after the first failure")
+	f := rep.Against.Failures[0]
+	assert.Equal(t, "new", f.Side)
+	require.Len(t, f.Benchmarks, 1)
+	assert.True(t, strings.HasPrefix(f.Benchmarks[0], "BenchmarkPanics"), "named from its cut-short line or from the stack: %v", f.Benchmarks)
+	assert.Contains(t, f.Output, "a deliberate panic in the new version")
+	assert.Contains(t, strings.Join(rep.Failures, "\n"), "this binary's process failed")
+	var compared []string
+	for _, bm := range rep.Against.Benchmarks {
+		compared = append(compared, bm.Name)
+	}
+	assert.True(t, slices.Contains(compared, e2eName("Work")), "Work ran before the panic: %v", compared)
+	assert.Contains(t, run.Stdout, "a deliberate panic in the new version", "the report shows the output")
+}
+
+// againstBadInput: each bad input stops the run before anything is
+// measured, with exit code 2 and a message that names the fix.
+func againstBadInput(t *testing.T, base, cand string) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "text.test")
+	require.NoError(t, os.WriteFile(text, []byte("#!/bin/sh\necho not go\n"), 0o755))
+	noexec := filepath.Join(dir, "noexec.test")
+	b, err := os.ReadFile(base)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(noexec, b, 0o644))
+	other := e2eBuild(t, "maincompare")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"missing", []string{"-benchkit.against=" + filepath.Join(dir, "nope.test")}, []string{"no such file", "go test -c -o base.test"}},
+		{"not executable", []string{"-benchkit.against=" + noexec}, []string{"is not executable", "chmod +x"}},
+		{"not go", []string{"-benchkit.against=" + text}, []string{"is not a Go binary", "go test -c"}},
+		{"other package", []string{"-benchkit.against=" + other}, []string{"test binary of package github.com/benchkit/go-benchkit/benchkit/testdata/maincompare", "build the base from the same package"}},
+		{"count", []string{"-benchkit.against=" + base, "-test.count=5"}, []string{"-count=5 cannot apply", "drop -count", "-benchkit.rounds"}},
+		{"no bench", []string{"-benchkit.against=" + base, "-test.bench="}, []string{"add -bench=PATTERN"}},
+		{"rounds", []string{"-benchkit.against=" + base, "-benchkit.rounds=0"}, []string{"not a number of rounds"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"-test.run=^$", "-test.bench=Work"}, tc.args...)
+			run := testbin.Run(t, cand, "", time.Minute, nil, args...)
+			assert.Equal(t, 2, run.Code, run.Combined())
+			for _, w := range tc.want {
+				assert.Contains(t, run.Stderr, w)
+			}
+			assert.NotContains(t, run.Stdout, "benchkit │", "nothing ran")
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package benchkit
+
+import (
+	"flag"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/testflag"
+)
+
+func TestAgainstShare(t *testing.T) {
+	assert.Equal(t, "667ms", againstShare(testflag.Benchtime{D: time.Second}))
+	assert.Equal(t, "20ms", againstShare(testflag.Benchtime{D: 30 * time.Millisecond}))
+	assert.Equal(t, "1ms", againstShare(testflag.Benchtime{D: time.Microsecond}))
+	assert.Equal(t, "7x", againstShare(testflag.Benchtime{N: 10}))
+	assert.Equal(t, "1x", againstShare(testflag.Benchtime{N: 1}))
+}
+
+func TestParseResults(t *testing.T) {
+	out := []byte("goos: linux\npkg: p\n" +
+		"BenchmarkA-2   \t 100\t 12.5 ns/op\t 64 B/op\t 1 allocs/op\n" +
+		"BenchmarkB/n=1-2 \t 10\t 3000 ns/op\n" +
+		"--- FAIL: BenchmarkC\n" +
+		"BenchmarkD-2 \t 1\n" +
+		"benchkit │ report line\nPASS\n")
+	got := parseResults(out)
+	assert.Equal(t, map[string]measurement{
+		"A-2":     {ns: 12.5, allocs: 1, bytes: 64},
+		"B/n=1-2": {ns: 3000, allocs: -1, bytes: -1},
+	}, got)
+}
+
+func TestFailedBenchmarks(t *testing.T) {
+	assert.Equal(t, []string{"BenchmarkB", "BenchmarkD", "BenchmarkD/s=1"}, failedBenchmarks([]byte(
+		"BenchmarkA-2 \t 1\t 5 ns/op\n--- FAIL: BenchmarkB\n    x_test.go:4: boom\n--- FAIL: BenchmarkD\n    --- FAIL: BenchmarkD/s=1\n")),
+		"--- FAIL lines, sub-benchmarks too")
+	assert.Equal(t, []string{"BenchmarkC-2"}, failedBenchmarks([]byte(
+		"BenchmarkA-2 \t 1\t 5 ns/op\nBenchmarkC-2 \t 1\npanic: kaboom\n\ngoroutine 22 [running]:\np.BenchmarkC(0x1)\n")),
+		"the cut-short line of the benchmark that was running")
+	assert.Equal(t, []string{"BenchmarkC"}, failedBenchmarks([]byte(
+		"BenchmarkA-2 \t 1\t 5 ns/op\npanic: kaboom\n\ngoroutine 22 [running]:\nexample.com/p.helper()\nexample.com/p.BenchmarkC.func1(0x1)\n")),
+		"from the stack when testing had not printed the name")
+	assert.Empty(t, failedBenchmarks([]byte("BenchmarkA-2 \t 1\t 5 ns/op\nsignal: killed\n")))
+}
+
+func TestTopLevel(t *testing.T) {
+	assert.Equal(t, "BenchmarkSum", topLevel("BenchmarkSum/n=10-2"))
+	assert.Equal(t, "Sum", topLevel("Sum-2"))
+	assert.Equal(t, "Sum", topLevel("Sum"))
+}
+
+func TestSkipFor(t *testing.T) {
+	st := &againstState{failed: map[string]bool{"BenchmarkB": true}}
+	st.seen[sideBase] = map[string]bool{"A-2": true, "Old-2": true, "Both/x-2": true}
+	st.seen[sideNew] = map[string]bool{"A-2": true, "New/y-2": true, "Both/z-2": true}
+	assert.Equal(t, "^(BenchmarkB|BenchmarkOld)$", st.skipFor(sideBase), "failed ones and the families only this binary has")
+	assert.Equal(t, "^(BenchmarkB|BenchmarkNew)$", st.skipFor(sideNew), "Both has sub-benchmarks in both binaries: kept")
+	st.p.skip = "^X$"
+	assert.Equal(t, "^X$", st.skipFor(sideNew), "the user's -skip wins")
+}
+
+// synth returns n rounds of ns/op around ns, alternating ±jitter percent.
+func synth(n int, ns, jitter float64) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = ns * (1 + jitter/100*float64(i%3-1))
+	}
+	return xs
+}
+
+func TestAgainstBench(t *testing.T) {
+	a := registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5, GateAllocs: true}
+	base := registry.Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
+	slow := registry.Side{NsPerOp: synth(10, 110, 0.2), AllocsPerOp: synth(10, 2, 0), BytesPerOp: synth(10, 96, 0)}
+	ctl := registry.Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
+
+	b := againstBench("X-2", base, slow, ctl, a)
+	assert.Equal(t, registry.Slower, b.NewEst.Verdict, b.NewEst.Reason)
+	assert.InDelta(t, 10, b.NewEst.DeltaPct, 0.5)
+	assert.Equal(t, registry.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
+	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
+	assert.Equal(t, registry.Count{Base: 64, New: 96}, b.Bytes)
+	assert.True(t, b.GateFailed)
+
+	// The control 5% off zero: nothing is decided, and the gate says so.
+	off := registry.Side{NsPerOp: synth(10, 105, 0.2)}
+	b = againstBench("X-2", base, slow, off, registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5})
+	assert.Equal(t, registry.Undecided, b.NewEst.Verdict)
+	assert.Contains(t, b.NewEst.Reason, "cannot decide: the control")
+	assert.False(t, b.GateFailed, "undecided never fails the gate")
+	assert.Contains(t, b.GateNote, "undecided")
+
+	// One round: no interval; counts still compared.
+	b = againstBench("X-2", registry.Side{NsPerOp: []float64{100}}, registry.Side{NsPerOp: []float64{150}}, registry.Side{NsPerOp: []float64{100}}, a)
+	assert.Equal(t, registry.Undecided, b.NewEst.Verdict)
+	assert.Contains(t, b.NewEst.Reason, "raise -benchkit.rounds")
+	assert.Equal(t, registry.Count{Base: -1, New: -1}, b.Allocs)
+}
+
+func TestCountVaries(t *testing.T) {
+	c := countOf([]float64{0, 0, 1}, []float64{0, 0, 0}, []float64{0})
+	assert.True(t, c.Varies)
+	assert.False(t, c.Changed(), "medians agree")
+}
+
+func TestAgainstFlagsOK(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.String("test.bench", "", "")
+	fs.String("test.count", "1", "")
+	fs.String("test.cpuprofile", "", "")
+	fs.String("test.list", "", "")
+	require.NoError(t, fs.Parse([]string{"-test.bench=."}))
+	assert.NoError(t, againstFlagsOK(fs, "."))
+	assert.ErrorContains(t, againstFlagsOK(fs, ""), "add -bench=PATTERN")
+	require.NoError(t, fs.Set("test.cpuprofile", "c.out"))
+	assert.ErrorContains(t, againstFlagsOK(fs, "."), "drop -cpuprofile")
+	require.NoError(t, fs.Set("test.count", "3"))
+	assert.ErrorContains(t, againstFlagsOK(fs, "."), "drop -count")
+}

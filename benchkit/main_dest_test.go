@@ -1,0 +1,110 @@
+package benchkit
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+)
+
+// TestMainReportDestination: -benchkit.report, BENCHKIT_REPORT and
+// MainReport send the text report to stdout (the default), stderr, a file
+// or nowhere, with the usual precedence (flag over variable over option).
+func TestMainReportDestination(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "report.txt")
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		env      string
+		opt      MainOption
+		stdout   bool   // the report is on stdout
+		stderr   bool   // the report is on stderr
+		fileName string // the report is in this file under dir
+	}{
+		{name: "default stdout", stdout: true},
+		{name: "flag stdout", args: []string{"-benchkit.report=stdout"}, stdout: true},
+		{name: "flag stderr", args: []string{"-benchkit.report=stderr"}, stderr: true},
+		{name: "flag off", args: []string{"-benchkit.report=off"}},
+		{name: "flag empty is stdout", args: []string{"-benchkit.report="}, stdout: true},
+		{name: "flag file", args: []string{"-benchkit.report=" + file}, fileName: "report.txt"},
+		{name: "directory: one file per package", args: []string{"-benchkit.report=" + dir + "/"}, fileName: "example.com_fake.report.txt"},
+		{name: "env stderr", env: "stderr", stderr: true},
+		{name: "env off over option stderr", env: "off", opt: MainReport(ReportStderr)},
+		{name: "option off", opt: MainReport(ReportOff)},
+		{name: "flag stdout over env off", args: []string{"-benchkit.report=stdout"}, env: "off", stdout: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_ = os.Remove(file)
+			h := newMainHarness(append([]string{"-test.bench=."}, tc.args...)...)
+			if tc.env != "" {
+				h.env["BENCHKIT_REPORT"] = tc.env
+			}
+			var opts []MainOption
+			if tc.opt != nil {
+				opts = append(opts, tc.opt)
+			}
+			require.Equal(t, 0, h.run(mainFakeM{run: h.record}, opts...))
+			const title = "benchkit │ hygiene report · 2 benchmarks"
+			assert.Equal(t, tc.stdout, strings.Contains(h.stdout.String(), title), "report on stdout:\n%s", h.stdout.String())
+			assert.Equal(t, tc.stderr, strings.Contains(h.stderr.String(), title), "report on stderr:\n%s", h.stderr.String())
+			if !tc.stderr {
+				assert.Empty(t, h.stderr.String(), "a passing run writes nothing else to stderr")
+			}
+			if tc.fileName != "" {
+				b, err := os.ReadFile(filepath.Join(dir, tc.fileName))
+				require.NoError(t, err)
+				assert.True(t, strings.HasPrefix(string(b), title), "the file holds the report:\n%s", b)
+				_ = os.Remove(filepath.Join(dir, tc.fileName))
+			}
+		})
+	}
+}
+
+// TestMainReportOffStillExplainsFailure: with the report off or in a file,
+// a run that fails says why on stderr, one line per failure, and where the
+// report is.
+func TestMainReportOffStillExplainsFailure(t *testing.T) {
+	gate := func(h *mainHarness) func() {
+		return func() {
+			h.record()
+			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Baseline: "old", Gate: 5, GateFailed: true,
+				Candidates: []registry.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: registry.Slower}}})
+		}
+	}
+	h := newMainHarness("-test.bench=.", "-benchkit.report=off")
+	assert.Equal(t, 1, h.run(mainFakeM{run: gate(h)}))
+	assert.Empty(t, h.stdout.String())
+	assert.Equal(t, "benchkit: Cmp: gate 5% failed: new +9.0% [+8.0%, +10.0%] slower than old beyond the gate; fix the regression or raise the gate\n",
+		h.stderr.String())
+
+	path := filepath.Join(t.TempDir(), "r.txt")
+	h = newMainHarness("-test.bench=.", "-benchkit.report="+path)
+	assert.Equal(t, 1, h.run(mainFakeM{run: gate(h)}))
+	assert.Empty(t, h.stdout.String())
+	assert.Contains(t, h.stderr.String(), "benchkit: the run failed; the report is in "+path+"\n")
+	assert.Contains(t, h.stderr.String(), "benchkit: Cmp: gate 5% failed")
+}
+
+// TestMainReportFileErrors: a report file that cannot be written fails the
+// run with a message naming the setting; a run without records still
+// writes the file, as the JSON report is.
+func TestMainReportFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	h := newMainHarness("-test.bench=.", "-benchkit.report="+filepath.Join(dir, "missing", "r.txt"))
+	assert.Equal(t, 1, h.run(mainFakeM{run: h.record}))
+	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the report: ")
+	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.report or BENCHKIT_REPORT")
+
+	path := filepath.Join(dir, "empty.txt")
+	h = newMainHarness("-test.bench=.", "-benchkit.report="+path)
+	assert.Equal(t, 0, h.run(mainFakeM{}))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err, "the requested file is written with no benchmarks too")
+	assert.Contains(t, string(b), "benchkit │ hygiene report · 0 benchmarks")
+}

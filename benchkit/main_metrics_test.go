@@ -1,0 +1,105 @@
+package benchkit
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+)
+
+// metricUnits returns, per benchmark name without its GOMAXPROCS suffix,
+// the sorted units of its last result line in a go test output (original
+// units, as printed): the last repeat, which has cv% when it is on.
+func metricUnits(t *testing.T, out string) map[string][]string {
+	t.Helper()
+	units := map[string][]string{}
+	r := benchfmt.NewReader(strings.NewReader(out), "out")
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok {
+			continue
+		}
+		name := res.Name.String()
+		var us []string
+		for _, v := range res.Values {
+			u := v.Unit
+			if v.OrigUnit != "" {
+				u = v.OrigUnit
+			}
+			us = append(us, u)
+		}
+		sort.Strings(us)
+		units[strings.TrimSuffix(name, "-"+suffixOf(name))] = us
+	}
+	require.NoError(t, r.Err())
+	return units
+}
+
+// suffixOf returns the GOMAXPROCS suffix of a printed name ("2" of
+// "Tracked-2"), or "".
+func suffixOf(name string) string {
+	if i := strings.LastIndexByte(name, '-'); i >= 0 {
+		return name[i+1:]
+	}
+	return ""
+}
+
+// TestMetricsSwitch: -benchkit.metrics=off and BENCHKIT_METRICS=off leave
+// benchkit's metrics (cv%, wait%, batchcv%) and control's
+// (per-implementation times and ratios, closure-ns/op, rounds) off the
+// benchmark lines, with Main and without it; go test's own units stay.
+func TestMetricsSwitch(t *testing.T) {
+	// -benchtime=Nx gives Compare a budget of 1s per implementation for its
+	// N rounds, so that a loaded machine cannot stop it before a round and
+	// leave its per-implementation metrics off for want of a measurement.
+	common := []string{"-test.run=^$", "-test.bench=.", "-test.benchtime=200x", "-test.count=2", "-test.benchmem"}
+	plain := []string{"B/op", "allocs/op", "ns/op"}
+	withMB := []string{"B/op", "MB/s", "allocs/op", "ns/op"}
+
+	noMain := mainBinaryOf(t, "", "metrics")
+	t.Run("without Main: on by default", func(t *testing.T) {
+		r := mainExec(t, noMain, []string{"BENCHKIT_FORKS=1"}, common...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		u := metricUnits(t, r.stdout)
+		assert.Contains(t, u["Compare"], "closure-ns/op")
+		assert.Contains(t, u["Compare"], "new-ns/op")
+		assert.Contains(t, u["Compare"], "rounds")
+		assert.Contains(t, u["Looped"], "batchcv%")
+		assert.Contains(t, u["Tracked"], "cv%")
+	})
+	t.Run("without Main: BENCHKIT_METRICS=off", func(t *testing.T) {
+		r := mainExec(t, noMain, []string{"BENCHKIT_FORKS=1", "BENCHKIT_METRICS=off"}, common...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		u := metricUnits(t, r.stdout)
+		assert.Equal(t, plain, u["Tracked"])
+		assert.Equal(t, plain, u["Looped"])
+		assert.Equal(t, withMB, u["Compare"])
+		assert.Contains(t, r.stdout, "control: old ", "the verdicts are still logged")
+	})
+
+	withMain := mainBinaryOf(t, "", "maincompare")
+	args := append(common, "-benchkit.warmup=off", "-benchkit.forks=1")
+	t.Run("with Main: -benchkit.metrics=off", func(t *testing.T) {
+		r := mainExec(t, withMain, nil, append(args, "-benchkit.metrics=off")...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		u := metricUnits(t, r.stdout)
+		assert.Equal(t, plain, u["Tracked"])
+		assert.Equal(t, plain, u["Compare"])
+		assert.Contains(t, r.stdout, "benchkit │ hygiene report", "the report still runs")
+	})
+	t.Run("with Main: the flag overrides BENCHKIT_METRICS", func(t *testing.T) {
+		r := mainExec(t, withMain, []string{"BENCHKIT_METRICS=off"}, append(args, "-benchkit.metrics=on")...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		u := metricUnits(t, r.stdout)
+		assert.Contains(t, u["Tracked"], "cv%")
+		assert.Contains(t, u["Compare"], "closure-ns/op")
+	})
+	t.Run("with Main: a bad value stops the run", func(t *testing.T) {
+		r := mainExec(t, withMain, []string{"BENCHKIT_METRICS=maybe"}, args...)
+		assert.Equal(t, 2, r.code)
+		assert.Contains(t, r.stderr, `benchkit: environment variable BENCHKIT_METRICS="maybe" is not on or off: use on, off, true or false`)
+	})
+}

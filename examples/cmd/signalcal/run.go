@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+)
+
+// errFailed reports that some processes failed; their output has already
+// been printed.
+var errFailed = errors.New("some processes failed (see above); they are left out of the table")
+
+// run builds the binaries, runs the repetitions and prints the table.
+func run(cfg config) error {
+	machine := harness.MachineLine()
+	tmp, err := os.MkdirTemp("", "signalcal")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	signalsBin, err := harness.Build(cfg.pkg, tmp)
+	if err != nil {
+		return err
+	}
+	hogBin, err := harness.Build(cfg.hogPkg, tmp)
+	if err != nil {
+		return err
+	}
+	obs := map[string][]row{} // display name → one row per process
+	failed := 0
+	for rep := range cfg.reps {
+		for _, p := range cfg.procs(signalsBin, hogBin, tmp, rep) {
+			rows, _, err := runProc(p, cfg.timeout)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "signalcal: repetition %d: %v\n", rep+1, err)
+				failed++
+				continue
+			}
+			for _, r := range rows {
+				obs[r.Display] = append(obs[r.Display], r)
+				if cfg.verbose {
+					fmt.Fprintf(os.Stderr, "rep %d %s: %s grade %s ± %s runs %s regimes %v\n", rep+1, p.name, r.Display,
+						r.Grade, fmtPtr(r.CIPct), fmtIntPtr(r.RunsNeeded), r.Regimes != nil)
+				}
+			}
+		}
+	}
+	printTable(os.Stdout, obs)
+	fmt.Fprintf(os.Stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	if failed > 0 {
+		return fmt.Errorf("%d of %d processes failed: %w", failed, cfg.reps*3, errFailed)
+	}
+	return nil
+}

@@ -1,0 +1,24 @@
+// Package signals holds the workloads of issue 13's calibration: how often
+// the report's grades, regime calls and timing-only flags fire on
+// benchmarks that are correct and steady. examples/cmd/signalcal runs its
+// benchmarks many times, each time in a fresh process, next to
+// examples/seed001's hog, and counts.
+//
+// BenchmarkSteady measures, with benchkit.Loop (one run, the batch
+// timeline), three steady workloads of different kinds:
+//
+//	work   what one call does
+//	sum    adds 512 uint64s (compute-bound, about 170 ns)
+//	sort   copies and sorts 64 strings of 8–15 bytes (allocates, about 2.4 µs)
+//	map    looks up 64 pseudo-random keys in a 4096-entry map (memory-bound)
+//
+// BenchmarkTiny measures, with benchkit.Track and b.Loop, correct work of
+// 1–3 ns per op whose result is kept (sink.Keep) and whose inputs are
+// opaque (sink.Opaque): nothing is eliminated, so every "eliminated" flag
+// raised on them is a false alarm of the check that compares ns/op with
+// the empty-loop floor.
+//
+// The benchmarks run only with BENCHKIT_SIGNALS=1 in the environment
+// (signalcal sets it) or under a -benchtime=Nx smoke run; otherwise they
+// skip, so that the examples' main job stays short.
+package signals

@@ -1,0 +1,152 @@
+package registry
+
+import "slices"
+
+// Binary identifies a test binary of a cross-build comparison, from its
+// file and its build information (debug/buildinfo). Unknown fields are
+// "".
+type Binary struct {
+	// Path is the file as given (for this binary, os.Args[0]); Package
+	// the import path of the package under test (build info's path
+	// without ".test").
+	Path, Package string
+	// GoVersion is the toolchain that built it ("go1.26.8").
+	GoVersion string
+	// VCSRevision, VCSTime and VCSModified are the build's vcs.revision,
+	// vcs.time and vcs.modified settings, when the go command stamped
+	// them (it does not for go test -c in every version).
+	VCSRevision, VCSTime string
+	VCSModified          bool
+	// SHA256 is the hex SHA-256 of the file: it tells two builds apart
+	// when nothing else does.
+	SHA256 string
+}
+
+// Side is one binary's measurements of one benchmark, one value per
+// complete round: ns/op, allocs/op and B/op as go test printed them
+// (allocs and bytes nil when the output had none).
+type Side struct {
+	NsPerOp     []float64
+	AllocsPerOp []float64
+	BytesPerOp  []float64
+}
+
+// Count is a deterministic per-op count (allocs/op or B/op) of a
+// cross-build comparison: the median over rounds of each side, -1 when
+// unknown. Varies is true when a side's rounds did not all agree (a count
+// that depends on timing, such as allocations amortised over b.N).
+type Count struct {
+	Base, New float64
+	Varies    bool
+}
+
+// Changed reports whether both sides are known and differ.
+func (c Count) Changed() bool { return c.Base >= 0 && c.New >= 0 && c.Base != c.New }
+
+// AgainstBench is one benchmark of a cross-build comparison.
+type AgainstBench struct {
+	// Name is the name go test prints, without "Benchmark" and with the
+	// -procs suffix ("Sum/n=10-2").
+	Name string
+	// Base, New and Control are the base binary's, this binary's and the
+	// base binary's second process's measurements, paired by round.
+	Base, New, Control Side
+	// NewEst and ControlEst are the estimates of new/base and of
+	// control/base (the A/A control): the median over rounds of the
+	// per-round ratio and its sign-test interval, in percent, with the
+	// verdict.
+	NewEst, ControlEst Estimate
+	Allocs, Bytes      Count
+	// GateFailed is true when this benchmark failed the time gate (a
+	// decided Slower beyond Against.GatePct) or the allocation gate (with
+	// Against.GateAllocs, allocs/op went up).
+	GateFailed bool
+	// GateNote says why a regression beyond the gate did not fail it
+	// (undecided), or "".
+	GateNote string
+}
+
+// AgainstFailure is a process of a cross-build comparison that failed.
+type AgainstFailure struct {
+	// Side is "base", "new" or "control" (the base binary's second
+	// process of the round); Round counts from 1.
+	Side  string
+	Round int
+	// Benchmarks are the names that printed --- FAIL or were running when
+	// the process panicked; empty when none could be told.
+	Benchmarks []string
+	// Message says what happened (exit status, killed, deadline).
+	Message string
+	// Output is the start and end of what the process printed.
+	Output string
+}
+
+// Against is the result of benchkit.Main's -benchkit.against: this test
+// binary compared with another build of the same package, in rounds of
+// fresh processes (base, new, base again as the A/A control).
+type Against struct {
+	Base, New Binary
+	// Pattern is the -test.bench selection, Benchtime each process's
+	// -test.benchtime, Rounds the rounds run (each of 3 processes), Seed
+	// the order's seed.
+	Pattern, Benchtime string
+	Rounds             int
+	Seed               uint64
+	// Confidence is each interval's level (Bonferroni over the candidate
+	// and the control), Negligible the ε of the rule, in percent.
+	Confidence, Negligible float64
+	// GatePct is the time gate in percent (0: none); GateAllocs fails on
+	// any increase in allocs/op.
+	GatePct    float64
+	GateAllocs bool
+	Benches    []AgainstBench
+	// OnlyBase and OnlyNew list the benchmarks found in one binary only:
+	// listed, not compared.
+	OnlyBase, OnlyNew []string
+	// Failures are the processes that failed; a failed benchmark is left
+	// out of the later rounds.
+	Failures []AgainstFailure
+	Warnings []string
+}
+
+// SetAgainst records the cross-build comparison of this run, replacing
+// any earlier one.
+func (r *Registry) SetAgainst(a Against) {
+	a = a.clone()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.against = &a
+}
+
+// Against returns a deep copy of the recorded cross-build comparison, or
+// nil when none was recorded.
+func (r *Registry) Against() *Against {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.against == nil {
+		return nil
+	}
+	a := r.against.clone()
+	return &a
+}
+
+func (a Against) clone() Against {
+	a.Benches = slices.Clone(a.Benches)
+	for i := range a.Benches {
+		b := &a.Benches[i]
+		b.Base, b.New, b.Control = b.Base.clone(), b.New.clone(), b.Control.clone()
+		b.NewEst.ForkDeltaPct = slices.Clone(b.NewEst.ForkDeltaPct)
+		b.ControlEst.ForkDeltaPct = slices.Clone(b.ControlEst.ForkDeltaPct)
+	}
+	a.OnlyBase, a.OnlyNew = slices.Clone(a.OnlyBase), slices.Clone(a.OnlyNew)
+	a.Failures = slices.Clone(a.Failures)
+	for i := range a.Failures {
+		a.Failures[i].Benchmarks = slices.Clone(a.Failures[i].Benchmarks)
+	}
+	a.Warnings = slices.Clone(a.Warnings)
+	return a
+}
+
+func (s Side) clone() Side {
+	return Side{NsPerOp: slices.Clone(s.NsPerOp), AllocsPerOp: slices.Clone(s.AllocsPerOp), BytesPerOp: slices.Clone(s.BytesPerOp)}
+}

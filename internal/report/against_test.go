@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+)
+
+func againstFixture() *registry.Against {
+	side := func(ns, allocs float64) registry.Side {
+		return registry.Side{NsPerOp: []float64{ns, ns * 1.01, ns * 0.99}, AllocsPerOp: []float64{allocs, allocs, allocs}, BytesPerOp: []float64{64, 64, 64}}
+	}
+	return &registry.Against{
+		Base:    registry.Binary{Path: "base.test", Package: "example.com/p", GoVersion: "go1.26.8", SHA256: strings.Repeat("ab", 32)},
+		New:     registry.Binary{Path: "/tmp/p.test", Package: "example.com/p", VCSRevision: "abc123", VCSModified: true},
+		Pattern: ".", Benchtime: "667ms", Rounds: 3, Confidence: 0.975, Negligible: 1, GatePct: 5, GateAllocs: true,
+		Benches: []registry.AgainstBench{{
+			Name: "Work-2", Base: side(100, 1), New: side(150, 2), Control: side(100, 1),
+			NewEst:     registry.Estimate{Name: "new", NsPerOp: 150, DeltaPct: 50, LoPct: 45, HiPct: 55, Verdict: registry.Slower, Reason: "the interval excludes 0"},
+			ControlEst: registry.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.7, Verdict: registry.Same, Reason: "noise floor"},
+			Allocs:     registry.Count{Base: 1, New: 2}, Bytes: registry.Count{Base: 64, New: 64},
+			GateFailed: true,
+		}},
+		OnlyNew:  []string{"Fresh-2"},
+		Failures: []registry.AgainstFailure{{Side: "base", Round: 1, Benchmarks: []string{"BenchmarkOld"}, Message: "exited with status 1", Output: "--- FAIL: BenchmarkOld\n    old_test.go:3: 100%\n"}},
+	}
+}
+
+func TestAgainstText(t *testing.T) {
+	in := Input{Against: againstFixture()}
+	a := Analyze(in)
+	require.Len(t, a.Failures, 2, "the time gate and the allocation gate; a base failure is not the run's")
+	assert.Contains(t, a.Failures[0], "Work-2 is +50.00% slower than the base [+45.00%, +55.00%], beyond the 5% gate")
+	assert.Contains(t, a.Failures[1], "Work-2 allocates more, 2 allocs/op against the base's 1")
+	var buf bytes.Buffer
+	require.NoError(t, TextAnalysis(&buf, in, a))
+	out := buf.String()
+	for _, want := range []string{
+		"against base.test · 3 rounds of 3 processes",
+		"base  base.test  pkg example.com/p  go1.26.8  sha256 abababababab",
+		"new   /tmp/p.test  pkg example.com/p  vcs abc123 (modified)",
+		"Work-2     100.0ns  150.0ns  +50.00%  [+45.00%, +55.00%]  +0.10%",
+		"1 → 2 (+1)",
+		"allocs/op up 1 → 2 (+1); time slower: the interval excludes 0",
+		"only in new, not compared: Fresh-2",
+		"gate 5%, allocs/op: FAILED (Work-2)",
+		"✗ base process of round 1 failed (BenchmarkOld): exited with status 1; its output:",
+		"benchkit │       --- FAIL: BenchmarkOld",
+		"none in this process: under -benchkit.against",
+	} {
+		assert.Contains(t, out, want)
+	}
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		assert.True(t, strings.HasPrefix(l, "benchkit │"), "every line has the prefix: %q", l)
+	}
+}
+
+func TestAgainstJSONAndSamples(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, Input{}))
+	assert.Contains(t, buf.String(), `"against": null`)
+
+	in := Input{Against: againstFixture()}
+	buf.Reset()
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Against struct {
+			Base       map[string]any   `json:"base"`
+			Benchmarks []map[string]any `json:"benchmarks"`
+			OnlyBase   []string         `json:"only_base"`
+			Failures   []map[string]any `json:"failures"`
+		} `json:"against"`
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	assert.Equal(t, strings.Repeat("ab", 32), rep.Against.Base["sha256"])
+	require.Len(t, rep.Against.Benchmarks, 1)
+	b := rep.Against.Benchmarks[0]
+	assert.Equal(t, []any{100.0, 101.0, 99.0}, b["base"].(map[string]any)["ns_per_op"])
+	assert.Equal(t, true, b["allocs_per_op"].(map[string]any)["changed"])
+	assert.Equal(t, "slower", b["estimate"].(map[string]any)["verdict"])
+	assert.Equal(t, "same", b["control_estimate"].(map[string]any)["verdict"])
+	assert.NotNil(t, rep.Against.OnlyBase, "arrays are never null")
+	assert.Len(t, rep.Against.Failures, 1)
+
+	buf.Reset()
+	require.NoError(t, Samples(&buf, in))
+	r := benchfmt.NewReader(&buf, "s.txt")
+	sides := map[string]int{}
+	for r.Scan() {
+		if res, ok := r.Result().(*benchfmt.Result); ok {
+			assert.Equal(t, "Work-2", res.Name.String())
+			sides[res.GetConfig("side")]++
+		}
+	}
+	assert.Equal(t, map[string]int{"base": 3, "new": 3, "control": 3}, sides)
+}
+
+func TestAnnotations(t *testing.T) {
+	in := Input{Against: againstFixture()}
+	in.Against.Benches[0].GateFailed = false
+	in.Against.GatePct, in.Against.GateAllocs = 0, false
+	var buf bytes.Buffer
+	Annotations(&buf, in, Analyze(in))
+	assert.Equal(t, "::warning title=benchkit::Work-2 is +50.00%25 slower than the base [+45.00%25, +55.00%25]: the interval excludes 0\n"+
+		"::warning title=benchkit::Work-2 allocates more: allocs/op up 1 → 2 (+1)\n", buf.String())
+
+	buf.Reset()
+	Annotations(&buf, Input{}, Analysis{Failures: []string{"benchkit: 100% wrong\nsecond line"}})
+	assert.Equal(t, "::error title=benchkit::benchkit: 100%25 wrong%0Asecond line\n", buf.String())
+}

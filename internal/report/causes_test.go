@@ -1,0 +1,121 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+)
+
+// steadyBursty is a Loop timeline of a steady 170 ns workload with
+// scattered interference bursts (issue 13's sum on a busy 2-core box).
+func steadyBursty(seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, 5))
+	xs := make([]float64, 256)
+	for i := range xs {
+		xs[i] = 170 * (1 + 0.03*math.Abs(r.NormFloat64()))
+	}
+	for range 10 {
+		at, l := r.IntN(250), 1+r.IntN(6)
+		for i := at; i < at+l; i++ {
+			xs[i] *= 1.5 + 2*r.Float64()
+		}
+	}
+	return xs
+}
+
+// TestBatchesGradeTheMedian: a steady workload's batches spread by 10% or
+// more, but the run's median is pinned to a percent or two: the grade is
+// of the median, the batch spread is shown ungraded, runs-needed is a
+// lower bound from the run's own standard error, and bursts are outliers,
+// not regimes.
+func TestBatchesGradeTheMedian(t *testing.T) {
+	for seed := range uint64(20) {
+		tl := steadyBursty(seed)
+		a := Analyze(Input{Benches: []registry.Bench{{Name: "BenchmarkSum", Runs: runs(2, 0.01, 172), TotalRuns: 1, Timeline: tl}}})
+		r := rowByName(t, a, "Sum-2")
+		assert.Greater(t, r.CVPct, 10.0, "seed %d: the bursts spread the batches", seed)
+		assert.Equal(t, BasisBatchCI, r.GradeBasis)
+		assert.NotEqual(t, GradeDoNotTrust, r.Grade, "seed %d: ±%.2f%%", seed, r.CIPct)
+		assert.Nil(t, r.Regimes, "seed %d: bursts are not regimes", seed)
+		assert.Equal(t, BasisBatchCI, r.RunsNeededBasis)
+		assert.Equal(t, MinRunsForCI, r.RunsNeeded, "seed %d", seed)
+	}
+	text := render(t, Input{Benches: []registry.Bench{{Name: "BenchmarkSum", Runs: runs(2, 0.01, 172), TotalRuns: 1, Timeline: steadyBursty(1)}}})
+	row := fields(lineWith(t, text, "Sum-2", "1 run, 256 batches"))
+	assert.Equal(t, "6", row[7], "fast noise: both ends of the range are the floor")
+	assert.Regexp(t, `^[0-9.]+ b$`, row[4], "the batch spread is marked as such")
+
+	// A slowly wandering level (AR(1) with φ = 0.95 over 256 batches, 2%
+	// per step): the run's own standard error and the spread of its
+	// sixteenths differ, and the cell shows both ends.
+	r := rand.New(rand.NewPCG(9, 9))
+	wander := make([]float64, 256)
+	a := 0.0
+	for i := range wander {
+		a = 0.95*a + 0.02*r.NormFloat64()
+		wander[i] = 170 * (1 + a) * (1 + 0.03*math.Abs(r.NormFloat64()))
+	}
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkWander", Runs: runs(2, 0.01, 172), TotalRuns: 1, Timeline: wander}}}
+	w := rowByName(t, Analyze(in), "Wander-2")
+	require.Nil(t, w.Regimes)
+	assert.Greater(t, w.RunsNeededHi, w.RunsNeeded)
+	cell := fields(lineWith(t, render(t, in), "Wander-2", "1 run, 256 batches"))[7]
+	assert.Equal(t, fmt.Sprintf("%d–%d", w.RunsNeeded, w.RunsNeededHi), cell)
+}
+
+// TestColdStartAdvice: fastjson's MarshalTo/canada, 407 ms at b.N=1 then
+// 1.1 ms per op, wait 3.4%: the advice names the cold start and its fix,
+// not contention or the machine.
+func TestColdStartAdvice(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	tl := []float64{407e6}
+	for range 87 {
+		tl = append(tl, 1.1e6*(1+0.02*r.NormFloat64()))
+	}
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkMarshalTo/canada", Runs: runs(2, 0.034, 5.7e6), TotalRuns: 1, Timeline: tl}}}
+	a := Analyze(in)
+	row := rowByName(t, a, "MarshalTo/canada-2")
+	assert.Greater(t, row.ColdStart, 300.0)
+	assert.NotEqual(t, GradeDoNotTrust, row.Grade, "the cold batch is left out of the grade")
+	text := render(t, in)
+	cold := lineWith(t, text, "MarshalTo/canada-2: cold start:")
+	assert.Contains(t, cold, "run the work once before the loop")
+	assert.NotContains(t, text, "quiet the machine")
+	assert.NotContains(t, text, "contention:")
+	assert.Contains(t, lineWith(t, text, "MarshalTo/canada-2", "1 run, 88 batches"), "cold-start 3")
+}
+
+// TestContentionDriftAdvice: a high wait% is named as contention with its
+// fix; a steady climb is a drift with its own, and not two regimes.
+func TestContentionDriftAdvice(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	drift := make([]float64, 200)
+	for i := range drift {
+		drift[i] = (100 + 20*float64(i)/199) * (1 + 0.01*r.NormFloat64())
+	}
+	noisy := []float64{100, 112, 95, 108, 91, 117, 99, 104, 88, 110}
+	in := Input{Benches: []registry.Bench{
+		{Name: "BenchmarkDrift", Runs: runs(2, 0.01, 110), TotalRuns: 1, Timeline: drift},
+		{Name: "BenchmarkBusy", Runs: runs(2, 0.25, noisy...), TotalRuns: len(noisy)},
+		{Name: "BenchmarkOwn", Runs: runs(2, 0.01, noisy...), TotalRuns: len(noisy)},
+	}}
+	a := Analyze(in)
+	d := rowByName(t, a, "Drift-2")
+	require.NotNil(t, d.Drift)
+	assert.Nil(t, d.Regimes)
+	assert.InDelta(t, 20, d.Drift.ChangePct, 4)
+	text := render(t, in)
+	assert.Contains(t, lineWith(t, text, "Drift-2: drift:"), "warm up before measuring")
+	assert.Contains(t, lineWith(t, text, "Busy-2: contention:"), "stop other work on the machine")
+	assert.Contains(t, lineWith(t, text, "Busy-2: cv"), "caused by contention (wait 25.0%)")
+	own := lineWith(t, text, "Own-2: cv")
+	assert.Contains(t, own, "No contention, regimes or drift to blame")
+	assert.Contains(t, own, "runs per side")
+	assert.NotContains(t, text, "Own-2: contention")
+}

@@ -1,0 +1,152 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
+)
+
+// The rule's defaults, shared by control.Compare and -benchkit.against:
+// the family-wise confidence of the intervals, and the negligible size ε
+// in percent.
+const (
+	DefaultConfidence = 0.95
+	DefaultNegligible = 1.0
+)
+
+// Verdict is the outcome of one candidate in a comparison.
+type Verdict string
+
+// The verdicts. Faster and Slower are decided differences; Same is a
+// decided absence of a difference that matters; Undecided means the
+// measurement cannot tell, and the reason says why.
+const (
+	Faster    Verdict = "faster"
+	Slower    Verdict = "slower"
+	Same      Verdict = "same"
+	Undecided Verdict = "undecided"
+)
+
+// Interval is an estimated difference from the baseline in percent:
+// DeltaPct and its confidence interval [LoPct, HiPct] (LoPct ≤ DeltaPct ≤
+// HiPct). Without an interval both bounds equal DeltaPct.
+type Interval struct {
+	DeltaPct, LoPct, HiPct float64
+}
+
+// Rule is what the verdict rule needs besides the estimates. Its methods
+// are pure: same estimates, same verdict and reason.
+type Rule struct {
+	// Base is the baseline's name, quoted in reasons.
+	Base string
+	// Eps is the negligible size ε, in percent.
+	Eps float64
+	// N is the number of rounds, Level the confidence of each interval,
+	// MinN the rounds a finite interval needs at Level.
+	N     int
+	Level float64
+	MinN  int
+	// NoInterval, when set, replaces TooFew's reason.
+	NoInterval string
+	// Groups is the number of processes whose estimates the interval is
+	// built from (≤ 1: within one process); a wide interval over several
+	// is their disagreement, not too few rounds. GroupName names them in
+	// the reason ("forks") and GroupFix says how to narrow the interval
+	// ("more forks (-benchkit.forks) narrow it").
+	Groups              int
+	GroupName, GroupFix string
+}
+
+// TooFew is the reason every verdict is Undecided when the control has no
+// interval.
+func (r Rule) TooFew() string {
+	if r.NoInterval != "" {
+		return r.NoInterval
+	}
+	return fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", textfmt.Plural(r.N, "round"), 100*r.Level, r.MinN)
+}
+
+// ControlOff reports whether the control's interval excludes 0 and its
+// delta exceeds ε/2 in size: the harness cannot tell a copy of the
+// baseline from the baseline at that level.
+func (r Rule) ControlOff(ctl Interval) bool {
+	return (ctl.LoPct > 0 || ctl.HiPct < 0) && math.Abs(ctl.DeltaPct) > r.Eps/2
+}
+
+// DecideControl returns the control's verdict and reason: Undecided
+// without an interval (ok false) or when it is off ([Rule.ControlOff]),
+// else Same.
+func (r Rule) DecideControl(ctl Interval, ok bool) (Verdict, string) {
+	switch {
+	case !ok:
+		return Undecided, r.TooFew()
+	case r.ControlOff(ctl):
+		return Undecided, fmt.Sprintf("a copy of %s measured %s [%s, %s] from it: the harness's own error exceeds ±%.2g%%", r.Base,
+			FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), r.Eps/2)
+	default:
+		return Same, fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", r.Base, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+	}
+}
+
+// Decide returns a candidate's verdict and reason given the control's
+// estimate; ok and ctlOK say whether e and ctl have an interval. In order:
+// no control interval, or the control off: Undecided; no candidate
+// interval: Undecided; the interval within [−ε, +ε]: Same; above 0 and
+// strictly above the control's interval: Slower; below 0 and strictly
+// below it: Faster; otherwise Undecided (too wide, or inside the noise
+// floor).
+func (r Rule) Decide(ctl Interval, ctlOK bool, e Interval, ok bool) (Verdict, string) {
+	eps := r.Eps
+	switch {
+	case !ctlOK:
+		return Undecided, r.TooFew()
+	case r.ControlOff(ctl):
+		return Undecided, fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
+			r.Base, FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), eps/2)
+	case !ok:
+		return Undecided, "no interval: a time could not be paired"
+	case e.LoPct >= -eps && e.HiPct <= eps:
+		return Same, fmt.Sprintf("the interval lies within ±%.2g%% (Negligible)", eps)
+	case e.LoPct > 0 && e.LoPct > ctl.HiPct:
+		return Slower, fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+	case e.HiPct < 0 && e.HiPct < ctl.LoPct:
+		return Faster, fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+	case e.LoPct <= 0 && e.HiPct >= 0 && r.Groups > 1:
+		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: the %d %s disagree by more than that (control: [%s, %s]); %s",
+			eps, r.Groups, r.GroupName, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), r.GroupFix)
+	case e.LoPct <= 0 && e.HiPct >= 0:
+		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: too wide to tell with %d rounds (control: [%s, %s]); raise -benchtime or quiet the machine",
+			eps, r.N, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+	default:
+		return Undecided, fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+	}
+}
+
+// Spread returns the estimate over per-process ratios (each process's
+// ratio of a candidate's time to the baseline's, 1 = equal): DeltaPct is
+// (mean − 1)·100 and [LoPct, HiPct] Student's t-interval around it at
+// level (stats.ForkInterval), in percent. ok is false, with both bounds at
+// DeltaPct, when there are fewer than stats.ForkMinN ratios or the
+// interval is not finite; with no ratio at all the Interval is zero.
+func Spread(ratios []float64, level float64) (Interval, bool) {
+	var e Interval
+	if len(ratios) == 0 {
+		return e, false
+	}
+	mean, _ := stats.Mean(ratios)
+	e.DeltaPct = Pct(mean)
+	e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
+	ci, ok := stats.ForkInterval(ratios, level)
+	if !ok {
+		return e, false
+	}
+	return Interval{DeltaPct: Pct(ci.Center), LoPct: Pct(ci.Lo), HiPct: Pct(ci.Hi)}, true
+}
+
+// Pct converts a ratio to a signed percentage difference: (ratio − 1)·100.
+func Pct(ratio float64) float64 { return (ratio - 1) * 100 }
+
+// FmtPct formats a signed percentage with two decimals: "+4.93%".
+func FmtPct(p float64) string { return fmt.Sprintf("%+.2f%%", p) }
