@@ -11,8 +11,8 @@ import (
 )
 
 // inParallelBody reports whether the function that called Track, Loop or
-// Setup runs inside a body given to b.RunParallel: the nearest frame of
-// package testing above it is RunParallel's worker, not runN. It looks at
+// Setup runs inside a body given to b.RunParallel: the nearest frame of a
+// testing.B method above it is RunParallel's worker, not runN. It looks at
 // most 16 frames up (a body that reaches Track through deeper helpers is
 // not recognised) and costs about a µs, before Track pauses the timer;
 // it must come first because in a RunParallel body every goroutine would
@@ -37,7 +37,7 @@ func inParallelBody() bool {
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if strings.HasPrefix(f.Function, "testing.") {
+		if strings.HasPrefix(f.Function, "testing.(*B).") {
 			in = strings.HasPrefix(f.Function, "testing.(*B).RunParallel")
 			break
 		}
