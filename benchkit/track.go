@@ -372,8 +372,15 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	if st.within >= 0 {
 		reportMetric(b, st.within, unitBatchCV)
 	}
+	st.check(run, s, th)
+}
 
-	name := nameOf(b)
+// check raises the flags of the recorded final step s, whose run is run:
+// eliminated work, fewer allocations than declared, setup cost (Setup) or
+// heavy timer toggling (otherwise).
+func (st *state) check(run registry.Run, s step, th threadDelta) {
+	st.b.Helper()
+	name := nameOf(st.b)
 	// Compare the floor with the time the work would have taken without
 	// waiting for a CPU: on a loaded machine an empty loop's ns/op is
 	// inflated by the time its thread sat in the run queue.
