@@ -47,8 +47,9 @@ type againstPlan struct {
 // with the benchmarks switched off, runs the benchmarks in rounds of
 // fresh processes of both binaries, records the comparison for the
 // report, prints it and writes the files, and returns the exit code: m's
-// when it failed, else 1 when a gate failed, a process of this binary
-// failed or a file could not be written, else 0.
+// when it failed (then nothing is measured, as go test runs no benchmark
+// after a failed test), else 1 when a gate failed, a process of this
+// binary failed or a file could not be written, else 0.
 func againstRun(m interface{ Run() int }, cfg mainConfig, d mainDeps) int {
 	p, err := againstPlanOf(cfg, d)
 	if err != nil {
@@ -58,6 +59,11 @@ func againstRun(m interface{ Run() int }, cfg mainConfig, d mainDeps) int {
 	snap := d.probe()
 	_ = d.fs.Set("test.bench", "") // the tests only: the benchmarks run in the children
 	code := m.Run()
+	if code != 0 {
+		// As go test: no benchmark runs after a failed test.
+		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
+		return code
+	}
 	a := againstMeasure(p, d.fs, d.stderr)
 	d.reg.SetAgainst(a)
 	in := mainInput(cfg, d, snap, nil)
@@ -66,10 +72,10 @@ func againstRun(m interface{ Run() int }, cfg mainConfig, d mainDeps) int {
 	if d.getenv("GITHUB_ACTIONS") == "true" {
 		report.Annotations(d.stdout, in, an)
 	}
-	if failed && code == 0 {
-		code = 1
+	if failed {
+		return 1
 	}
-	return code
+	return 0
 }
 
 // againstPlanOf checks the settings and the base binary and returns the

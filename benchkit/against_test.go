@@ -2,6 +2,7 @@ package benchkit
 
 import (
 	"flag"
+	"os"
 	"testing"
 	"time"
 
@@ -120,4 +121,20 @@ func TestAgainstFlagsOK(t *testing.T) {
 	assert.ErrorContains(t, againstFlagsOK(fs, "."), "drop -cpuprofile")
 	require.NoError(t, fs.Set("test.count", "3"))
 	assert.ErrorContains(t, againstFlagsOK(fs, "."), "drop -count")
+}
+
+// TestAgainstFailedTestsMeasureNothing: as go test, no benchmark runs
+// after a failed test; Main returns the tests' code, runs no warm-up and
+// starts no process.
+func TestAgainstFailedTestsMeasureNothing(t *testing.T) {
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	h := newMainHarness("-test.bench=.", "-benchkit.against="+exe)
+	h.deps.pkg = mainPackage()
+	code := mainRun(mainFakeM{code: 1, events: &h.events}, nil, h.deps)
+	assert.Equal(t, 1, code)
+	assert.Equal(t, []string{"probe", "run"}, h.events)
+	assert.Contains(t, h.stderr.String(), "measured nothing: the tests failed")
+	assert.Nil(t, h.reg.Against())
+	assert.Empty(t, h.stdout.String())
 }

@@ -39,7 +39,10 @@
 //   - wait%: the time the process's threads spent runnable but waiting for
 //     a CPU, over the run's wall time, in percent (Linux only; it can exceed
 //     100 when several threads wait);
-//   - batchcv%: the CV of the batch times within the run, when [Loop] ran it.
+//   - batchcv%: the CV of the batch times within the run, when [Loop] ran it:
+//     the spread of batches a few milliseconds long, not the run-to-run CV
+//     (the report grades the interval of the run's median instead, and
+//     never sizes a run count from it).
 //
 // -benchkit.metrics=off (with [Main]) or BENCHKIT_METRICS=off (with or
 // without Main) leaves all three off the line, which then carries only
@@ -109,7 +112,12 @@
 //     probably removed the work, or it is a few instructions timing cannot
 //     tell from nothing (the assembly can: go test -gcflags=-S). The fix is
 //     sink.Keep, sink.Opaque for constant inputs, or a `for b.Loop()` body;
-//     go test -gcflags=-m shows what was inlined and removed.
+//     go test -gcflags=-m shows what was inlined and removed. It is a
+//     timing-only check and has false alarms: on correct work of three
+//     dependent instructions (about 3× the one-cycle floor) it fired in 18
+//     of 60 processes on a loaded 2-vCPU VM; on correct work of 1.7 ns and
+//     more, 0 of 120 (docs/measurements.md, "Report signals,
+//     calibrated").
 //   - allocs: allocs/op rounds below the count declared with
 //     [ExpectAllocs]: the exact signal of removed allocating work.
 //   - misuse: Track called twice in one benchmark run (the second call is
@@ -212,6 +220,13 @@
 // With GITHUB_ACTIONS=true, Main also prints ::error:: workflow commands
 // for the failures and ::warning:: for a slowdown or an extra allocation
 // that no gate failed on.
+//
+// Inside those processes Main only runs the benchmarks (no report, no
+// warm-up, no files), and control.Compare measures within its process:
+// the rounds of processes are the forks. Give -benchkit.against as a
+// flag to one package's go test: BENCHKIT_AGAINST would reach every
+// package of `go test ./...`, whose test binaries are not the base's
+// package.
 //
 // Bad input stops Main before anything runs, with exit code 2 and the
 // fix: a base file that is missing, not executable, not a Go binary, a

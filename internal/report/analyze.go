@@ -135,9 +135,10 @@ const (
 	// (-count repeats), the variance Lehr's rule is stated for.
 	BasisRunCV Basis = "run-cv"
 	// BasisBatchCI: the confidence interval of the median from one run's
-	// batches (stats.BatchMedianCI); for runs-needed, its standard error
-	// stands in for the run-to-run CV and is a lower bound: a run cannot
-	// see how far another process lands.
+	// batches (stats.BatchMedianCI); for runs-needed, a range: its
+	// standard error gives the low end (a run cannot see how far another
+	// process lands, only that it lands at least that far), the spread of
+	// its 16 block medians the high end (Row.RunsNeededHi).
 	BasisBatchCI Basis = "batch-ci"
 	// BasisNone: no spread is known.
 	BasisNone Basis = ""
@@ -203,7 +204,7 @@ type Row struct {
 	// asked for more than stats.MaxLehrRuns. RunsNeededBasis says which
 	// cv: the run-to-run CV (BasisRunCV), or, with batches only, the
 	// standard error of the run's median (BasisBatchCI), which makes
-	// RunsNeeded a lower bound.
+	// RunsNeeded the low end of a range that ends at RunsNeededHi.
 	RunsNeeded       int
 	RunsNeededCapped bool
 	RunsNeededBasis  Basis
@@ -484,14 +485,16 @@ func analyzeRow(r *Row, delta float64) {
 // without a cold first one: for runs from their CV, for batches from the
 // batch-means interval of the run's median.
 func gradeRow(r *Row, xs []float64, delta float64) {
-	var perRunCV float64
 	switch r.Source {
 	case SourceRuns:
 		if c, lo, hi, ok := stats.MedianCI(xs, 0.95); ok && c > 0 {
 			r.CIPct = 100 * (hi - lo) / 2 / c
 		}
 		r.Grade, r.GradeBasis = GradeCV(r.CVPct), BasisRunCV
-		perRunCV, r.RunsNeededBasis = r.CVPct, BasisRunCV
+		if r.CVPct >= 0 {
+			r.RunsNeededBasis = BasisRunCV
+			r.RunsNeeded, r.RunsNeededCapped = runsNeeded(r.CVPct, delta)
+		}
 	case SourceBatches:
 		ci, ok := stats.BatchMedianCI(xs, 0.95)
 		if !ok {
@@ -500,25 +503,27 @@ func gradeRow(r *Row, xs []float64, delta float64) {
 		}
 		r.CIPct = ci.HalfWidthPct
 		r.Grade, r.GradeBasis = GradeCI(ci.HalfWidthPct), BasisBatchCI
-		perRunCV, r.RunsNeededBasis = ci.SEPct, BasisBatchCI
-		defer func() {
-			hi, _ := stats.LehrRuns(ci.BlockCVPct, delta)
-			r.RunsNeededHi = max(hi, r.RunsNeeded)
-		}()
+		r.RunsNeededBasis = BasisBatchCI
+		r.RunsNeeded, r.RunsNeededCapped = runsNeeded(ci.SEPct, delta)
+		hi, _ := runsNeeded(ci.BlockCVPct, delta)
+		r.RunsNeededHi = max(hi, r.RunsNeeded)
 	default:
 		r.Grade = GradeUnknown
-		return
 	}
-	if perRunCV < 0 {
-		r.RunsNeededBasis = BasisNone
-		return
+}
+
+// runsNeeded is max(Lehr's rule, MinRunsForCI) for a per-run cv in
+// percent (MinRunsForCI for 0), and whether Lehr's rule was capped; 0 for
+// a negative or non-finite cv.
+func runsNeeded(cvPct, delta float64) (n int, capped bool) {
+	if cvPct == 0 {
+		return MinRunsForCI, false
 	}
-	if perRunCV == 0 {
-		r.RunsNeeded = MinRunsForCI
-	} else if n, ok := stats.LehrRuns(perRunCV, delta); n > 0 {
-		r.RunsNeeded = max(n, MinRunsForCI)
-		r.RunsNeededCapped = !ok
+	lehr, ok := stats.LehrRuns(cvPct, delta)
+	if lehr == 0 {
+		return 0, false
 	}
+	return max(lehr, MinRunsForCI), !ok
 }
 
 // shiftIndices returns g with every segment moved by d places (the

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -118,4 +120,72 @@ func TestContentionDriftAdvice(t *testing.T) {
 	assert.Contains(t, own, "No contention, regimes or drift to blame")
 	assert.Contains(t, own, "runs per side")
 	assert.NotContains(t, text, "Own-2: contention")
+}
+
+// TestColdStartRuns: with -count, a first run that paid for a cold first
+// iteration is left out of the run-to-run cv, the grade and the regimes,
+// whose segments still count from the first run.
+func TestColdStartRuns(t *testing.T) {
+	ns := []float64{5.7e6}
+	for i := range 19 {
+		v := 1.1e6 * (1 + 0.005*float64(i%3))
+		if i >= 9 {
+			v *= 1.5 // a second regime from run 11 on
+		}
+		ns = append(ns, v)
+	}
+	a := Analyze(Input{Benches: []registry.Bench{{Name: "BenchmarkCold", Runs: runs(2, 0.01, ns...), TotalRuns: len(ns)}}})
+	r := rowByName(t, a, "Cold-2")
+	assert.Greater(t, r.ColdStart, 3.0, "5.7 ms over the median of the rest, 1.65 ms")
+	require.NotNil(t, r.Regimes)
+	assert.Equal(t, [][2]int{{1, 10}}, r.Regimes.Low.Segments, "indices of the runs as recorded")
+	assert.Equal(t, [][2]int{{10, 20}}, r.Regimes.High.Segments)
+
+	steady := []float64{5.7e6, 1.1e6, 1.11e6, 1.09e6, 1.1e6, 1.12e6, 1.1e6, 1.09e6}
+	s := rowByName(t, Analyze(Input{Benches: []registry.Bench{{Name: "BenchmarkWarm", Runs: runs(2, 0.01, steady...), TotalRuns: len(steady)}}}), "Warm-2")
+	assert.Greater(t, s.ColdStart, 4.0)
+	assert.Equal(t, GradeExcellent, s.Grade, "cv %.2f%% without the cold run", s.CVPct)
+	assert.Less(t, s.CVPct, 2.0)
+}
+
+// TestJSONIssue13Fields: the fields added within v1 by issue 13.
+func TestJSONIssue13Fields(t *testing.T) {
+	tl := []float64{407e6}
+	for i := range 63 {
+		tl = append(tl, 1.1e6*(1+0.01*float64(i%4)))
+	}
+	in := Input{Benches: []registry.Bench{
+		{Name: "BenchmarkCold", Runs: runs(2, 0.01, 5.7e6), TotalRuns: 1, Timeline: tl},
+		{Name: "BenchmarkRuns", Runs: runs(2, 0.01, 100, 101, 99, 100, 102, 98), TotalRuns: 6},
+	}}
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Benchmarks []struct {
+			Display         string
+			GradeBasis      string   `json:"grade_basis"`
+			MedianCIPct     *float64 `json:"median_ci_pct"`
+			RunsNeededBasis string   `json:"runs_needed_basis"`
+			RunsNeededHi    *int     `json:"runs_needed_hi"`
+			ColdStartRatio  *float64 `json:"cold_start_ratio"`
+			Drift           *struct {
+				ChangePct float64 `json:"change_pct"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	require.Len(t, rep.Benchmarks, 2)
+	cold, rs := rep.Benchmarks[0], rep.Benchmarks[1]
+	assert.Equal(t, "batch-ci", cold.GradeBasis)
+	assert.Equal(t, "batch-ci", cold.RunsNeededBasis)
+	require.NotNil(t, cold.MedianCIPct)
+	require.NotNil(t, cold.RunsNeededHi)
+	require.NotNil(t, cold.ColdStartRatio)
+	assert.Greater(t, *cold.ColdStartRatio, 300.0)
+	assert.Nil(t, cold.Drift)
+	assert.Equal(t, "run-cv", rs.GradeBasis)
+	assert.Equal(t, "run-cv", rs.RunsNeededBasis)
+	assert.Nil(t, rs.RunsNeededHi)
+	assert.Nil(t, rs.ColdStartRatio)
+	require.NotNil(t, rs.MedianCIPct, "benchstat's ± with 6 runs")
 }

@@ -68,6 +68,9 @@ func (p *printer) title(in Input, a Analysis) {
 	if n := len(a.Comparisons); n > 0 {
 		title += " · " + textfmt.Plural(n, "comparison")
 	}
+	if in.Against != nil {
+		title += fmt.Sprintf(" · against %s: %s", in.Against.Base.Path, textfmt.Plural(len(in.Against.Benches), "benchmark"))
+	}
 	if in.Package != "" {
 		title += " · " + in.Package
 	}

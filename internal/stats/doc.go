@@ -10,6 +10,10 @@
 //	o, _ := stats.Tukey(nsPerOp)            // 1.5·IQR mild, 3·IQR severe: reported, never dropped
 //	r, bimodal := stats.TwoRegimes(nsPerOp) // two states of the machine?
 //	r, shifted := stats.ShiftedBlock(batches) // a level-shifted block in time order?
+//	c, found := stats.FindRegimes(batches, true) // the above; over a timeline, sustained levels only
+//	ci, ok := stats.BatchMedianCI(batches, 0.95) // ± of one run's median from 16 blocks of its batches
+//	d, drifting, ok := stats.Drift(batches) // Mann–Kendall trend on block medians
+//	ratio, cold, ok := stats.ColdStart(xs)  // a cold first iteration?
 //	runs, ok := stats.LehrRuns(cv, 5)       // runs per side to resolve a 5% change
 //	p, ok := stats.MannWhitneyP(old, new)   // benchstat's p (benchmath)
 //
@@ -46,6 +50,19 @@
 // benchkit.Loop's batches): a rank scan for one contiguous level-shifted
 // block, with a seeded permutation p-value and gates on the size and
 // shape of the step. The report uses it only when TwoRegimes finds none.
+//
+// [FindRegimes] runs both and, over a batch timeline, keeps a split only
+// when it is a sustained level ([Sustained]: it survives a running median
+// over a sixteenth of the run), so that scattered interference bursts stay
+// outliers.
+//
+// # One run's timeline
+//
+// [BatchMedianCI] puts an interval on the level of a benchkit.Loop
+// timeline by batch means over 16 blocks, widened for the autocorrelation
+// of neighbouring blocks; [Drift] tests the block medians for a monotone
+// trend (Mann–Kendall, Sen's slope); [ColdStart] recognises a first value
+// far above the rest.
 //
 // # Lehr's rule
 //

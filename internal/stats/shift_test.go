@@ -88,6 +88,7 @@ func TestShiftedBlockUnimodal(t *testing.T) {
 // most 1/300 for every shape and n = 20 to 200, see docs/statistics.md).
 // Autocorrelated shapes are skipped: see the doc of ShiftedBlock.
 func TestShiftedBlockFalsePositiveRate(t *testing.T) {
+	calibration(t)
 	checkFalsePositiveRate(t, 200, []int{20, 30, 40}, 3000, "shifted", func(xs []float64) bool {
 		_, shifted := ShiftedBlock(xs)
 		return shifted
@@ -97,6 +98,7 @@ func TestShiftedBlockFalsePositiveRate(t *testing.T) {
 // TestShiftedBlockDrift checks that steep drifts and humps, which persist
 // in order and move far, are not a level shift.
 func TestShiftedBlockDrift(t *testing.T) {
+	calibration(t)
 	r := rand.New(rand.NewPCG(11, 11))
 	for _, n := range []int{20, 50, 100} {
 		for _, shape := range []string{"drift", "hump"} {
@@ -142,6 +144,7 @@ func hogTimeline(r *rand.Rand, n, from, to int, base float64) []float64 {
 }
 
 func TestShiftedBlockPower(t *testing.T) {
+	calibration(t)
 	r := rand.New(rand.NewPCG(3, 3))
 	for _, c := range []struct{ n, from, to int }{{80, 20, 45}, {100, 10, 40}, {150, 15, 50}, {150, 15, 110}, {60, 0, 20}, {60, 35, 60}} {
 		found, twoRegimes := 0, 0

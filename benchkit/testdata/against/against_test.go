@@ -6,7 +6,8 @@
 // allocates once more per op, BenchmarkOnlyBase is gone,
 // BenchmarkOnlyNew appears and BenchmarkFixed no longer fails.
 // BENCHKIT_TESTDATA_PANIC=1 makes BenchmarkPanics panic in the new
-// version only.
+// version only. With -tags against_plus5 the base build's BenchmarkWork
+// does 5% more work (examples/cmd/againstcal).
 package against
 
 import (

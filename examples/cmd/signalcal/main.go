@@ -32,7 +32,8 @@
 //     alarm on every workload here: none is eliminated);
 //   - wait%: the median over processes of the report's wait%;
 //   - ns/op: the median over processes of the printed median, and the
-//     run-to-run CV of those medians across processes;
+//     run-to-run CV of those medians across processes with the grade seed
+//     001's thresholds give it (what the report's grade should match);
 //   - runs@5% printed lo–hi: the medians over processes without a regime
 //     call of the range the report printed from batches (runs_needed and
 //     runs_needed_hi), and the old figure, Lehr's rule on the batch CV;

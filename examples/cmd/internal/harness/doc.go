@@ -1,4 +1,4 @@
-// Package harness holds what the example commands (examples/cmd/forkcal,
+// Package harness holds what the example commands (examples/cmd/forkcal, signalcal,
 // groundtruth and warmupeffect) share: building a test binary once, running
 // it as a fresh process with a deadline, reading what control.Compare and
 // plain sub-benchmarks print, comparing the plain way as benchstat does,

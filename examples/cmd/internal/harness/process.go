@@ -25,11 +25,18 @@ const waitDelay = 10 * time.Second
 // go test -c, and returns its path: dir/<last element of pkg>.test, with
 // .exe on Windows. The error holds go's output.
 func Build(pkg, dir string) (string, error) {
-	bin := filepath.Join(dir, path.Base(filepath.ToSlash(pkg))+".test")
+	return BuildAs(pkg, dir, path.Base(filepath.ToSlash(pkg)))
+}
+
+// BuildAs is [Build] with the binary named dir/<name>.test and extra go
+// test build flags (such as -tags=x): one package built two ways.
+func BuildAs(pkg, dir, name string, flags ...string) (string, error) {
+	bin := filepath.Join(dir, name+".test")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	if out, err := exec.Command("go", "test", "-c", "-o", bin, pkg).CombinedOutput(); err != nil {
+	args := append(append([]string{"test", "-c", "-o", bin}, flags...), pkg)
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
 		return "", fmt.Errorf("building %s: %v\n%s", pkg, err, out)
 	}
 	return bin, nil
