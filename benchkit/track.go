@@ -113,7 +113,7 @@ func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")
 	}
-	if inParallelBody() {
+	if inParallelBody(1) {
 		b.Helper()
 		parallelMisuse(b, "Track", false)
 		return
