@@ -283,8 +283,20 @@ func checkHeadline(t *testing.T, head string, wants ...string) {
 	t.Helper()
 	assert.LessOrEqual(t, utf8.RuneCountInString(head), 160, "headline of %d characters: %s", utf8.RuneCountInString(head), head)
 	assert.NotContains(t, head, "\n")
-	assert.Regexp(t, `^benchkit: Benchmark\w+: `, head)
+	assert.Regexp(t, `^benchkit: Benchmark[\w-]+[: ]`, head)
 	for _, w := range append(wants, "Fix: ") {
 		assert.Contains(t, head, w, "headline %q lacks %q", head, w)
 	}
+}
+
+// TestMisuseHeadlines: every misuse message is a headline (issue 11:
+// messages ran to 450 characters), with the fix.
+func TestMisuseHeadlines(t *testing.T) {
+	const name = "BenchmarkParseJSONLarge"
+	checkHeadline(t, parallelMessage(name, "Loop", true), "Loop called inside a RunParallel body", "pb.Next()")
+	checkHeadline(t, parallelMessage(name, "", false), "Track called inside a RunParallel body", "before b.RunParallel")
+	checkHeadline(t, loopAgainMessage(name, "Setup"), "Setup called after b.Loop already ran")
+	checkHeadline(t, trackTwiceMessage(name), "Track called twice")
+	checkHeadline(t, parentMessage(name), "calls b.Run", "Fix: Track in each b.Run function")
+	checkHeadline(t, staleProcsMessage(name, 2, 1), "BenchmarkParseJSONLarge-2: ", "GOMAXPROCS=1, not 2", "golang/go#49980")
 }

@@ -2,7 +2,6 @@ package benchkit
 
 import (
 	"reflect"
-	"runtime"
 	"testing"
 	"time"
 )
@@ -19,9 +18,7 @@ type bfields struct {
 	netAllocs []int // uint64
 	netBytes  []int // uint64
 	hasSub    []int // atomic.Bool's uint32 v
-	parent    []int // *common
 	loopN     []int // uint64 loop.n: b.Loop's iteration target, 0 before b.Loop runs
-	benchFunc []int // func(*B)
 	// startWall and startExt are the time.Time in the timer's last start
 	// (common.start.now, a time.Time except on Windows).
 	startWall []int // uint64
@@ -62,9 +59,7 @@ func newFields(t reflect.Type) bfields {
 		netAllocs: field(reflect.Uint64, "netAllocs"),
 		netBytes:  field(reflect.Uint64, "netBytes"),
 		hasSub:    field(reflect.Uint32, "hasSub", "v"),
-		parent:    field(reflect.Pointer, "parent"),
 		loopN:     field(reflect.Uint64, "loop", "n"),
-		benchFunc: field(reflect.Func, "benchFunc"),
 		startWall: field(reflect.Uint64, "start", "now", "wall"),
 		startExt:  field(reflect.Int64, "start", "now", "ext"),
 	}
@@ -110,20 +105,6 @@ func (v *bfields) HasSub(b *testing.B) (has, ok bool) {
 	return f.Uint() != 0, true
 }
 
-// FirstRun reports whether b is the *testing.B that b.Run (or testing's
-// top level) created, rather than one that testing's processBench built
-// for a later -count repeat or -cpu value: only the first has a parent.
-// Its first call of the benchmark function (run1) runs before testing sets
-// GOMAXPROCS to the first -cpu value (golang/go#49980). testing.Benchmark's
-// B has no parent either.
-func (v *bfields) FirstRun(b *testing.B) (first, ok bool) {
-	f, ok := v.value(b, v.parent)
-	if !ok {
-		return false, false
-	}
-	return !f.IsNil(), true
-}
-
 // LoopRan reports whether b.Loop has run in this call of the benchmark
 // function (testing zeroes loop.n before each call; b.Loop's first call
 // sets it).
@@ -133,20 +114,6 @@ func (v *bfields) LoopRan(b *testing.B) (ran, ok bool) {
 		return false, false
 	}
 	return f.Uint() != 0, true
-}
-
-// BenchFunc returns the name of the function b runs, as the runtime
-// knows it ("example.com/p.TestX.func1").
-func (v *bfields) BenchFunc(b *testing.B) (name string, ok bool) {
-	f, ok := v.value(b, v.benchFunc)
-	if !ok || f.IsNil() {
-		return "", false
-	}
-	fn := runtime.FuncForPC(f.Pointer())
-	if fn == nil {
-		return "", false
-	}
-	return fn.Name(), true
 }
 
 // TimerStart returns the monotonic clock reading, in ns since the process

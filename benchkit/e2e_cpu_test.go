@@ -37,14 +37,17 @@ func TestE2ECPUList(t *testing.T) {
 	for _, cpu := range []string{"1,2", "2,1"} {
 		t.Run("cpu="+cpu, func(t *testing.T) {
 			js := filepath.Join(t.TempDir(), "report.json")
-			o := e2eRun(t, bin, 2*time.Minute, "-test.bench=.", "-test.cpu="+cpu, "-test.count=2",
+			o := e2eRunEnv(t, bin, 2*time.Minute, []string{"BENCHKIT_FORKS=1"}, "-test.bench=.", "-test.cpu="+cpu, "-test.count=2",
 				"-test.benchtime=10ms", "-benchkit.warmup=off", "-benchkit.json="+js)
 			require.False(t, o.failed, o.text)
 			o.checkParses(t)
 			raw, err := os.ReadFile(js)
 			require.NoError(t, err)
 			var rep struct {
-				Benchmarks []e2eJSONBench `json:"benchmarks"`
+				Benchmarks  []e2eJSONBench `json:"benchmarks"`
+				Comparisons []struct {
+					Benchmark string `json:"benchmark"`
+				} `json:"comparisons"`
 			}
 			require.NoError(t, json.Unmarshal(raw, &rep))
 			byName := map[string]e2eJSONBench{}
@@ -52,7 +55,13 @@ func TestE2ECPUList(t *testing.T) {
 				byName[b.Name] = b
 			}
 			want := []string{"BenchmarkCountN", "BenchmarkCountN-2", "BenchmarkLoop", "BenchmarkLoop-2"}
-			assert.Len(t, rep.Benchmarks, len(want), "one JSON entry per printed name: %+v", rep.Benchmarks)
+			withRuns := 0
+			for _, b := range rep.Benchmarks {
+				if len(b.Runs) > 0 {
+					withRuns++
+				}
+			}
+			assert.Equal(t, len(want), withRuns, "one JSON entry with runs per printed name: %+v", rep.Benchmarks)
 			for _, name := range want {
 				printed := o.results[name]
 				jb := byName[name]
@@ -79,6 +88,13 @@ func TestE2ECPUList(t *testing.T) {
 			assert.Zero(t, byName[loop].Runs[1].StaleProcs)
 			assert.Contains(t, strings.Join(o.logs[loop], ""), "golang/go#49980", "the stale run is logged")
 			assert.Contains(t, o.text, "measured by testing at GOMAXPROCS=", "the report says so")
+			// control.Compare files its comparisons the same way: two
+			// under each printed name.
+			perName := map[string]int{}
+			for _, c := range rep.Comparisons {
+				perName[c.Benchmark]++
+			}
+			assert.Equal(t, map[string]int{"BenchmarkCompare": 2, "BenchmarkCompare-2": 2}, perName, "comparisons by name")
 			for _, name := range []string{"BenchmarkCountN", "BenchmarkCountN-2"} {
 				assert.NotContains(t, strings.Join(o.logs[name], ""), "49980", "%s: b.N style measures at the right value", name)
 			}

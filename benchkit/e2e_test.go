@@ -48,7 +48,13 @@ type e2eResult struct {
 // e2eRun runs bin with args under a timeout and parses its output.
 func e2eRun(t *testing.T, bin string, timeout time.Duration, args ...string) e2eOutput {
 	t.Helper()
-	run := testbin.Run(t, bin, "", timeout, nil, append([]string{"-test.run=^$"}, args...)...)
+	return e2eRunEnv(t, bin, timeout, nil, args...)
+}
+
+// e2eRunEnv is e2eRun with extra environment variables ("KEY=value").
+func e2eRunEnv(t *testing.T, bin string, timeout time.Duration, env []string, args ...string) e2eOutput {
+	t.Helper()
+	run := testbin.Run(t, bin, "", timeout, env, append([]string{"-test.run=^$"}, args...)...)
 	out := []byte(run.Combined())
 	o := e2eOutput{
 		text:    string(out),
@@ -349,7 +355,7 @@ func TestE2ESetupRunaway(t *testing.T) {
 // only under -v, and in Main's report, under the name testing uses.
 func TestE2ETrackInParent(t *testing.T) {
 	bin := e2eBuild(t, "parent")
-	const msg = "calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it"
+	const msg = "calls b.Run, so testing measures only its sub-benchmarks and Track here records nothing"
 	for _, v := range []bool{false, true} {
 		t.Run(fmt.Sprintf("v=%v", v), func(t *testing.T) {
 			args := []string{"-test.bench=.", "-test.benchtime=1x", "-test.count=3", "-benchkit.warmup=off"}

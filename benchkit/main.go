@@ -198,6 +198,7 @@ func mainRun(m M, opts []MainOption, d mainDeps) int {
 		return code
 	}
 	strictFlags.Store(cfg.strict) // flags then fail their benchmark (raise)
+	defer strictFlags.Store(false)
 	if child.Is() {
 		// A fork of control.Compare or a run of -benchkit.against: the
 		// parent reports; this process only measures.

@@ -1,6 +1,8 @@
 package benchkit
 
 import (
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,9 +98,17 @@ func TestMainReportOffStillExplainsFailure(t *testing.T) {
 // writes the file, as the JSON report is.
 func TestMainReportFileErrors(t *testing.T) {
 	dir := t.TempDir()
+	// A missing directory is found before anything runs (exit 2).
 	h := newMainHarness("-test.bench=.", "-benchkit.report="+filepath.Join(dir, "missing", "r.txt"))
+	assert.Equal(t, 2, h.run(mainFakeM{run: h.record}))
+	assert.Empty(t, h.events, "nothing ran")
+	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.report or BENCHKIT_REPORT (checked before the run: nothing ran)")
+
+	// A write that fails at the end still fails the run (exit 1).
+	h = newMainHarness("-test.bench=.", "-benchkit.report="+filepath.Join(dir, "late.txt"))
+	h.deps.create = func(string) (io.WriteCloser, error) { return nil, errors.New("disk full") }
 	assert.Equal(t, 1, h.run(mainFakeM{run: h.record}))
-	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the report: ")
+	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the report: disk full")
 	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.report or BENCHKIT_REPORT")
 
 	path := filepath.Join(dir, "empty.txt")

@@ -28,6 +28,9 @@ func mainOutputFiles(cfg mainConfig) []mainOutputFile {
 	if cfg.samplesPath != "" {
 		out = append(out, mainOutputFile{cfg.samplesPath, ".txt", "-benchkit.samples or BENCHKIT_SAMPLES"})
 	}
+	if r := cfg.report; r != "" && r != ReportStdout && r != ReportStderr && r != ReportOff {
+		out = append(out, mainOutputFile{r, ".report.txt", "-benchkit.report or BENCHKIT_REPORT"})
+	}
 	return out
 }
 

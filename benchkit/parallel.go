@@ -10,22 +10,30 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
-// inParallelBody reports whether the function that called Track, Loop or
-// Setup runs inside a body given to b.RunParallel: the nearest frame of
-// package testing above it is RunParallel's worker, not runN. It looks at
-// most 16 frames up (a body that reaches Track through deeper helpers is
-// not recognised) and costs about a µs, before Track pauses the timer;
-// it must come first because in a RunParallel body every goroutine would
-// touch b's timer at once.
+// inParallelBody reports whether the user's function that called Track,
+// Loop or Setup runs inside a body given to b.RunParallel: the nearest
+// frame of a testing.B method above it is RunParallel's worker, not runN.
+// depth is the number of benchkit frames between inParallelBody and the
+// user's function (1 from Track, 2 from Loop and Setup through
+// loopCheck). It looks at most 16 frames up (a body that reaches Track
+// through deeper helpers is not recognised). It must come before Track
+// pauses the timer, because in a RunParallel body every goroutine would
+// touch b's timer at once, so its cost is timed in a b.N-style benchmark:
+// about 0.25 µs, a runtime.Callers of two frames and a map lookup.
 //
-// The answer is cached by the return addresses of the three frames above
-// the entry point, so that a benchmark's later ramp steps and repeats pay
-// for a short runtime.Callers alone (about 0.2 µs) rather than for symbolising
-// the frames.
-func inParallelBody() bool {
-	// Skip runtime.Callers, inParallelBody and the benchkit entry point.
-	var key [3]uintptr
-	runtime.Callers(3, key[:])
+// The answer is cached by the two return addresses above benchkit: the
+// user's call site and its caller's (runN's call of the benchmark
+// function, the same in every ramp step and repeat, or RunParallel's
+// worker). Only the first call from a site symbolises the frames (tens
+// of µs): for a b.N-style benchmark in its first step, N = 1, which
+// testing discards. A deeper key would include run1's or launch's frame
+// and miss again on the second step, inside the timed window the timer
+// audit reads.
+func inParallelBody(depth int) bool {
+	// Skip runtime.Callers, inParallelBody and the benchkit frames.
+	skip := 2 + depth
+	var key [2]uintptr
+	runtime.Callers(skip, key[:])
 	parallelMu.RLock()
 	in, ok := parallelSites[key]
 	parallelMu.RUnlock()
@@ -33,11 +41,11 @@ func inParallelBody() bool {
 		return in
 	}
 	var pcs [16]uintptr
-	n := runtime.Callers(3, pcs[:])
+	n := runtime.Callers(skip, pcs[:])
 	frames := runtime.CallersFrames(pcs[:n])
 	for {
 		f, more := frames.Next()
-		if strings.HasPrefix(f.Function, "testing.") {
+		if strings.HasPrefix(f.Function, "testing.(*B).") {
 			in = strings.HasPrefix(f.Function, "testing.(*B).RunParallel")
 			break
 		}
@@ -47,7 +55,7 @@ func inParallelBody() bool {
 	}
 	parallelMu.Lock()
 	if parallelSites == nil {
-		parallelSites = map[[3]uintptr]bool{}
+		parallelSites = map[[2]uintptr]bool{}
 	}
 	parallelSites[key] = in
 	parallelMu.Unlock()
@@ -59,7 +67,7 @@ func inParallelBody() bool {
 // benchmark.
 var (
 	parallelMu    sync.RWMutex
-	parallelSites map[[3]uintptr]bool
+	parallelSites map[[2]uintptr]bool
 )
 
 // parallelWarned holds the *testing.B whose RunParallel body called Track,
@@ -78,14 +86,7 @@ func parallelMisuse(b *testing.B, by string, fail bool) {
 		return
 	}
 	b.Helper()
-	var msg string
-	if fail {
-		msg = fmt.Sprintf("benchkit: %s: %s called inside a RunParallel body, where b.Loop cannot run. "+
-			"Fix: loop with `for pb.Next()` in the body and call benchkit.Track(b) before b.RunParallel", nameOf(b), by)
-	} else {
-		msg = fmt.Sprintf("benchkit: %s: Track called inside a RunParallel body, on every goroutine; the calls are ignored. "+
-			"Fix: call benchkit.Track(b) once, before b.RunParallel", nameOf(b))
-	}
+	msg := parallelMessage(nameOf(b), by, fail)
 	fail = fail || strictFlags.Load()
 	n := registry.Default().AddFlag(registry.KeyProcs(nameOf(b), procsOf(b)),
 		registry.Flag{Kind: registry.FlagMisuse, Message: msg, Failed: fail})
@@ -105,13 +106,30 @@ func parallelMisuse(b *testing.B, by string, fail bool) {
 // with benchkit's message instead (b.Fatal).
 func loopCheck(b *testing.B, by string) bool {
 	b.Helper()
-	if inParallelBody() {
+	if inParallelBody(2) {
 		parallelMisuse(b, by, true)
 		return false
 	}
 	if ran, ok := bFields().LoopRan(b); ok && ran {
-		b.Fatalf("benchkit: %s: %s called after b.Loop already ran in this benchmark function; b.Loop runs once per call. "+
-			"Fix: one Loop or Setup per benchmark, or a b.Run sub-benchmark for each", nameOf(b), by)
+		b.Fatal(loopAgainMessage(nameOf(b), by))
 	}
 	return true
+}
+
+// parallelMessage is the headline for Track (fail false) or Loop/Setup
+// (by, fail true) called in a RunParallel body.
+func parallelMessage(name, by string, fail bool) string {
+	if fail {
+		return fmt.Sprintf("benchkit: %s: %s called inside a RunParallel body, where b.Loop cannot run. "+
+			"Fix: loop on pb.Next() there; call Track before b.RunParallel", name, by)
+	}
+	return fmt.Sprintf("benchkit: %s: Track called inside a RunParallel body (on every goroutine) is ignored. "+
+		"Fix: call Track once, before b.RunParallel", name)
+}
+
+// loopAgainMessage is the headline for Loop or Setup (by) called after
+// b.Loop ran in the same call of the benchmark function.
+func loopAgainMessage(name, by string) string {
+	return fmt.Sprintf("benchkit: %s: %s called after b.Loop already ran in this function; b.Loop runs once per call. "+
+		"Fix: one Loop or Setup per benchmark", name, by)
 }

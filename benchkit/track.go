@@ -5,12 +5,12 @@ import (
 	"math"
 	"runtime"
 	"runtime/metrics"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
@@ -113,7 +113,7 @@ func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")
 	}
-	if inParallelBody() {
+	if inParallelBody(1) {
 		b.Helper()
 		parallelMisuse(b, "Track", false)
 		return
@@ -190,9 +190,7 @@ func join(b *testing.B, opts []Option, by string) *state {
 		st.mu.Unlock()
 		if dup {
 			b.Helper()
-			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
-				"benchkit: %s: Track called twice in one run (Loop and Setup call it too); the extra call and its options are ignored. "+
-					"Fix: call only one, once", nameOf(b))})
+			st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: trackTwiceMessage(nameOf(b))})
 		}
 		return nil
 	}
@@ -206,19 +204,9 @@ func join(b *testing.B, opts []Option, by string) *state {
 
 // procsOf returns the GOMAXPROCS value testing prints in b's name (the
 // "-P" suffix), so that the runs of a -cpu list are filed apart, under the
-// names go test prints. It is GOMAXPROCS now, except in the *testing.B
-// that b.Run created (bfields.FirstRun): testing calls its benchmark
-// function once (run1) before it sets GOMAXPROCS to the first -cpu value,
-// and prints that run under the first value (golang/go#49980).
-func procsOf(b *testing.B) int {
-	now := runtime.GOMAXPROCS(0)
-	if first, ok := bFields().FirstRun(b); ok && first {
-		if cpus := testflag.CPUs(); len(cpus) > 0 {
-			return cpus[0]
-		}
-	}
-	return now
-}
+// names go test prints (benchname.Procs: testing calls a benchmark's
+// function once before it sets the first -cpu value, golang/go#49980).
+func procsOf(b *testing.B) int { return benchname.Procs(b) }
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
 // process (each runtime.ReadMemStats is one) and their total duration,
@@ -366,7 +354,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		run.InvoluntarySwitches = cont.InvoluntarySwitches
 	}
 
-	if now := runtime.GOMAXPROCS(0); now != st.procs {
+	if now := benchname.Stale(st.procs); now != 0 {
 		run.StaleProcs = now
 		b.Log(staleProcsMessage(nameOf(b), st.procs, now))
 	}
@@ -384,8 +372,15 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	if st.within >= 0 {
 		reportMetric(b, st.within, unitBatchCV)
 	}
+	st.check(run, s, th)
+}
 
-	name := nameOf(b)
+// check raises the flags of the recorded final step s, whose run is run:
+// eliminated work, fewer allocations than declared, setup cost (Setup) or
+// heavy timer toggling (otherwise).
+func (st *state) check(run registry.Run, s step, th threadDelta) {
+	st.b.Helper()
+	name := nameOf(st.b)
 	// Compare the floor with the time the work would have taken without
 	// waiting for a CPU: on a loaded machine an empty loop's ns/op is
 	// inflated by the time its thread sat in the run queue.
@@ -452,9 +447,8 @@ func reportMetric(b *testing.B, v float64, unit string) {
 // staleProcsMessage says that testing measured the run at GOMAXPROCS now
 // while it prints it under procs (golang/go#49980).
 func staleProcsMessage(name string, procs, now int) string {
-	return fmt.Sprintf("benchkit: %s: testing measured this run at GOMAXPROCS=%d, not the -cpu value %d it is printed under "+
-		"(golang/go#49980: a benchmark's first run precedes the -cpu setting). Fix: -count≥2, ignoring the first run",
-		registry.KeyProcs(name, procs), now, procs)
+	return fmt.Sprintf("benchkit: %s: testing measured this first run at GOMAXPROCS=%d, not %d (golang/go#49980). "+
+		"Fix: -count≥2, ignoring the first run", registry.KeyProcs(name, procs), now, procs)
 }
 
 // parentsWarned holds the names of parent benchmarks already told that
@@ -473,25 +467,22 @@ func (st *state) parentTracked() {
 		return
 	}
 	st.key = name // testing prints a parent's name without a -P suffix
-	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: fmt.Sprintf(
-		"benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track recorded nothing for it. "+
-			"Fix: call Track inside each function given to b.Run", name)})
+	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: parentMessage(name)})
 }
 
 // nameOf returns b.Name(), or, for the unnamed B of testing.Benchmark
-// (called from a Test or TestMain), "testing.Benchmark(p.TestX.func1)":
-// the function it runs, with its package's last path element, so that
-// its record is not a row named "-2".
-func nameOf(b *testing.B) string {
-	if name := b.Name(); name != "" {
-		return name
-	}
-	fn, ok := bFields().BenchFunc(b)
-	if !ok {
-		return "testing.Benchmark"
-	}
-	if i := strings.LastIndex(fn, "/"); i >= 0 {
-		fn = fn[i+1:]
-	}
-	return "testing.Benchmark(" + fn + ")"
+// (called from a Test or TestMain), "testing.Benchmark(p.TestX.func1)",
+// so that its record is not a row named "-2" (benchname.Name).
+func nameOf(b *testing.B) string { return benchname.Name(b) }
+
+// trackTwiceMessage is the headline for a second Track in one run.
+func trackTwiceMessage(name string) string {
+	return fmt.Sprintf("benchkit: %s: Track called twice in one run (Loop and Setup call it); the extra call is ignored. "+
+		"Fix: call only one, once", name)
+}
+
+// parentMessage is the headline for Track in a benchmark that calls b.Run.
+func parentMessage(name string) string {
+	return fmt.Sprintf("benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track here records nothing. "+
+		"Fix: Track in each b.Run function", name)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
@@ -251,9 +252,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	for _, e := range res.Candidates {
 		reg.Candidates = append(reg.Candidates, regEstimate(e))
 	}
-	registry.Default().AddComparison(registry.Key(b.Name()), reg)
+	registry.Default().AddComparison(benchname.Key(b), reg)
 	if ms.stopped != "" {
-		registry.Default().AddFlag(registry.Key(b.Name()), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
+		registry.Default().AddFlag(benchname.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
 	}
 
 	if res.Gate > 0 {

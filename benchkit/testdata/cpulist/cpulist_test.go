@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchkit/go-benchkit/benchkit"
+	"github.com/benchkit/go-benchkit/control"
 	"github.com/benchkit/go-benchkit/sink"
 )
 
@@ -48,4 +49,13 @@ func BenchmarkLoop(b *testing.B) {
 	for b.Loop() {
 		sink.Keep(sum(xs))
 	}
+}
+
+// BenchmarkCompare is a control comparison: it runs inside b.Loop, so its
+// first repeat too runs before testing sets the first -cpu value.
+func BenchmarkCompare(b *testing.B) {
+	control.Compare(b,
+		control.Func("old", func() uint64 { return sum(xs) }),
+		control.Func("new", func() uint64 { return sum(xs[:128]) }),
+	)
 }
