@@ -71,7 +71,9 @@
 // per-round times without timing anything. A difference is called only
 // when its interval excludes zero and lies beyond the control's interval;
 // when the control itself is off zero, every verdict is Undecided and
-// says why. The reasons behind the rule, and its measured accuracy, are
+// says why. The control's own line says "same" only when its interval is
+// at most 10·ε wide (10 points with the default Negligible(1)); a wider
+// noise floor is Undecided, "noise floor too wide". The reasons behind the rule, and its measured accuracy, are
 // in the repository's docs/statistics.md and docs/measurements.md.
 //
 // # Forks

@@ -75,9 +75,15 @@ func (r Rule) ControlOff(ctl Interval) bool {
 	return (ctl.LoPct > 0 || ctl.HiPct < 0) && math.Abs(ctl.DeltaPct) > r.Eps/2
 }
 
+// ControlWide is how wide, in multiples of ε, the control's interval may
+// be and still be called Same: a copy of the baseline "the same" within
+// ±63 points says nothing about the code.
+const ControlWide = 10
+
 // DecideControl returns the control's verdict and reason: Undecided
-// without an interval (ok false) or when it is off ([Rule.ControlOff]),
-// else Same.
+// without an interval (ok false), when it is off ([Rule.ControlOff]) or
+// when it is wider than ControlWide·ε (the noise floor is then too high
+// to call anything the same), else Same.
 func (r Rule) DecideControl(ctl Interval, ok bool) (Verdict, string) {
 	switch {
 	case !ok:
@@ -85,6 +91,9 @@ func (r Rule) DecideControl(ctl Interval, ok bool) (Verdict, string) {
 	case r.ControlOff(ctl):
 		return Undecided, fmt.Sprintf("a copy of %s measured %s [%s, %s] from it: the harness's own error exceeds ±%.2g%%", r.Base,
 			FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), r.Eps/2)
+	case ctl.HiPct-ctl.LoPct > ControlWide*r.Eps:
+		return Undecided, fmt.Sprintf("noise floor too wide: a copy of %s lies within [%s, %s], %.3g points, more than %d×ε (%.2g%%); only differences beyond it can be told",
+			r.Base, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), ctl.HiPct-ctl.LoPct, ControlWide, r.Eps)
 	default:
 		return Same, fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", r.Base, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
 	}

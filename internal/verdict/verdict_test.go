@@ -57,4 +57,9 @@ func TestDecideGroups(t *testing.T) {
 	assert.Equal(t, Slower, v)
 	v, _ = r.DecideControl(ctl, true)
 	assert.Equal(t, Same, v)
+	// A control 126 points wide is not "same" (issue 11): it is a noise
+	// floor too high to call anything the same.
+	v, why = r.DecideControl(Interval{DeltaPct: 2, LoPct: -61, HiPct: 65}, true)
+	assert.Equal(t, Undecided, v)
+	assert.Equal(t, "noise floor too wide: a copy of base lies within [-61.00%, +65.00%], 126 points, more than 10×ε (1%); only differences beyond it can be told", why)
 }
