@@ -194,7 +194,15 @@ func finish(res Result, ms measurement, budget time.Duration) Result {
 		}
 		res.GateFailed = false
 	}
-	if res.BaselineNsPerOp > 0 && ms.overhead > 0.1*res.BaselineNsPerOp {
+	switch {
+	case res.BaselineNsPerOp > 0 && ms.overhead >= res.BaselineNsPerOp:
+		// The empty closure cannot cost more than a call that includes
+		// it: the work was optimised away, or the overhead's calibration
+		// was disturbed. Δ·(t−o)/t would be meaningless.
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"the closure call alone measured %.2g ns, no less than %s's %.3g ns/op, which includes it: the work may have been optimised away (return its result from the func) or the calibration was disturbed; the ratios here are not trustworthy, compare larger units of work",
+			ms.overhead, res.Baseline, res.BaselineNsPerOp))
+	case res.BaselineNsPerOp > 0 && ms.overhead > 0.1*res.BaselineNsPerOp:
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"the closure call costs %.2g ns, %.0f%% of %s's %.3g ns/op: every ratio is pulled toward 0%% (a true difference Δ shows as about Δ·(t−o)/t); compare larger units of work",
 			ms.overhead, 100*ms.overhead/res.BaselineNsPerOp, res.Baseline, res.BaselineNsPerOp))

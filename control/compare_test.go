@@ -231,3 +231,15 @@ func mbPerSec(t *testing.T, line string) float64 {
 	require.FailNow(t, "no MB/s", line)
 	return 0
 }
+
+// TestFinishOverheadAboveTime: a closure overhead no smaller than the
+// baseline's time (issue 11) gets its own warning, not a percentage over
+// 100 and a correction formula that no longer means anything.
+func TestFinishOverheadAboveTime(t *testing.T) {
+	res := finish(Result{Baseline: "tiny", BaselineNsPerOp: 2}, measurement{overhead: 3}, time.Second)
+	require.Len(t, res.Warnings, 1)
+	assert.Contains(t, res.Warnings[0], "the closure call alone measured 3 ns, no less than tiny's 2 ns/op")
+	res = finish(Result{Baseline: "small", BaselineNsPerOp: 10}, measurement{overhead: 3}, time.Second)
+	require.Len(t, res.Warnings, 1)
+	assert.Contains(t, res.Warnings[0], "the closure call costs 3 ns, 30% of small's 10 ns/op")
+}
