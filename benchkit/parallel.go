@@ -19,56 +19,31 @@ import (
 // through deeper helpers is not recognised). It must come before Track
 // pauses the timer, because in a RunParallel body every goroutine would
 // touch b's timer at once, so its cost is timed in a b.N-style benchmark:
-// about 0.25 µs, a runtime.Callers of two frames and a map lookup.
-//
-// The answer is cached by the two return addresses above benchkit: the
-// user's call site and its caller's (runN's call of the benchmark
-// function, the same in every ramp step and repeat, or RunParallel's
-// worker). Only the first call from a site symbolises the frames (tens
-// of µs): for a b.N-style benchmark in its first step, N = 1, which
-// testing discards. A deeper key would include run1's or launch's frame
-// and miss again on the second step, inside the timed window the timer
-// audit reads.
+// about 0.4 µs per ramp step, the same in every step (a runtime.Callers
+// and a table lookup per frame, no symbolisation of files and lines,
+// which would cost tens of µs).
 func inParallelBody(depth int) bool {
 	// Skip runtime.Callers, inParallelBody and the benchkit frames.
-	skip := 2 + depth
-	var key [2]uintptr
-	runtime.Callers(skip, key[:])
-	parallelMu.RLock()
-	in, ok := parallelSites[key]
-	parallelMu.RUnlock()
-	if ok {
-		return in
-	}
 	var pcs [16]uintptr
-	n := runtime.Callers(skip, pcs[:])
-	frames := runtime.CallersFrames(pcs[:n])
-	for {
-		f, more := frames.Next()
-		if strings.HasPrefix(f.Function, "testing.(*B).") {
-			in = strings.HasPrefix(f.Function, "testing.(*B).RunParallel")
-			break
-		}
-		if !more {
-			break
-		}
-	}
-	parallelMu.Lock()
-	if parallelSites == nil {
-		parallelSites = map[[2]uintptr]bool{}
-	}
-	parallelSites[key] = in
-	parallelMu.Unlock()
-	return in
+	return underRunParallel(pcs[:runtime.Callers(2+depth, pcs[:])])
 }
 
-// parallelSites caches inParallelBody's answer per call site. It holds
-// one entry per distinct call stack of Track, Loop and Setup, a few per
-// benchmark.
-var (
-	parallelMu    sync.RWMutex
-	parallelSites map[[2]uintptr]bool
-)
+// underRunParallel reports whether the nearest testing.B method among the
+// return addresses pcs (innermost first) is RunParallel's worker. It
+// names each frame with runtime.FuncForPC, a table lookup, rather than
+// runtime.CallersFrames, which also resolves files and lines.
+func underRunParallel(pcs []uintptr) bool {
+	for _, pc := range pcs {
+		f := runtime.FuncForPC(pc - 1)
+		if f == nil {
+			continue
+		}
+		if name := f.Name(); strings.HasPrefix(name, "testing.(*B).") {
+			return strings.HasPrefix(name, "testing.(*B).RunParallel")
+		}
+	}
+	return false
+}
 
 // parallelWarned holds the *testing.B whose RunParallel body called Track,
 // Loop or Setup, so that the message is given once per *testing.B (one
