@@ -134,7 +134,7 @@ func (st *againstState) runProcess(s, r int, fs *flag.FlagSet, dir string) procO
 		if errors.As(err, &ce) {
 			msg = strings.SplitN(msg, "; its output:", 2)[0]
 		}
-		out.failure = &registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(append(slices.Clone(res.Stdout), res.Stderr...)),
+		out.failure = &registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(joinOutput(res.Stdout, res.Stderr)),
 			Message: msg, Output: child.Tail(res, 40)}
 		for _, b := range out.failure.Benchmarks {
 			st.failed[topLevel(b)] = true
@@ -271,6 +271,18 @@ func nsPerOp(rec *benchfmt.Result) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// joinOutput returns a child's stdout and stderr as one text, with a line
+// break between them: testing prints a benchmark's name without one before
+// running it, so a panic's "panic:" line on stderr would otherwise extend
+// the cut-short name line and neither would be recognised.
+func joinOutput(stdout, stderr []byte) []byte {
+	out := slices.Clone(stdout)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	return append(out, stderr...)
 }
 
 // failLineRE matches testing's line for a failed benchmark, frameRE a

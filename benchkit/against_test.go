@@ -138,3 +138,12 @@ func TestAgainstFailedTestsMeasureNothing(t *testing.T) {
 	assert.Nil(t, h.reg.Against())
 	assert.Empty(t, h.stdout.String())
 }
+
+// TestJoinOutput: a name cut short on stdout (no line break, the panic on
+// stderr) is still found; CI once lost it (TestAgainstE2E/PanicInNew).
+func TestJoinOutput(t *testing.T) {
+	out := joinOutput([]byte("BenchmarkWork-2 \t 1\t 5 ns/op\nBenchmarkPanics-2   \t"),
+		[]byte("panic: boom\n\ngoroutine 21 [running]:\nexample.com/p.BenchmarkPanics(0x1)\n"))
+	assert.Equal(t, []string{"BenchmarkPanics-2"}, failedBenchmarks(out))
+	assert.Equal(t, "a\nb", string(joinOutput([]byte("a\n"), []byte("b"))))
+}
