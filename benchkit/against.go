@@ -189,15 +189,9 @@ func binaryOf(path string) (binaryFile, error) {
 	}
 	b.buildPath = bi.Path
 	b.Package, b.GoVersion = strings.TrimSuffix(bi.Path, ".test"), bi.GoVersion
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			b.VCSRevision = s.Value
-		case "vcs.time":
-			b.VCSTime = s.Value
-		case "vcs.modified":
-			b.VCSModified = s.Value == "true"
-		}
+	if v := mainVCS(bi.Settings); v != nil { // the same stamp the JSON's vcs reads
+		b.VCSRevision, b.VCSTime = v.Revision, v.Time
+		b.VCSModified = v.Modified != nil && *v.Modified
 	}
 	if f, err := os.Open(path); err == nil {
 		h := sha256.New()
