@@ -164,11 +164,18 @@ func TestHeavyToggling(t *testing.T) {
 
 func TestEliminatedAndAllocs(t *testing.T) {
 	const elimWant = "eliminated: want true at and within 2.5× the floor, false above"
-	assert.True(t, eliminated(0.4, 0.35), elimWant)
-	assert.True(t, eliminated(0.875, 0.35), elimWant)
-	assert.False(t, eliminated(0.876, 0.35), elimWant)
-	assert.False(t, eliminated(40, 0.35), elimWant)
-	assert.False(t, eliminated(0.1, 0), "eliminated: an unknown floor (0) must never flag")
+	assert.True(t, eliminated(0.4, 0.4, 0.35), elimWant)
+	assert.True(t, eliminated(0.875, 0.875, 0.35), elimWant)
+	assert.False(t, eliminated(0.876, 0.876, 0.35), elimWant)
+	assert.False(t, eliminated(40, 40, 0.35), elimWant)
+	assert.False(t, eliminated(0.1, 0.1, 0), "eliminated: an unknown floor (0) must never flag")
+	// Under contention: the on-CPU time (wait taken out) must come within
+	// 2× the floor, since the wait correction can over-subtract.
+	const cpuWant = "eliminated: a run above 2.5× the floor only on its ns/op must have its on-CPU time within 2× the floor"
+	assert.True(t, eliminated(0.78, 0.43, 0.27), cpuWant+" (an empty b.Loop at 45%% wait)")
+	assert.True(t, eliminated(1.2, 0.54, 0.27), cpuWant)
+	assert.False(t, eliminated(1.108, 0.614, 0.27), cpuWant+" (popcount at 45%% wait, issue 13)")
+	assert.False(t, eliminated(1.2, 0.55, 0.27), cpuWant)
 	const shortWant = "allocsShort: want true when allocs/op rounds below the declared count"
 	assert.True(t, allocsShort(0, 1), shortWant)
 	assert.True(t, allocsShort(0.49, 1), shortWant)
@@ -179,9 +186,14 @@ func TestEliminatedAndAllocs(t *testing.T) {
 	head, msg := allocsMessage("BenchmarkA", 4e-8, 100000000, 1)
 	checkHeadline(t, head, "0.00 allocs/op, but ExpectAllocs(1) declared", "sink.Keep")
 	assert.Contains(t, msg, "0.00 allocs/op (4 allocations in 100000000 iterations)", "allocsMessage = %q", msg)
+	head, msg = eliminatedMessage("BenchmarkE", 0.8, 0.8, 0.35)
+	checkHeadline(t, head, "0.8 ns/op is within 2.5× of an empty loop iteration (0.35 ns)", "sink.Keep")
+	for _, want := range []string{"0.8 ns/op is within 2.5×", "sink.Keep", "-gcflags=-m"} {
+		assert.Contains(t, msg, want, "eliminatedMessage = %q", msg)
+	}
 	head, msg = eliminatedMessage("BenchmarkE", 2.2, 0.5, 0.35)
-	checkHeadline(t, head, "2.2 ns/op is within 2.5× of an empty loop iteration (0.35 ns)", "sink.Keep")
-	for _, want := range []string{"2.2 ns/op (0.5 ns/op on CPU", "sink.Keep", "-gcflags=-m"} {
+	checkHeadline(t, head, "2.2 ns/op (0.5 on CPU) is within 2.0× of an empty loop iteration (0.35 ns)", "sink.Keep")
+	for _, want := range []string{"2.2 ns/op (0.5 ns/op on CPU, without the time the thread waited for one) is within 2.0×", "sink.Keep", "-gcflags=-m"} {
 		assert.Contains(t, msg, want, "eliminatedMessage = %q", msg)
 	}
 }

@@ -107,17 +107,15 @@
 //     setup before a 100 ns f would take 40 minutes), Setup fails the
 //     benchmark within its first few dozen iterations instead; never
 //     under -benchtime=Nx, which bounds the run.
-//   - eliminated: ns/op within 2.5× of an empty loop iteration, calibrated
-//     once per process and net of the thread's run-queue wait: the compiler
-//     probably removed the work, or it is a few instructions timing cannot
-//     tell from nothing (the assembly can: go test -gcflags=-S). The fix is
-//     sink.Keep, sink.Opaque for constant inputs, or a `for b.Loop()` body;
-//     go test -gcflags=-m shows what was inlined and removed. It is a
-//     timing-only check and has false alarms: on correct work of three
-//     dependent instructions (about 3× the one-cycle floor) it fired in 18
-//     of 60 processes on a loaded 2-vCPU VM; on correct work of 1.7 ns and
-//     more, 0 of 120 (docs/measurements.md, "Report signals,
-//     calibrated").
+//   - eliminated: ns/op within 2.5× of an empty loop iteration (calibrated
+//     once per process), or, net of the thread's run-queue wait, within
+//     2×: the compiler probably removed the work, or it is a few
+//     instructions timing cannot tell from nothing (the assembly can: go
+//     test -gcflags=-S). The fix is sink.Keep, sink.Opaque for constant
+//     inputs, or a `for b.Loop()` body; go test -gcflags=-m shows what was
+//     inlined and removed. It is a timing-only check and can fire on
+//     correct work of a few instructions: docs/measurements.md ("Report
+//     signals, calibrated") counts how often.
 //   - allocs: allocs/op rounds below the count declared with
 //     [ExpectAllocs]: the exact signal of removed allocating work.
 //   - misuse: Track called twice in one benchmark run (the second call is

@@ -385,7 +385,7 @@ func (st *state) check(run registry.Run, s step, th threadDelta) {
 	// waiting for a CPU: on a loaded machine an empty loop's ns/op is
 	// inflated by the time its thread sat in the run queue.
 	if ns := run.NsPerOp * th.onCPU(s.Wall); ns < calibrateBelow {
-		if floor := emptyLoopFloor(); eliminated(ns, floor) {
+		if floor := emptyLoopFloor(); eliminated(run.NsPerOp, ns, floor) {
 			head, detail := eliminatedMessage(name, run.NsPerOp, ns, floor)
 			st.raise(registry.Flag{Kind: registry.FlagEliminated, Message: head, Detail: detail})
 		}
