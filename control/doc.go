@@ -96,6 +96,15 @@
 // treatment, so the noise floor includes process-to-process variation.
 // The log adds a line with every fork's delta.
 //
+// What forks cannot vary is code placement: every fork runs the same
+// binary, whose functions the linker placed once. Two distinct closures
+// of identical code can differ by about half a percent in one build (a
+// property of that binary, different in the next build), the control
+// cannot see it, and a verdict can report it: on a quiet 2-vCPU VM, ten
+// forks called a distinct copy of seed 000's sum faster in 3 of 30
+// repetitions, and identical copies of three other workloads in 0 of 90
+// (docs/measurements.md).
+//
 // The number of processes is [Forks](n), overridden by the environment
 // variable BENCHKIT_FORKS and by -benchkit.forks (which benchkit.Main
 // registers). The budget is unchanged; each fork adds its start-up (the
