@@ -251,7 +251,13 @@ const onCPUFactor = 2.0
 // without the thread's run-queue wait; equal to nsPerOp when no wait was
 // measured) within onCPUFactor. An unknown floor (0) never flags.
 func eliminated(nsPerOp, onCPU, floor float64) bool {
-	return floor > 0 && (nsPerOp <= floorFactor*floor || onCPU <= onCPUFactor*floor)
+	return floor > 0 && (nearFloor(nsPerOp, floor) || onCPU <= onCPUFactor*floor)
+}
+
+// nearFloor reports whether testing's ns/op alone is within floorFactor
+// of the floor (in ns), with no help from the wait correction.
+func nearFloor(nsPerOp, floor float64) bool {
+	return nsPerOp <= floorFactor*floor
 }
 
 // eliminatedMessage returns the headline (logged) and the detail
@@ -260,7 +266,7 @@ func eliminated(nsPerOp, onCPU, floor float64) bool {
 func eliminatedMessage(name string, nsPerOp, onCPU, floor float64) (head, detail string) {
 	at, factor := fmt.Sprintf("%.3g ns/op", nsPerOp), floorFactor
 	long := at
-	if nsPerOp > floorFactor*floor { // only the on-CPU time came close enough
+	if !nearFloor(nsPerOp, floor) { // only the on-CPU time came close enough
 		at, factor = fmt.Sprintf("%s (%.3g on CPU)", at, onCPU), onCPUFactor
 		long = fmt.Sprintf("%s (%.3g ns/op on CPU, without the time the thread waited for one)", long, onCPU)
 	}
