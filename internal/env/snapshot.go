@@ -126,6 +126,9 @@ func (f Fact) Stable() bool {
 // its own.
 type Warning struct{ Key, Message string }
 
+// KeyVirtualisation is the Key of the warning that a hypervisor was found.
+const KeyVirtualisation = "virtualisation"
+
 // Unknown is the Fact value of a probe that could not read its source.
 const Unknown = "unknown"
 
@@ -284,7 +287,7 @@ func (s Snapshot) Warnings() []Warning {
 			"run `%s`", s.TurboSource, fix)
 	}
 	if s.VirtualisedKnown && s.Virtualised {
-		add("virtualisation", "running under a hypervisor (%s): other guests share the physical CPUs and caches, so "+
+		add(KeyVirtualisation, "running under a hypervisor (%s): other guests share the physical CPUs and caches, so "+
 			"timings drift between runs; compare only runs interleaved in one process, or use bare metal",
 			s.Hypervisor)
 	}

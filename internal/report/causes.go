@@ -66,8 +66,9 @@ func causes(r Row) []string {
 // gradeFinding explains a noisy or do-not-trust grade: what was graded,
 // and either the causes found (each with its own finding and fix) or,
 // when there is none, that the spread is the benchmark's own and how many
-// runs resolve a change. "" for better grades.
-func gradeFinding(r Row, unit string) string {
+// runs resolve a change; under a hypervisor (virtualised), that the host
+// may be slowing the guest unseen. "" for better grades.
+func gradeFinding(r Row, unit string, virtualised bool) string {
 	if r.Grade != GradeNoisy && r.Grade != GradeDoNotTrust {
 		return ""
 	}
@@ -83,8 +84,12 @@ func gradeFinding(r Row, unit string) string {
 	if r.RunsNeededBasis == BasisBatchCI {
 		more = "a longer -benchtime narrows the interval, and -count=10 measures the run-to-run cv that sizes a comparison"
 	}
+	host := ""
+	if virtualised {
+		host = "; or, under this hypervisor, the host slowing this guest, which neither wait% nor steal shows (see the virtualisation warning)"
+	}
 	return fmt.Sprintf("%s: %s; %s. No contention, regimes or drift to blame: the spread is the benchmark's own (allocation and GC, "+
-		"input-dependent work) or interference too short to see", what, r.Grade, more)
+		"input-dependent work) or interference too short to see%s", what, r.Grade, more, host)
 }
 
 // singular returns "run" for "runs" and "batch" for "batches".

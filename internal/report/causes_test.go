@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
@@ -119,7 +120,15 @@ func TestContentionDriftAdvice(t *testing.T) {
 	own := lineWith(t, text, "Own-2: cv")
 	assert.Contains(t, own, "No contention, regimes or drift to blame")
 	assert.Contains(t, own, "runs per side")
+	assert.NotContains(t, own, "hypervisor")
 	assert.NotContains(t, text, "Own-2: contention")
+
+	// Under a hypervisor the host is named as a possible unseen cause, on
+	// the row with no cause found only.
+	in.Warnings = []Warning{{Key: env.KeyVirtualisation, Message: "running under a hypervisor"}}
+	text = render(t, in)
+	assert.Contains(t, lineWith(t, text, "Own-2: cv"), "the host slowing this guest, which neither wait% nor steal shows")
+	assert.NotContains(t, lineWith(t, text, "Busy-2: cv"), "the host slowing")
 }
 
 // TestColdStartRuns: with -count, a first run that paid for a cold first

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
@@ -46,7 +47,7 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 	p.warmup(in.Warmup, in.Against != nil)
 	p.benchmarks(a, in.Settings.delta(), in.Against != nil)
 	p.stripPlots(a.Rows)
-	p.findings(a.Rows)
+	p.findings(a.Rows, hasWarning(in.Warnings, env.KeyVirtualisation))
 	p.comparisons(a.Comparisons)
 	p.against(in.Against)
 	p.dropped(in.Dropped)
@@ -220,11 +221,12 @@ func (p *printer) stripPlots(rows []Row) {
 
 // findings writes every row's findings ([findingsOf]), then one line
 // naming the rows whose spread is unknown; nothing when there are none.
-func (p *printer) findings(rows []Row) {
+// virtualised says the environment warned of a hypervisor.
+func (p *printer) findings(rows []Row, virtualised bool) {
 	var findings [][2]string
 	var once []string
 	for _, r := range rows {
-		for _, f := range findingsOf(r) {
+		for _, f := range findingsOf(r, virtualised) {
 			findings = append(findings, [2]string{r.Display, f})
 		}
 		if r.Source == SourceNone && r.TotalRuns > 0 {
@@ -458,9 +460,15 @@ func Strip(xs []float64, width int) StripPlot {
 	return s
 }
 
+// hasWarning reports whether ws holds a warning with key.
+func hasWarning(ws []Warning, key string) bool {
+	return slices.ContainsFunc(ws, func(w Warning) bool { return w.Key == key })
+}
+
 // findingsOf returns the long-form findings of r: its flags' messages,
-// then the regimes, outliers and grade explained with their fixes.
-func findingsOf(r Row) []string {
+// then the regimes, outliers and grade explained with their fixes;
+// virtualised as for [gradeFinding].
+func findingsOf(r Row, virtualised bool) []string {
 	var out []string
 	for _, f := range r.Flags {
 		out = append(out, flagFinding(f, r.Name))
@@ -502,7 +510,7 @@ func findingsOf(r Row) []string {
 			st[1]-st[0], unit, unit, segments([][2]int{st}), fmtNs(slow), fmtNs(rest)))
 	}
 	out = append(out, causeFindings(r, unit)...)
-	if g := gradeFinding(r, unit); g != "" {
+	if g := gradeFinding(r, unit, virtualised); g != "" {
 		out = append(out, g)
 	}
 	return out

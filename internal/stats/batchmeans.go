@@ -91,7 +91,7 @@ func BatchMedianCI(xs []float64, confidence float64) (ci BatchCI, ok bool) {
 	if !isFinite(half) {
 		return BatchCI{}, false
 	}
-	rho := clamp(lag1(meds), 0, 0.9)
+	rho := clamp(Lag1(meds), 0, 0.9)
 	inflate := math.Sqrt((1 + rho) / (1 - rho))
 	ci = BatchCI{Center: center, Blocks: k, BlockSize: size, Rho: rho, Confidence: confidence}
 	ci.HalfWidthPct = 100 * half * inflate / center
@@ -120,10 +120,10 @@ func BlockMedians(xs []float64, k int) (meds []float64, size int) {
 	return meds, size
 }
 
-// lag1 returns the lag-1 sample autocorrelation of xs,
+// Lag1 returns the lag-1 sample autocorrelation of xs,
 // Σ(x_i − x̄)(x_{i+1} − x̄) / Σ(x_i − x̄)², or 0 when it is undefined
 // (fewer than 3 values, or all equal).
-func lag1(xs []float64) float64 {
+func Lag1(xs []float64) float64 {
 	if len(xs) < 3 {
 		return 0
 	}

@@ -86,7 +86,7 @@ func Drift(xs []float64) (d DriftResult, drifting, ok bool) {
 	for i, v := range m {
 		resid[i] = v - slope*float64(i)
 	}
-	rho := clamp(lag1(resid), 0, 0.9)
+	rho := clamp(Lag1(resid), 0, 0.9)
 	kf := float64(k)
 	variance := kf * (kf - 1) * (2*kf + 5) / 18 * (1 + rho) / (1 - rho)
 	z := 0.0
