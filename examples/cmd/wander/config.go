@@ -1,0 +1,50 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+)
+
+// config is the parsed command line.
+type config struct {
+	procs, count, long int
+	benchtime          string
+	pkg                string
+	timeout            time.Duration
+	verbose            bool
+}
+
+// parseFlags parses args (without the program name) into a config.
+func parseFlags(args []string) (config, error) {
+	fs := flag.NewFlagSet("wander", flag.ContinueOnError)
+	var cfg config
+	fs.IntVar(&cfg.procs, "procs", 12, "fresh processes, one after another")
+	fs.IntVar(&cfg.count, "count", 3, "-test.count of each of those processes")
+	fs.IntVar(&cfg.long, "long", 25, "-test.count of the one long process (0: skip it)")
+	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime of every run")
+	fs.StringVar(&cfg.pkg, "pkg", "./examples/signals", "package holding BenchmarkSteady")
+	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "deadline of each process")
+	fs.BoolVar(&cfg.verbose, "v", false, "print each process's runs to stderr")
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if cfg.procs < 2 || cfg.count < 2 || cfg.long < 0 || cfg.long == 1 || cfg.timeout <= 0 {
+		return config{}, fmt.Errorf("-procs %d -count %d -long %d -timeout %v: want -procs ≥ 2, -count ≥ 2, -long 0 or ≥ 2, -timeout > 0",
+			cfg.procs, cfg.count, cfg.long, cfg.timeout)
+	}
+	return cfg, nil
+}
+
+// commandLine returns the go run command that repeats this run.
+func (c config) commandLine() string {
+	s := fmt.Sprintf("go run ./examples/cmd/wander -procs %d -count %d -long %d -benchtime %s -pkg %s -timeout %v",
+		c.procs, c.count, c.long, c.benchtime, c.pkg, c.timeout)
+	if c.verbose {
+		s += " -v"
+	}
+	return s
+}

@@ -1,0 +1,70 @@
+// Command wander tells apart the two reasons a benchmark's median differs
+// between fresh processes on a quiet machine: the machine changing speed
+// over time (another guest on a shared host, invisible to this one as
+// wait% or steal time), and something fixed per process (a map's hash
+// seed, heap or stack placement). Issue 13 needed it: on the project's
+// VM the steady workloads' medians differed by 8–21% from process to
+// process while each process's own batches were steady.
+//
+//	go run ./examples/cmd/wander                        # the table in docs/measurements.md
+//	go run ./examples/cmd/wander -procs 2 -count 2 -long 3 -benchtime 100ms   # a smoke run
+//
+// It builds -pkg (examples/signals: BenchmarkSteady's sum, sort and map)
+// with go test -c, then runs two experiments with the same binary:
+//
+//   - -procs fresh processes one after another, each with
+//     -test.count=<-count>: every process measures each workload -count
+//     times in a row, so the spread of one process's runs is the spread at
+//     a fixed process over a few seconds, and the spread of the processes'
+//     medians is the run-to-run spread issue 13 calls the truth;
+//   - one process with -test.count=<-long>: the same workloads in one
+//     process, run after run, over a minute or more.
+//
+// Every process has a deadline (-timeout) and writes a JSON report
+// (-benchkit.json), from which wander reads each workload's per-run ns/op.
+// A failed process is reported on stderr with its output and fails the
+// command.
+//
+// The table has one row per workload, with the columns:
+//
+//   - median: the median over processes of each process's median, in ns/op;
+//   - between processes: the CV of the processes' medians, in percent;
+//   - within a process: the median over processes of the CV of each
+//     process's -count runs, in percent;
+//   - r with sum: Pearson's correlation, across processes, of the
+//     workload's log median with sum's (the first workload) in the same
+//     process: near 1 when the workloads slow down together, which a
+//     machine-wide cause does and a per-process one (map's hash seed)
+//     does not;
+//   - CV of its ratio to sum: the CV across processes of the workload's
+//     median over sum's in the same process. An interleaved comparison
+//     (control.Compare) cancels what moves both alike; this is what it
+//     cannot cancel, between work of different kinds;
+//   - one process, -long runs: the CV of the long process's runs, their
+//     max/min, and the lag-1 autocorrelation of the run sequence (near 0
+//     for independent runs, towards 1 when the level wanders slowly).
+//
+// Reading it: when one process's long sequence spreads about as much as
+// separate processes do, and far more than a process's few consecutive
+// runs, the spread comes from the machine changing over tens of seconds,
+// which no fresh process escapes and no single run can see. When separate
+// processes spread far more than one process's long sequence, something
+// fixed per process differs.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wander:", err)
+		os.Exit(2)
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "wander:", err)
+		os.Exit(1)
+	}
+}
