@@ -343,7 +343,7 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 				if !finite(ns) || ns < 0 {
 					continue
 				}
-				res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(againstName(b.Name)), Iters: 1, Values: []benchfmt.Value{nsValue(ns)}}
+				res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(underscoreSpace(b.Name)), Iters: 1, Values: []benchfmt.Value{nsValue(ns)}}
 				if r < len(s.AllocsPerOp) && r < len(s.BytesPerOp) {
 					res.Values = append(res.Values,
 						benchfmt.Value{Value: math.Trunc(s.BytesPerOp[r]), Unit: "B/op"},
@@ -358,12 +358,3 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 	return nil
 }
 
-// againstName is a benchmark name as benchfmt writes it, spaces replaced.
-func againstName(name string) string {
-	return strings.Map(func(c rune) rune {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			return '_'
-		}
-		return c
-	}, name)
-}

@@ -510,13 +510,7 @@ func roundsName(key string, procs int) (base, suffix string) {
 		suffix = "-" + strconv.Itoa(procs)
 		base = strings.TrimSuffix(base, suffix)
 	}
-	base = strings.Map(func(c rune) rune {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			return '_'
-		}
-		return c
-	}, base)
-	return base, suffix
+	return underscoreSpace(base), suffix
 }
 
 // noControl maps control characters to spaces, so that a value stays on
@@ -530,13 +524,18 @@ func noControl(r rune) rune {
 
 // benchName is the result name benchfmt writes after "Benchmark": the
 // display name with spaces (which go test never prints) replaced by '_'.
-func benchName(r Row) string {
+func benchName(r Row) string { return underscoreSpace(r.Display) }
+
+// underscoreSpace replaces spaces, tabs and line breaks in a benchmark
+// name with '_', as go test prints them, so that the name stays one field
+// of a result line.
+func underscoreSpace(name string) string {
 	return strings.Map(func(c rune) rune {
 		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
 			return '_'
 		}
 		return c
-	}, r.Display)
+	}, name)
 }
 
 func nsValue(ns float64) benchfmt.Value {
