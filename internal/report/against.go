@@ -357,4 +357,3 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 	}
 	return nil
 }
-
