@@ -200,28 +200,39 @@ func scanBlock(ranks []float64, minSize int) [2]block {
 	for k, v := range ranks {
 		prefix[k+1] = prefix[k] + v
 	}
+	// A block of length m has the null mean mean[m] and standard deviation
+	// sd[m] of its rank sum: computed once per length, not per block.
 	nf := float64(n)
+	mean, sd := make([]float64, n+1), make([]float64, n+1)
+	for m := 1; m < n; m++ {
+		mf := float64(m)
+		mean[m], sd[m] = mf*(nf+1)/2, math.Sqrt(mf*(nf-mf)*(nf+1)/12)
+	}
 	best := [2]block{{-1, -1, -1}, {-1, -1, -1}}
+	z := func(i, j int) float64 { return math.Abs(prefix[j]-prefix[i]-mean[j-i]) / sd[j-i] }
 	for i := 0; i <= n-minSize; i++ {
 		if i > 0 && i < RegimeMinSize {
 			continue
 		}
-		for j := i + minSize; j <= n; j++ {
-			m := j - i
-			if n-m < minSize {
-				break
+		// Blocks [i, j) leave at least minSize outside (j ≤ last) and
+		// either reach the end or leave at least RegimeMinSize after it.
+		last := i + n - minSize
+		for j := i + minSize; j <= min(last, n-RegimeMinSize); j++ {
+			zj := z(i, j)
+			if zj > best[0].z {
+				best[0] = block{i, j, zj}
 			}
-			if j < n && n-j < RegimeMinSize {
-				continue
+			if i == 0 && zj > best[1].z {
+				best[1] = block{i, j, zj}
 			}
-			mf := float64(m)
-			s := prefix[j] - prefix[i]
-			z := math.Abs(s-mf*(nf+1)/2) / math.Sqrt(mf*(nf-mf)*(nf+1)/12)
-			if z > best[0].z {
-				best[0] = block{i, j, z}
+		}
+		if n <= last {
+			zn := z(i, n)
+			if zn > best[0].z {
+				best[0] = block{i, n, zn}
 			}
-			if (i == 0 || j == n) && z > best[1].z {
-				best[1] = block{i, j, z}
+			if zn > best[1].z {
+				best[1] = block{i, n, zn}
 			}
 		}
 	}
