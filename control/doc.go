@@ -103,7 +103,10 @@
 // cannot see it, and a verdict can report it: on a quiet 2-vCPU VM, ten
 // forks called a distinct copy of seed 000's sum faster in 3 of 30
 // repetitions, and identical copies of three other workloads in 0 of 90
-// (docs/measurements.md).
+// (docs/measurements.md). So a faster or slower verdict whose estimate is
+// under ±1% (or ε, if smaller) keeps its verdict and adds to its reason
+// that code placement alone can make a difference that small, and that it
+// may not survive a rebuild.
 //
 // The number of processes is [Forks](n), overridden by the environment
 // variable BENCHKIT_FORKS and by -benchkit.forks (which benchkit.Main
