@@ -35,7 +35,7 @@ func ExampleText() {
 	// benchkit │   MakeBuffer-2  12 runs  38.40ns    15.5  19.8  do-not-trust  30.0   n/a      two-regimes 27.50ns×5|39.10ns×7
 	// benchkit │   · samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run
 	// benchkit │   · ±%: 95% interval of the median, half-width in percent: over runs as benchstat's (6 runs or more); over batches from 16 blocks of the run (this run's own uncertainty, not another process's)
-	// benchkit │   · cv%: over runs the run-to-run cv; over batches (b) the spread of batches a few ms long within the run, not graded
+	// benchkit │   · cv%: over runs the run-to-run cv (of -count runs, all in this process: what differs between processes is not in it); over batches (b) the spread of batches a few ms long within the run, not graded
 	// benchkit │   · grade: of the run-to-run cv with 2 runs or more, else of ±%: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust
 	// benchkit │   · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)
 	// benchkit │   · runs@5%: runs per side to resolve a 5% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least 6, from the run-to-run cv; over batches lo–hi: lo from the run's own standard error (processes differ at least that much), hi from the cv of its 16 blocks as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes

@@ -202,7 +202,7 @@ func foldedLine(rows []Row, folded map[string]bool) string {
 func (p *printer) legend(delta float64) {
 	p.line("  · samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run")
 	p.line("  · ±%: 95% interval of the median, half-width in percent: over runs as benchstat's (6 runs or more); over batches from 16 blocks of the run (this run's own uncertainty, not another process's)")
-	p.line("  · cv%: over runs the run-to-run cv; over batches (b) the spread of batches a few ms long within the run, not graded")
+	p.line("  · cv%: over runs the run-to-run cv (of -count runs, all in this process: what differs between processes is not in it); over batches (b) the spread of batches a few ms long within the run, not graded")
 	p.line("  · grade: of the run-to-run cv with 2 runs or more, else of ±%: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
 	p.line("  · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)")
 	p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d, from the run-to-run cv; "+
