@@ -63,3 +63,25 @@ func TestDecideGroups(t *testing.T) {
 	assert.Equal(t, Undecided, v)
 	assert.Equal(t, "noise floor too wide: a copy of base lies within [-61.00%, +65.00%], 126 points, more than 10×ε (1%); only differences beyond it can be told", why)
 }
+
+// TestDecidePlacement: a decided verdict under min(ε, PlacementPct) names
+// code placement in its reason and keeps its verdict; a larger one does
+// not.
+func TestDecidePlacement(t *testing.T) {
+	ctl := Interval{DeltaPct: 0, LoPct: -0.05, HiPct: 0.05}
+	r := Rule{Base: "base", Eps: 0.5, N: 100, Level: 0.975, MinN: 7}
+	v, why := r.Decide(ctl, true, Interval{DeltaPct: -0.3, LoPct: -0.6, HiPct: -0.1}, true)
+	assert.Equal(t, Faster, v)
+	assert.Contains(t, why, "; the estimate is within ±0.5%, a size by which code placement alone can move identical code")
+	v, why = r.Decide(ctl, true, Interval{DeltaPct: -0.7, LoPct: -1.2, HiPct: -0.3}, true)
+	assert.Equal(t, Faster, v)
+	assert.NotContains(t, why, "placement", "0.7% is not under ε = 0.5%")
+
+	r.Eps = 5 // a large ε: the note still stops at PlacementPct
+	v, why = r.Decide(ctl, true, Interval{DeltaPct: 3, LoPct: 0.2, HiPct: 5.8}, true)
+	assert.Equal(t, Slower, v)
+	assert.NotContains(t, why, "placement", "3% is above PlacementPct")
+	v, why = r.Decide(ctl, true, Interval{DeltaPct: 0.8, LoPct: 0.1, HiPct: 5.5}, true)
+	assert.Equal(t, Slower, v)
+	assert.Contains(t, why, "within ±1%")
+}
