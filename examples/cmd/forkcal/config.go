@@ -45,7 +45,7 @@ func parseFlags(args []string) (config, error) {
 	var forks, works string
 	fs.IntVar(&cfg.reps, "r", 20, "repetitions, each a fresh process per method")
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime for BenchmarkCompare (its budget is this × 5 per workload)")
-	fs.StringVar(&forks, "forks", "1,5", "comma-separated fork counts (BENCHKIT_FORKS) to run Compare with, each ≥ 1")
+	fs.StringVar(&forks, "forks", "1,10", "comma-separated fork counts (BENCHKIT_FORKS) to run Compare with, each ≥ 1")
 	fs.IntVar(&cfg.count, "count", 10, "-test.count for BenchmarkPlain")
 	fs.StringVar(&cfg.plainBT, "plain-benchtime", "100ms", "-test.benchtime for BenchmarkPlain")
 	fs.StringVar(&works, "works", strings.Join(allWorks, ","), "comma-separated workloads, a subset of "+strings.Join(allWorks, ","))

@@ -3,7 +3,7 @@
 // + benchstat get known answers on the workloads of examples/calibrate,
 // over R repetitions that are each a fresh process.
 //
-//	go run ./examples/cmd/forkcal -r 20                    # 1s Compare, forks 1 and 5
+//	go run ./examples/cmd/forkcal -r 20                    # 1s Compare, forks 1 and 10 (the default)
 //	go run ./examples/cmd/forkcal -r 2 -benchtime 50ms -count 2 -plain-benchtime 10ms -forks 1,2
 //
 // It builds the test binary of -pkg once with go test -c. Each repetition
