@@ -35,6 +35,7 @@ var sideNames = [sides]string{"base", "new", "control"}
 // measurement is one benchmark's result line in one process.
 type measurement struct {
 	ns, allocs, bytes float64 // allocs and bytes -1 when not printed
+	iters             int     // the line's b.N
 }
 
 // procOutput is what one process measured, and how it ended.
@@ -172,6 +173,7 @@ func (st *againstState) add(round [sides]procOutput) {
 		}
 		for s := range sides {
 			sd[s].NsPerOp = append(sd[s].NsPerOp, ms[s].ns)
+			sd[s].Iters = append(sd[s].Iters, ms[s].iters)
 			if ms[s].allocs >= 0 {
 				sd[s].AllocsPerOp = append(sd[s].AllocsPerOp, ms[s].allocs)
 				sd[s].BytesPerOp = append(sd[s].BytesPerOp, ms[s].bytes)
@@ -248,7 +250,7 @@ func parseResults(out []byte) map[string]measurement {
 		if !ok {
 			continue
 		}
-		m := measurement{ns: ns, allocs: -1, bytes: -1}
+		m := measurement{ns: ns, allocs: -1, bytes: -1, iters: rec.Iters}
 		a, okA := rec.Value("allocs/op")
 		b, okB := rec.Value("B/op")
 		if okA && okB {

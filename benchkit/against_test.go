@@ -30,8 +30,8 @@ func TestParseResults(t *testing.T) {
 		"benchkit │ report line\nPASS\n")
 	got := parseResults(out)
 	assert.Equal(t, map[string]measurement{
-		"A-2":     {ns: 12.5, allocs: 1, bytes: 64},
-		"B/n=1-2": {ns: 3000, allocs: -1, bytes: -1},
+		"A-2":     {ns: 12.5, allocs: 1, bytes: 64, iters: 100},
+		"B/n=1-2": {ns: 3000, allocs: -1, bytes: -1, iters: 10},
 	}, got)
 }
 

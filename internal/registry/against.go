@@ -24,11 +24,13 @@ type Binary struct {
 
 // Side is one binary's measurements of one benchmark, one value per
 // complete round: ns/op, allocs/op and B/op as go test printed them
-// (allocs and bytes nil when the output had none).
+// (allocs and bytes nil when the output had none), and the iteration
+// count b.N of the line (Iters; nil when not recorded).
 type Side struct {
 	NsPerOp     []float64
 	AllocsPerOp []float64
 	BytesPerOp  []float64
+	Iters       []int
 }
 
 // Count is a deterministic per-op count (allocs/op or B/op) of a
@@ -148,5 +150,5 @@ func (a Against) clone() Against {
 }
 
 func (s Side) clone() Side {
-	return Side{NsPerOp: slices.Clone(s.NsPerOp), AllocsPerOp: slices.Clone(s.AllocsPerOp), BytesPerOp: slices.Clone(s.BytesPerOp)}
+	return Side{NsPerOp: slices.Clone(s.NsPerOp), AllocsPerOp: slices.Clone(s.AllocsPerOp), BytesPerOp: slices.Clone(s.BytesPerOp), Iters: slices.Clone(s.Iters)}
 }

@@ -325,10 +325,11 @@ func jsonCountOf(c registry.Count) jsonCount {
 }
 
 // againstSamples writes the cross-build samples: one result line per
-// round and side, under the configuration "samples: against" and
-// "side: base", "side: new" or "side: control" (the base binary's second
-// process), so that `benchstat -col side file` puts old, new and the A/A
-// control in columns, base first.
+// round and side, with that process's iteration count (1 when unknown),
+// under the configuration "samples: against" and "side: base", "side:
+// new" or "side: control" (the base binary's second process), so that
+// `benchstat -col side file` puts old, new and the A/A control in
+// columns, base first.
 func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Against) error {
 	if a == nil {
 		return nil
@@ -343,7 +344,11 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 				if !finite(ns) || ns < 0 {
 					continue
 				}
-				res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(underscoreSpace(b.Name)), Iters: 1, Values: []benchfmt.Value{nsValue(ns)}}
+				iters := 1
+				if r < len(s.Iters) {
+					iters = max(s.Iters[r], 1)
+				}
+				res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(underscoreSpace(b.Name)), Iters: iters, Values: []benchfmt.Value{nsValue(ns)}}
 				if r < len(s.AllocsPerOp) && r < len(s.BytesPerOp) {
 					res.Values = append(res.Values,
 						benchfmt.Value{Value: math.Trunc(s.BytesPerOp[r]), Unit: "B/op"},

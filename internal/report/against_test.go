@@ -15,7 +15,8 @@ import (
 
 func againstFixture() *registry.Against {
 	side := func(ns, allocs float64) registry.Side {
-		return registry.Side{NsPerOp: []float64{ns, ns * 1.01, ns * 0.99}, AllocsPerOp: []float64{allocs, allocs, allocs}, BytesPerOp: []float64{64, 64, 64}}
+		return registry.Side{NsPerOp: []float64{ns, ns * 1.01, ns * 0.99}, AllocsPerOp: []float64{allocs, allocs, allocs}, BytesPerOp: []float64{64, 64, 64},
+			Iters: []int{1000, 2000, 3000}}
 	}
 	return &registry.Against{
 		Base:    registry.Binary{Path: "base.test", Package: "example.com/p", GoVersion: "go1.26.8", SHA256: strings.Repeat("ab", 32)},
@@ -96,6 +97,7 @@ func TestAgainstJSONAndSamples(t *testing.T) {
 	for r.Scan() {
 		if res, ok := r.Result().(*benchfmt.Result); ok {
 			assert.Equal(t, "Work-2", res.Name.String())
+			assert.Equal(t, 1000*(sides[res.GetConfig("side")]+1), res.Iters, "each round's b.N, in order")
 			sides[res.GetConfig("side")]++
 		}
 	}
