@@ -10,7 +10,7 @@ import (
 type config struct {
 	procs, count, long int
 	benchtime          string
-	pkg                string
+	pkg, bench         string
 	timeout            time.Duration
 	verbose            bool
 }
@@ -23,7 +23,8 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.count, "count", 3, "-test.count of each of those processes")
 	fs.IntVar(&cfg.long, "long", 25, "-test.count of the one long process (0: skip it)")
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime of every run")
-	fs.StringVar(&cfg.pkg, "pkg", "./examples/signals", "package holding BenchmarkSteady")
+	fs.StringVar(&cfg.pkg, "pkg", "./examples/signals", "package to build and run")
+	fs.StringVar(&cfg.bench, "bench", "^BenchmarkSteady$", "-test.bench pattern: the benchmarks to measure (the first, sum if present, is the correlation's reference)")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "deadline of each process")
 	fs.BoolVar(&cfg.verbose, "v", false, "print each process's runs to stderr")
 	if err := fs.Parse(args); err != nil {
@@ -31,6 +32,9 @@ func parseFlags(args []string) (config, error) {
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if cfg.bench == "" {
+		return config{}, fmt.Errorf("-bench is empty: give a -test.bench pattern such as ^BenchmarkSteady$")
 	}
 	if cfg.procs < 2 || cfg.count < 2 || cfg.long < 0 || cfg.long == 1 || cfg.timeout <= 0 {
 		return config{}, fmt.Errorf("-procs %d -count %d -long %d -timeout %v: want -procs ≥ 2, -count ≥ 2, -long 0 or ≥ 2, -timeout > 0",
@@ -41,8 +45,8 @@ func parseFlags(args []string) (config, error) {
 
 // commandLine returns the go run command that repeats this run.
 func (c config) commandLine() string {
-	s := fmt.Sprintf("go run ./examples/cmd/wander -procs %d -count %d -long %d -benchtime %s -pkg %s -timeout %v",
-		c.procs, c.count, c.long, c.benchtime, c.pkg, c.timeout)
+	s := fmt.Sprintf("go run ./examples/cmd/wander -procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v",
+		c.procs, c.count, c.long, c.benchtime, c.pkg, c.bench, c.timeout)
 	if c.verbose {
 		s += " -v"
 	}

@@ -10,7 +10,11 @@
 //	go run ./examples/cmd/wander -procs 2 -count 2 -long 3 -benchtime 100ms   # a smoke run
 //
 // It builds -pkg (examples/signals: BenchmarkSteady's sum, sort and map)
-// with go test -c, then runs two experiments with the same binary:
+// with go test -c, then runs two experiments with the same binary on the
+// benchmarks -bench selects (any package's: -pkg ./mypkg -bench
+// '^BenchmarkX$' asks the same question of your own benchmark and
+// machine, if its TestMain calls benchkit.Main, whose JSON report wander
+// reads):
 //
 //   - -procs fresh processes one after another, each with
 //     -test.count=<-count>: every process measures each workload -count
@@ -32,8 +36,8 @@
 //   - within a process: the median over processes of the CV of each
 //     process's -count runs, in percent;
 //   - r with sum: Pearson's correlation, across processes, of the
-//     workload's log median with sum's (the first workload) in the same
-//     process: near 1 when the workloads slow down together, which a
+//     workload's log median with sum's (the first row: sum when present,
+//     else the first name in order) in the same process: near 1 when the workloads slow down together, which a
 //     machine-wide cause does and a per-process one (map's hash seed)
 //     does not;
 //   - CV of its ratio to sum: the CV across processes of the workload's

@@ -49,10 +49,10 @@ func run(cfg config) error {
 	return nil
 }
 
-// runProc runs BenchmarkSteady in one fresh process with -test.count=count
+// runProc runs the -bench benchmarks in one fresh process with -test.count=count
 // and returns each workload's runs from its JSON report at path.
 func runProc(cfg config, bin, path string, count int) (runs, error) {
-	args := []string{"-test.run=^$", "-test.bench=^BenchmarkSteady$", fmt.Sprintf("-test.count=%d", count),
+	args := []string{"-test.run=^$", "-test.bench=" + cfg.bench, fmt.Sprintf("-test.count=%d", count),
 		"-test.benchtime=" + cfg.benchtime, "-benchkit.json=" + path}
 	env := append(os.Environ(), "BENCHKIT_SIGNALS=1")
 	if _, _, err := harness.Run(bin, args, env, cfg.timeout); err != nil {
@@ -66,7 +66,8 @@ func runProc(cfg config, bin, path string, count int) (runs, error) {
 }
 
 // parseReport returns each benchmark's per-run ns/op from a JSON report
-// (schema benchkit-report/v1) whose rows must hold count runs each.
+// (schema benchkit-report/v1) whose rows must hold count runs each; rows
+// with no runs (sample_source "none") are left out.
 func parseReport(data []byte, count int) (runs, error) {
 	var rep struct {
 		Schema     string `json:"schema"`
@@ -84,13 +85,16 @@ func parseReport(data []byte, count int) (runs, error) {
 	}
 	out := runs{}
 	for _, b := range rep.Benchmarks {
+		if b.Source == "none" {
+			continue // a row with no timed runs, such as control.Compare's
+		}
 		if b.Source != "runs" || len(b.Samples) != count {
 			return nil, fmt.Errorf("%s: %d samples from %q, want %d runs", b.Display, len(b.Samples), b.Source, count)
 		}
 		out[b.Display] = b.Samples
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no benchmarks in the report")
+		return nil, fmt.Errorf("no benchmark in the report has runs: -bench must select benchmarks that time their own loop (control.Compare's rows have none)")
 	}
 	return out, nil
 }

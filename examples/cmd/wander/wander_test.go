@@ -98,7 +98,11 @@ func TestParseReport(t *testing.T) {
 	_, err = parseReport(report(`{"display":"x","sample_source":"runs","samples_ns_per_op":[1,2]}`), 3)
 	assert.ErrorContains(t, err, "want 3 runs")
 	_, err = parseReport(report(), 3)
-	assert.ErrorContains(t, err, "no benchmarks")
+	assert.ErrorContains(t, err, "no benchmark in the report has runs")
+	got, err = parseReport(report(`{"display":"Cmp-2","sample_source":"none","samples_ns_per_op":[]}`,
+		`{"display":"y","sample_source":"runs","samples_ns_per_op":[4,5,6]}`), 3)
+	require.NoError(t, err)
+	assert.Equal(t, runs{"y": {4, 5, 6}}, got, "a row without runs (Compare's) is left out")
 	_, err = parseReport([]byte(`{"schema":"other/v9"}`), 3)
 	assert.ErrorContains(t, err, "want benchkit-report/v1")
 	_, err = parseReport([]byte(`{`), 3)
@@ -108,8 +112,8 @@ func TestParseReport(t *testing.T) {
 func TestParseFlags(t *testing.T) {
 	cfg, err := parseFlags(nil)
 	require.NoError(t, err)
-	assert.Equal(t, "go run ./examples/cmd/wander -procs 12 -count 3 -long 25 -benchtime 1s -pkg ./examples/signals -timeout 10m0s", cfg.commandLine())
-	for _, args := range [][]string{{"-procs", "1"}, {"-count", "1"}, {"-long", "1"}, {"-timeout", "0s"}, {"extra"}} {
+	assert.Equal(t, "go run ./examples/cmd/wander -procs 12 -count 3 -long 25 -benchtime 1s -pkg ./examples/signals -bench '^BenchmarkSteady$' -timeout 10m0s", cfg.commandLine())
+	for _, args := range [][]string{{"-procs", "1"}, {"-count", "1"}, {"-long", "1"}, {"-timeout", "0s"}, {"-bench", ""}, {"extra"}} {
 		_, err := parseFlags(args)
 		assert.Error(t, err, "%q", args)
 	}
