@@ -114,7 +114,8 @@ func ShiftedBlock(xs []float64) (r Regimes, shifted bool) {
 		return none, false
 	}
 	ranks := midRanks(xs)
-	cands := scanBlock(ranks, minSize)
+	scan := newBlockScan(n, minSize)
+	cands := scan.best(ranks)
 	if cands[0].i < 0 || cands[0].z == 0 {
 		return none, false
 	}
@@ -128,7 +129,7 @@ func ShiftedBlock(xs []float64) (r Regimes, shifted bool) {
 	exceed := 0
 	for range ShiftPermutations {
 		rng.Shuffle(n, func(a, b int) { perm[a], perm[b] = perm[b], perm[a] })
-		zp := scanBlock(perm, minSize)[0].z
+		zp := scan.best(perm)[0].z
 		maxima = append(maxima, zp)
 		if zp >= cands[0].z*(1-1e-12) {
 			exceed++
@@ -185,28 +186,41 @@ func midRanks(xs []float64) []float64 {
 	return ranks
 }
 
-// block is a candidate of scanBlock: [i, j) and its |Z|.
+// block is a candidate of blockScan.best: [i, j) and its |Z|.
 type block struct {
 	i, j int
 	z    float64
 }
 
-// scanBlock returns the block [i, j) with the largest |Z| (step 1 of
-// ShiftedBlock) and the single change point (i = 0 or j = n) with the
-// largest |Z|; i = −1 when there is none.
-func scanBlock(ranks []float64, minSize int) [2]block {
-	n := len(ranks)
-	prefix := make([]float64, n+1)
-	for k, v := range ranks {
-		prefix[k+1] = prefix[k] + v
-	}
-	// A block of length m has the null mean mean[m] and standard deviation
-	// sd[m] of its rank sum: computed once per length, not per block.
+// blockScan holds what every scan of one sample size shares: a block of
+// length m has the null mean mean[m] and standard deviation sd[m] of its
+// rank sum, computed once per length rather than once per block and
+// permutation, and prefix is the scan's buffer of prefix sums.
+type blockScan struct {
+	minSize          int
+	mean, sd, prefix []float64
+}
+
+// newBlockScan returns the scan of samples of n ranks whose blocks and
+// rests hold at least minSize values.
+func newBlockScan(n, minSize int) *blockScan {
+	s := &blockScan{minSize: minSize, mean: make([]float64, n+1), sd: make([]float64, n+1), prefix: make([]float64, n+1)}
 	nf := float64(n)
-	mean, sd := make([]float64, n+1), make([]float64, n+1)
 	for m := 1; m < n; m++ {
 		mf := float64(m)
-		mean[m], sd[m] = mf*(nf+1)/2, math.Sqrt(mf*(nf-mf)*(nf+1)/12)
+		s.mean[m], s.sd[m] = mf*(nf+1)/2, math.Sqrt(mf*(nf-mf)*(nf+1)/12)
+	}
+	return s
+}
+
+// best returns the block [i, j) of ranks (n of them, as given to
+// newBlockScan) with the largest |Z| (step 1 of ShiftedBlock) and the
+// single change point (i = 0 or j = n) with the largest |Z|; i = −1 when
+// there is none.
+func (s *blockScan) best(ranks []float64) [2]block {
+	n, minSize, prefix, mean, sd := len(ranks), s.minSize, s.prefix, s.mean, s.sd
+	for k, v := range ranks {
+		prefix[k+1] = prefix[k] + v
 	}
 	best := [2]block{{-1, -1, -1}, {-1, -1, -1}}
 	z := func(i, j int) float64 { return math.Abs(prefix[j]-prefix[i]-mean[j-i]) / sd[j-i] }
