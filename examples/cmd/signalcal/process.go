@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/report"
 )
 
 // row is what signalcal reads of one benchmark's row in a JSON report.
@@ -85,8 +86,8 @@ func runProc(p proc, timeout time.Duration) ([]row, time.Duration, error) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return nil, 0, fmt.Errorf("%s: %s: %v", p.name, path, err)
 	}
-	if rep.Schema != "benchkit-report/v1" {
-		return nil, 0, fmt.Errorf("%s: %s: schema %q, want benchkit-report/v1", p.name, path, rep.Schema)
+	if rep.Schema != report.Schema {
+		return nil, 0, fmt.Errorf("%s: %s: schema %q, want %s", p.name, path, rep.Schema, report.Schema)
 	}
 	return rep.Benchmarks, 0, nil
 }

@@ -88,11 +88,11 @@ func summarise(name string, rs []row) summary {
 			s.los, s.his = append(s.los, lo), append(s.his, hi)
 		}
 	}
-	s.waitMed = median(waits)
-	s.nsMed = median(meds)
-	s.printedMed = median(printed)
-	s.oldMed = median(old)
-	s.blockMed = median(block)
+	s.waitMed = harness.MedianOrNaN(waits)
+	s.nsMed = harness.MedianOrNaN(meds)
+	s.printedMed = harness.MedianOrNaN(printed)
+	s.oldMed = harness.MedianOrNaN(old)
+	s.blockMed = harness.MedianOrNaN(block)
 	s.runCV = -1
 	if cv, ok := stats.CV(meds); ok && len(meds) >= 2 {
 		s.runCV = cv
@@ -103,14 +103,6 @@ func summarise(name string, rs []row) summary {
 		}
 	}
 	return s
-}
-
-// median is the median of xs, or NaN when empty.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	return harness.Quantile(xs, 0.5)
 }
 
 // rank orders the rows: steady workloads, tiny ones, then the rest (the hog).

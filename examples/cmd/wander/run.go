@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/report"
 )
 
 // runs maps a workload's display name to its per-run ns/op in one
@@ -80,8 +81,8 @@ func parseReport(data []byte, count int) (runs, error) {
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return nil, err
 	}
-	if rep.Schema != "benchkit-report/v1" {
-		return nil, fmt.Errorf("schema %q, want benchkit-report/v1", rep.Schema)
+	if rep.Schema != report.Schema {
+		return nil, fmt.Errorf("schema %q, want %s", rep.Schema, report.Schema)
 	}
 	out := runs{}
 	for _, b := range rep.Benchmarks {

@@ -47,7 +47,7 @@ func summarise(name, ref string, procs []runs, long runs) summary {
 		}
 	}
 	s.n = len(meds)
-	s.median, s.withinCV = quantile(meds), quantile(within)
+	s.median, s.withinCV = harness.MedianOrNaN(meds), harness.MedianOrNaN(within)
 	s.betweenCV = cvOrNaN(meds)
 	if name != ref {
 		s.rWithRef = pearson(mine, theirs)
@@ -59,14 +59,6 @@ func summarise(name, ref string, procs []runs, long runs) summary {
 		s.longLag1 = stats.Lag1(xs)
 	}
 	return s
-}
-
-// quantile is the median of xs, NaN when empty.
-func quantile(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	return harness.Quantile(xs, 0.5)
 }
 
 // cvOrNaN is stats.CV of xs, NaN when undefined.

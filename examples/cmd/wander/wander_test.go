@@ -84,22 +84,22 @@ func TestPrintTable(t *testing.T) {
 	assert.Equal(t, "no workloads measured\n", buf.String())
 }
 
-func report(rows ...string) []byte {
+func reportJSON(rows ...string) []byte {
 	return []byte(fmt.Sprintf(`{"schema":"benchkit-report/v1","benchmarks":[%s]}`, strings.Join(rows, ",")))
 }
 
 func TestParseReport(t *testing.T) {
-	got, err := parseReport(report(`{"display":"Steady/work=sum-2","sample_source":"runs","samples_ns_per_op":[1,2,3]}`), 3)
+	got, err := parseReport(reportJSON(`{"display":"Steady/work=sum-2","sample_source":"runs","samples_ns_per_op":[1,2,3]}`), 3)
 	require.NoError(t, err)
 	assert.Equal(t, runs{"Steady/work=sum-2": {1, 2, 3}}, got)
 
-	_, err = parseReport(report(`{"display":"x","sample_source":"batches","samples_ns_per_op":[1,2,3]}`), 3)
+	_, err = parseReport(reportJSON(`{"display":"x","sample_source":"batches","samples_ns_per_op":[1,2,3]}`), 3)
 	assert.ErrorContains(t, err, `x: 3 samples from "batches", want 3 runs`)
-	_, err = parseReport(report(`{"display":"x","sample_source":"runs","samples_ns_per_op":[1,2]}`), 3)
+	_, err = parseReport(reportJSON(`{"display":"x","sample_source":"runs","samples_ns_per_op":[1,2]}`), 3)
 	assert.ErrorContains(t, err, "want 3 runs")
-	_, err = parseReport(report(), 3)
+	_, err = parseReport(reportJSON(), 3)
 	assert.ErrorContains(t, err, "no benchmark in the report has runs")
-	got, err = parseReport(report(`{"display":"Cmp-2","sample_source":"none","samples_ns_per_op":[]}`,
+	got, err = parseReport(reportJSON(`{"display":"Cmp-2","sample_source":"none","samples_ns_per_op":[]}`,
 		`{"display":"y","sample_source":"runs","samples_ns_per_op":[4,5,6]}`), 3)
 	require.NoError(t, err)
 	assert.Equal(t, runs{"y": {4, 5, 6}}, got, "a row without runs (Compare's) is left out")

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"math"
 	"slices"
 	"time"
 )
@@ -20,6 +21,15 @@ func Quantile(xs []float64, p float64) float64 {
 		return s[len(s)-1]
 	}
 	return s[i] + (h-float64(i))*(s[i+1]-s[i])
+}
+
+// MedianOrNaN is the median of xs (Quantile at 0.5), or NaN for no xs:
+// for a table cell that must read "none" rather than 0.
+func MedianOrNaN(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	return Quantile(xs, 0.5)
 }
 
 // MedianDuration returns the median of ds (type 7, truncated to whole

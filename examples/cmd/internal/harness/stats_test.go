@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -19,6 +20,11 @@ func TestQuantile(t *testing.T) {
 	xs := []float64{3, 1, 2}
 	Quantile(xs, 0.5)
 	assert.Equal(t, []float64{3, 1, 2}, xs, "xs is not modified")
+}
+
+func TestMedianOrNaN(t *testing.T) {
+	assert.Equal(t, 2.5, MedianOrNaN([]float64{4, 1, 3, 2}))
+	assert.True(t, math.IsNaN(MedianOrNaN(nil)), "NaN, not Quantile's 0, for no values")
 }
 
 func TestMedianDuration(t *testing.T) {
