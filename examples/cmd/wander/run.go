@@ -50,8 +50,10 @@ func run(cfg config) error {
 	return nil
 }
 
-// runProc runs the -bench benchmarks in one fresh process with -test.count=count
-// and returns each workload's runs from its JSON report at path.
+// runProc runs the -bench benchmarks in one fresh process with
+// -test.count=count and returns each workload's runs from its JSON report
+// at path. BENCHKIT_SIGNALS=1 lets examples/signals measure (it skips
+// without it); other packages ignore it.
 func runProc(cfg config, bin, path string, count int) (runs, error) {
 	args := []string{"-test.run=^$", "-test.bench=" + cfg.bench, fmt.Sprintf("-test.count=%d", count),
 		"-test.benchtime=" + cfg.benchtime, "-benchkit.json=" + path}
