@@ -14,6 +14,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/testingb"
 	"github.com/benchkit/go-benchkit/warmup"
 )
 
@@ -288,7 +289,7 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 	for _, w := range snap.Warnings() {
 		in.Warnings = append(in.Warnings, report.Warning{Key: w.Key, Message: w.Message})
 	}
-	if msg := liveInternalsNote(); msg != "" {
+	if msg := testingb.Note(); msg != "" {
 		in.Warnings = append(in.Warnings, report.Warning{Key: "testing-internals", Message: msg})
 	}
 	return in

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
 // inParallelBody reports whether the user's function that called Track,
@@ -85,7 +86,7 @@ func loopCheck(b *testing.B, by string) bool {
 		parallelMisuse(b, by, true)
 		return false
 	}
-	if ran, ok := bFields().LoopRan(b); ok && ran {
+	if ran, ok := testingb.LoopRan(b); ok && ran {
 		b.Fatal(loopAgainMessage(nameOf(b), by))
 	}
 	return true

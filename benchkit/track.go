@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
 // Units of the metrics Track and Loop report on the benchmark's line.
@@ -128,7 +128,7 @@ func Track(b *testing.B, opts ...Option) {
 // benchmark, whose timer runs when Track is called, is charged for none of
 // Track's work.
 func pause(b *testing.B) (restart bool) {
-	on, known := bFields().TimerOn(b)
+	on, known := testingb.TimerOn(b)
 	restart = on || !known
 	if restart {
 		b.StopTimer()
@@ -149,7 +149,7 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		b.Cleanup(st.end)
 		st.cont0 = env.ReadContention()
 		st.stw0, st.stwT0 = readSTW()
-		if _, _, ok := bFields().Allocs(b); !ok {
+		if _, _, ok := testingb.Allocs(b); !ok {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			st.mem0, st.memB0 = ms.Mallocs, ms.TotalAlloc
@@ -204,9 +204,9 @@ func join(b *testing.B, opts []Option, by string) *state {
 
 // procsOf returns the GOMAXPROCS value testing prints in b's name (the
 // "-P" suffix), so that the runs of a -cpu list are filed apart, under the
-// names go test prints (benchname.Procs: testing calls a benchmark's
+// names go test prints (testingb.Procs: testing calls a benchmark's
 // function once before it sets the first -cpu value, golang/go#49980).
-func procsOf(b *testing.B) int { return benchname.Procs(b) }
+func procsOf(b *testing.B) int { return testingb.Procs(b) }
 
 // readSTW returns the number of non-GC stop-the-world pauses so far in the
 // process (each runtime.ReadMemStats is one) and their total duration,
@@ -251,8 +251,8 @@ func (st *state) end() {
 	}
 	th := readThread().sub(st.th0)
 	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused}
-	if start, ok := bFields().TimerStart(b); ok {
-		if end, ok := monotonic(now); ok {
+	if start, ok := testingb.TimerStart(b); ok {
+		if end, ok := testingb.Monotonic(now); ok {
 			// timed is the time since the timer's last start (or reset)
 			// plus earlier stretches, so start+timed is at or after the end
 			// of the last timed stretch: the tail is never overestimated.
@@ -282,7 +282,7 @@ func (st *state) end() {
 		forget()
 		return
 	}
-	if has, ok := bFields().HasSub(b); ok && has {
+	if has, ok := testingb.HasSub(b); ok && has {
 		forget()
 		if st.tracked {
 			st.parentTracked()
@@ -336,7 +336,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		InvoluntarySwitches: -1,
 		WithinCV:            st.within,
 	}
-	if allocs, bytes, ok := bFields().Allocs(b); ok {
+	if allocs, bytes, ok := testingb.Allocs(b); ok {
 		run.AllocsPerOp, run.BytesPerOp = float64(allocs)/n, float64(bytes)/n
 	} else if st.mem0 > 0 {
 		var ms runtime.MemStats
@@ -354,7 +354,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		run.InvoluntarySwitches = cont.InvoluntarySwitches
 	}
 
-	if now := benchname.Stale(st.procs); now != 0 {
+	if now := testingb.Stale(st.procs); now != 0 {
 		run.StaleProcs = now
 		b.Log(staleProcsMessage(nameOf(b), st.procs, now))
 	}
@@ -472,8 +472,8 @@ func (st *state) parentTracked() {
 
 // nameOf returns b.Name(), or, for the unnamed B of testing.Benchmark
 // (called from a Test or TestMain), "testing.Benchmark(p.TestX.func1)",
-// so that its record is not a row named "-2" (benchname.Name).
-func nameOf(b *testing.B) string { return benchname.Name(b) }
+// so that its record is not a row named "-2" (testingb.Name).
+func nameOf(b *testing.B) string { return testingb.Name(b) }
 
 // trackTwiceMessage is the headline for a second Track in one run.
 func trackTwiceMessage(name string) string {
@@ -485,4 +485,14 @@ func trackTwiceMessage(name string) string {
 func parentMessage(name string) string {
 	return fmt.Sprintf("benchkit: %s calls b.Run, so testing measures only its sub-benchmarks and Track here records nothing. "+
 		"Fix: Track in each b.Run function", name)
+}
+
+var internalsLogged sync.Once
+
+// logInternals logs testingb.Note on b once per process, when this Go
+// release lacks any of the testing.B fields benchkit reads.
+func logInternals(b *testing.B) {
+	if msg := testingb.Note(); msg != "" {
+		internalsLogged.Do(func() { b.Log(msg) })
+	}
 }

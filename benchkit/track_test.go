@@ -6,12 +6,12 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
 // withBenchtime sets -test.benchtime for the test, which testing.Benchmark
@@ -126,12 +126,12 @@ func TestTrackKeepsTheTimerState(t *testing.T) {
 	var onAfter, offAfter, known bool
 	testing.Benchmark(func(b *testing.B) {
 		Track(b)
-		onAfter, known = bFields().TimerOn(b)
+		onAfter, known = testingb.TimerOn(b)
 	})
 	testing.Benchmark(func(b *testing.B) {
 		b.StopTimer()
 		Track(b)
-		offAfter, _ = bFields().TimerOn(b)
+		offAfter, _ = testingb.TimerOn(b)
 		b.StartTimer()
 	})
 	if !known {
@@ -228,46 +228,6 @@ func TestBadInputPanics(t *testing.T) {
 		})
 	}
 }
-
-func TestViewReadsThisGoVersion(t *testing.T) {
-	v := bFields()
-	found := v.timerOn != nil && v.netAllocs != nil && v.netBytes != nil && v.hasSub != nil && v.loopN != nil
-	require.True(t, found, "testing.B fields not found (%+v): Track falls back to ReadMemStats and cannot see parents; update bfields.go", *v)
-	if runtime.GOOS != "windows" {
-		readable := v.startWall != nil && v.startExt != nil && timeWall != nil && timeExt != nil
-		require.True(t, readable, "timer start not readable (%+v): the timer audit loses its tail check; update bfields.go", *v)
-	}
-	withBenchtime(t, "100x")
-	var allocs uint64
-	r := testing.Benchmark(func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			sinkBytes = make([]byte, 64)
-		}
-		b.StopTimer()
-		allocs, _, _ = v.Allocs(b)
-	})
-	if runtime.GOOS != "windows" {
-		// The timer start must be a monotonic reading taken by ResetTimer:
-		// after one taken before the call, and before one taken after it.
-		var before, start, after int64
-		ok := false
-		testing.Benchmark(func(b *testing.B) {
-			b0, ok0 := monotonic(time.Now())
-			b.ResetTimer()
-			s, ok1 := v.TimerStart(b)
-			a, ok2 := monotonic(time.Now())
-			before, start, after, ok = b0, s, a, ok0 && ok1 && ok2
-		})
-		within := ok && start >= before && start <= after
-		assert.True(t, within, "timer start %d not within [%d, %d] around ResetTimer (readable: %v)", start, before, after, ok)
-	}
-	const allocsWant = "view counted %d allocations, testing %d; want equal and ≥ 100"
-	assert.Equal(t, r.MemAllocs, allocs, allocsWant, allocs, r.MemAllocs)
-	assert.GreaterOrEqual(t, r.MemAllocs, uint64(100), allocsWant, allocs, r.MemAllocs)
-}
-
-var sinkBytes []byte
 
 func TestSetupRunsSetupOncePerIteration(t *testing.T) {
 	withBenchtime(t, "100x")

@@ -4,16 +4,15 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/testingb"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"github.com/benchkit/go-benchkit/internal/verdict"
 )
@@ -229,7 +228,7 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		b.ReportMetric(ms.allocsPerOp, "allocs/op")
 		b.ReportMetric(ms.bytesPerOp, "B/op")
 	}
-	if n, ok := setBytes(b); !ok {
+	if n, ok := testingb.SetBytes(b); !ok {
 		notes = append(notes, "cannot read b.SetBytes's value in this Go release: a MB/s on this line would be the bytes over the whole comparison's time, not a throughput")
 	} else if n > 0 {
 		reportThroughput(b, res, n, extra)
@@ -260,9 +259,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	for _, e := range res.Candidates {
 		reg.Candidates = append(reg.Candidates, regEstimate(e))
 	}
-	registry.Default().AddComparison(benchname.Key(b), reg)
+	registry.Default().AddComparison(testingb.Key(b), reg)
 	if ms.stopped != "" {
-		registry.Default().AddFlag(benchname.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
+		registry.Default().AddFlag(testingb.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
 	}
 
 	if res.Gate > 0 {
@@ -312,33 +311,6 @@ func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
 			b.ReportMetric(mbs(e.NsPerOp), e.Name+"-MB/s")
 		}
 	}
-}
-
-// setBytes returns the value b.SetBytes set (0 when it was not called),
-// read from testing.B's unexported bytes field by reflection (read-only,
-// as package benchkit reads its fields); ok is false when this Go
-// release's testing.B has no such int64 field.
-func setBytes(b *testing.B) (n int64, ok bool) {
-	return int64Field(reflect.ValueOf(b).Elem(), "bytes")
-}
-
-// int64Field reads the int64 field name of the struct v, ok false when v
-// has no such field, it has another kind, or it sits behind a nil
-// embedded pointer: a Go release that moves testing.B's fields degrades
-// the throughput metric and never panics.
-func int64Field(v reflect.Value, name string) (n int64, ok bool) {
-	if v.Kind() != reflect.Struct {
-		return 0, false
-	}
-	sf, found := v.Type().FieldByName(name)
-	if !found || sf.Type.Kind() != reflect.Int64 {
-		return 0, false
-	}
-	f, err := v.FieldByIndexErr(sf.Index)
-	if err != nil {
-		return 0, false
-	}
-	return f.Int(), true
 }
 
 // Lines returns the human-readable summary of a Result that Compare logs:

@@ -243,3 +243,32 @@ func TestFinishOverheadAboveTime(t *testing.T) {
 	require.Len(t, res.Warnings, 1)
 	assert.Contains(t, res.Warnings[0], "the closure call costs 3 ns, 30% of small's 10 ns/op")
 }
+
+// TestImplementationPanicFails: an implementation's panic fails the
+// benchmark through b.Fatal on its own goroutine (testing.Benchmark then
+// returns a zero result) instead of a re-raised panic, which testing can
+// lose; any other panic is re-raised as it was.
+func TestImplementationPanicFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a benchmark")
+	}
+	setBenchtime(t, "20ms")
+	var r testing.BenchmarkResult
+	assert.NotPanics(t, func() {
+		r = testing.Benchmark(func(b *testing.B) {
+			With(Forks(1)).Compare(b, Func("a", func() int { return 1 }), Func("boom", func() int {
+				panic("boom")
+			}))
+		})
+	})
+	assert.Zero(t, r.N, "the benchmark failed")
+
+	assert.PanicsWithValue(t, "other", func() {
+		func() {
+			defer failOnPanic(nil) // b is not touched for a foreign panic
+			panic("other")
+		}()
+	})
+	p := implPanic{"control: implementation \"x\" panicked: y"}
+	assert.Equal(t, p.msg, p.Error(), "an escaped implPanic prints its message")
+}

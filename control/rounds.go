@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
 // Rounds is With().Rounds: see [Comparer.Rounds].
@@ -53,7 +53,7 @@ func (c Comparer) Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
 	if n := testflag.Count(); n > 1 && once(b.Name()) {
 		msg := fmt.Sprintf("control: -count=%d repeats each round=/impl= leaf back to back; Rounds already repeats by round, so run it with -count=1", n)
 		b.Log(msg) // shown with -v: go test prints a parent benchmark's log only then
-		registry.Default().AddFlag(benchname.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: msg})
+		registry.Default().AddFlag(testingb.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: msg})
 	}
 	for round, order := range roundOrders(len(impls), r, cfg.seed) {
 		b.Run(fmt.Sprintf("round=%03d", round), func(b *testing.B) {

@@ -1,7 +1,6 @@
-package benchname
+package testingb
 
 import (
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -9,39 +8,6 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
-
-// fields index testing.B's common.parent (*common) and benchFunc
-// (func(*B)); nil when absent or of another kind.
-var parentField, funcField = fieldsOf(reflect.TypeFor[testing.B]())
-
-func fieldsOf(t reflect.Type) (parent, fn []int) {
-	if f, ok := t.FieldByName("parent"); ok && f.Type.Kind() == reflect.Pointer {
-		parent = f.Index
-	}
-	if f, ok := t.FieldByName("benchFunc"); ok && f.Type.Kind() == reflect.Func {
-		fn = f.Index
-	}
-	return parent, fn
-}
-
-// Readable reports whether this Go release's testing.B has the fields
-// the package reads (tests check it).
-func Readable() bool { return parentField != nil && funcField != nil }
-
-// FirstRun reports whether b is the *testing.B that b.Run (or testing's
-// top level) created, rather than one testing built for a later -count
-// repeat or -cpu value: only the first has a parent. testing.Benchmark's B
-// has none either. ok is false when the field cannot be read.
-func FirstRun(b *testing.B) (first, ok bool) {
-	if parentField == nil {
-		return false, false
-	}
-	f, err := reflect.ValueOf(b).Elem().FieldByIndexErr(parentField)
-	if err != nil {
-		return false, false
-	}
-	return !f.IsNil(), true
-}
 
 // Procs returns the GOMAXPROCS value testing prints in b's name (the "-P"
 // suffix): GOMAXPROCS now, except in the B that b.Run created, whose
@@ -84,14 +50,7 @@ func Name(b *testing.B) string {
 }
 
 func funcName(b *testing.B) string {
-	if funcField == nil {
-		return ""
-	}
-	f, err := reflect.ValueOf(b).Elem().FieldByIndexErr(funcField)
-	if err != nil || f.IsNil() {
-		return ""
-	}
-	if fn := runtime.FuncForPC(f.Pointer()); fn != nil {
+	if fn := runtime.FuncForPC(funcPC(b)); fn != nil {
 		return fn.Name()
 	}
 	return ""
