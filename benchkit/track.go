@@ -51,7 +51,7 @@ type state struct {
 	cont0 env.Contention
 	stw0  int64 // stop-the-world pauses so far, -1 unknown
 	stwT0 time.Duration
-	mem0  uint64 // runtime.MemStats.Mallocs, only when bfields lacks netAllocs
+	mem0  uint64 // runtime.MemStats.Mallocs, only when testingb cannot read netAllocs
 	memB0 uint64
 	th0   threadSample
 
