@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 func TestAgainstShare(t *testing.T) {
@@ -80,9 +81,9 @@ func TestAgainstBench(t *testing.T) {
 	ctl := registry.Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
 
 	b := againstBench("X-2", base, slow, ctl, a)
-	assert.Equal(t, registry.Slower, b.NewEst.Verdict, b.NewEst.Reason)
+	assert.Equal(t, verdict.Slower, b.NewEst.Verdict, b.NewEst.Reason)
 	assert.InDelta(t, 10, b.NewEst.DeltaPct, 0.5)
-	assert.Equal(t, registry.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
+	assert.Equal(t, verdict.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
 	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
 	assert.Equal(t, registry.Count{Base: 64, New: 96}, b.Bytes)
 	assert.True(t, b.GateFailed)
@@ -90,14 +91,14 @@ func TestAgainstBench(t *testing.T) {
 	// The control 5% off zero: nothing is decided, and the gate says so.
 	off := registry.Side{NsPerOp: synth(10, 105, 0.2)}
 	b = againstBench("X-2", base, slow, off, registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5})
-	assert.Equal(t, registry.Undecided, b.NewEst.Verdict)
+	assert.Equal(t, verdict.Undecided, b.NewEst.Verdict)
 	assert.Contains(t, b.NewEst.Reason, "cannot decide: the control")
 	assert.False(t, b.GateFailed, "undecided never fails the gate")
 	assert.Contains(t, b.GateNote, "undecided")
 
 	// One round: no interval; counts still compared.
 	b = againstBench("X-2", registry.Side{NsPerOp: []float64{100}}, registry.Side{NsPerOp: []float64{150}}, registry.Side{NsPerOp: []float64{100}}, a)
-	assert.Equal(t, registry.Undecided, b.NewEst.Verdict)
+	assert.Equal(t, verdict.Undecided, b.NewEst.Verdict)
 	assert.Contains(t, b.NewEst.Reason, "raise -benchkit.rounds")
 	assert.Equal(t, registry.Count{Base: -1, New: -1}, b.Allocs)
 }

@@ -87,7 +87,7 @@ const (
 	// timer runs around the work, cold first step aside).
 	stoppedPerOpDrop = 10
 	// stoppedMinIdle and stoppedIdleRatio: the untimed wall time must be at
-	// least this long (stoppedSureIdle for a verdict without doubt) and
+	// least this long (stoppedSureIdle for a conclusion without doubt) and
 	// this many times the timed time, so the ramp's own bookkeeping (two
 	// stop-the-world pauses, 10–40 µs in all under load) never qualifies.
 	stoppedMinIdle   = 50 * time.Microsecond
@@ -109,11 +109,11 @@ const (
 	setupMinOverhead = 10 * time.Millisecond
 )
 
-// verdict is the timer audit's conclusion about one ramp step.
-type verdict int
+// timerVerdict is the timer audit's conclusion about one ramp step.
+type timerVerdict int
 
 const (
-	timerOK      verdict = iota
+	timerOK      timerVerdict = iota
 	timerSuspect         // stopped, unless the machine's load explains the untimed time
 	timerStopped
 )
@@ -137,7 +137,7 @@ const (
 // unexplained untimed time is less than half the wall time (step.dominant). Track fails the benchmark on
 // timerStopped, on a second timerSuspect in a row, and on a timerSuspect
 // final step that meets step.lastChance.
-func stoppedTimer(prev, cur step) verdict {
+func stoppedTimer(prev, cur step) timerVerdict {
 	if prev.N <= 0 || cur.N < stoppedMinGrowth*prev.N {
 		return timerOK
 	}

@@ -17,7 +17,7 @@ func TestStoppedTimer(t *testing.T) {
 	tests := []struct {
 		label     string
 		prev, cur step
-		want      verdict
+		want      timerVerdict
 		reason    string
 	}{{
 		label:  "stopped, 5µs body, N 1→100",

@@ -283,14 +283,9 @@ func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup)
 	if d.cpu != nil {
 		in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
 	}
-	for _, f := range snap.Facts() {
-		in.Facts = append(in.Facts, report.Fact{Name: f.Name, Value: f.Value})
-	}
-	for _, w := range snap.Warnings() {
-		in.Warnings = append(in.Warnings, report.Warning{Key: w.Key, Message: w.Message})
-	}
+	in.Facts, in.Warnings = snap.Facts(), snap.Warnings()
 	if msg := testingb.Note(); msg != "" {
-		in.Warnings = append(in.Warnings, report.Warning{Key: "testing-internals", Message: msg})
+		in.Warnings = append(in.Warnings, env.Warning{Key: "testing-internals", Message: msg})
 	}
 	return in
 }

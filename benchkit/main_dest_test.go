@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // TestMainReportDestination: -benchkit.report, BENCHKIT_REPORT and
@@ -75,8 +76,7 @@ func TestMainReportOffStillExplainsFailure(t *testing.T) {
 	gate := func(h *mainHarness) func() {
 		return func() {
 			h.record()
-			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Baseline: "old", Gate: 5, GateFailed: true,
-				Candidates: []registry.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: registry.Slower}}})
+			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Result: verdict.Result{Baseline: "old", Gate: 5, GateFailed: true, Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower}}}})
 		}
 	}
 	h := newMainHarness("-test.bench=.", "-benchkit.report=off")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 	"github.com/benchkit/go-benchkit/warmup"
 )
 
@@ -147,8 +148,7 @@ func TestMainExitCode(t *testing.T) {
 	gate := func(h *mainHarness, failed bool) func() {
 		return func() {
 			h.record()
-			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Baseline: "old", Gate: 5, GateFailed: failed,
-				Candidates: []registry.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: registry.Slower}}})
+			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Result: verdict.Result{Baseline: "old", Gate: 5, GateFailed: failed, Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower}}}})
 		}
 	}
 	h := newMainHarness("-test.bench=.")

@@ -280,7 +280,7 @@ func TestAnalyzeExtremeTimes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			base, ctl, cand := rep("base", tt.base), rep("control", tt.ctl), rep("cand", tt.cand)
 			res, err := Analyze(base, ctl, []Sample{cand})
-			fres, ferr := AnalyzeForks([][]Sample{{base, ctl, cand}, {base, ctl, cand}})
+			fres, ferr := analyzeForks([][]Sample{{base, ctl, cand}, {base, ctl, cand}}, buildConfig(nil))
 			if tt.want != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.want)
@@ -324,110 +324,4 @@ func TestAnalyzeAA(t *testing.T) {
 	assert.Contains(t, res.Control.Reason, "noise floor")
 	assert.Less(t, res.Control.LoPct, 0.0)
 	assert.Greater(t, res.Control.HiPct, 0.0)
-}
-
-// TestDecide covers the verdict rule of Analyze case by case on made-up
-// estimates: rule.decide and rule.decideControl are pure, so every branch
-// is reached with exact numbers and its full reason checked.
-func TestDecide(t *testing.T) {
-	quiet := Estimate{Name: "control", DeltaPct: 0.02, LoPct: -0.2, HiPct: 0.25}
-	off := Estimate{Name: "control", DeltaPct: 2.9, LoPct: 2.5, HiPct: 3.3}
-	above := Estimate{Name: "control", DeltaPct: 0.3, LoPct: 0.1, HiPct: 0.45}    // excludes 0, within ε/2
-	below := Estimate{Name: "control", DeltaPct: -0.3, LoPct: -0.45, HiPct: -0.1} // excludes 0, within ε/2
-	est := func(d, lo, hi float64) Estimate { return Estimate{Name: "cand", DeltaPct: d, LoPct: lo, HiPct: hi} }
-	tests := []struct {
-		name   string
-		rounds int
-		ctl    Estimate
-		ctlOK  bool
-		e      Estimate
-		ok     bool
-		want   Verdict
-		text   string
-		reason string
-	}{
-		{"too few rounds", 5, est(2, 2, 2), false, est(100, 100, 100), false, Undecided,
-			"only 5 rounds: a 97.5% interval needs at least 7; raise -benchtime",
-			"no control interval: nothing is decided, however large the point estimate"},
-		{"control off", 100, off, true, est(10, 9, 11), true, Undecided,
-			"cannot decide: the control (a copy of base) came out +2.90% [+2.50%, +3.30%], off zero by more than ±0.5%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
-			"a control off zero by more than ε/2 makes even a clear +10% undecided"},
-		{"control off before no interval", 100, off, true, est(10, 10, 10), false, Undecided,
-			"cannot decide: the control (a copy of base) came out +2.90% [+2.50%, +3.30%], off zero by more than ±0.5%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
-			"the control's state is reported first"},
-		{"no interval", 100, quiet, true, est(10, 10, 10), false, Undecided,
-			"no interval: a time could not be paired",
-			"a candidate without an interval is not decided"},
-		{"same", 100, quiet, true, est(0.1, -0.8, 0.9), true, Same,
-			"the interval lies within ±1% (Negligible)",
-			"the whole interval inside ±ε"},
-		{"same at the edges", 100, quiet, true, est(0, -1, 1), true, Same,
-			"the interval lies within ±1% (Negligible)",
-			"±ε itself counts as within"},
-		{"same beats slower", 100, quiet, true, est(0.7, 0.5, 0.9), true, Same,
-			"the interval lies within ±1% (Negligible)",
-			"excludes 0 and lies above the control, but within ±ε: Same comes first"},
-		{"slower", 100, quiet, true, est(4.93, 4.61, 5.2), true, Slower,
-			"the interval excludes 0 and lies above the control's [-0.20%, +0.25%]",
-			"above 0 and above the control's interval"},
-		{"faster", 100, quiet, true, est(-5, -5.3, -4.7), true, Faster,
-			"the interval excludes 0 and lies below the control's [-0.20%, +0.25%]",
-			"below 0 and below the control's interval"},
-		{"faster under ε", 100, quiet, true, est(-0.6, -1.3, -0.3), true, Faster,
-			"the interval excludes 0 and lies below the control's [-0.20%, +0.25%]; the estimate is within ±1%, a size by which code placement alone can move identical code (another function, another build): it may not survive a rebuild",
-			"decided, but smaller than ε: the verdict stays and names placement"},
-		{"slower under ε", 100, quiet, true, est(0.9, 0.4, 1.4), true, Slower,
-			"the interval excludes 0 and lies above the control's [-0.20%, +0.25%]; the estimate is within ±1%, a size by which code placement alone can move identical code (another function, another build): it may not survive a rebuild",
-			"decided, but smaller than ε"},
-		{"contains 0", 100, quiet, true, est(0.5, -2, 3), true, Undecided,
-			"the interval contains 0 and reaches beyond ±1%: too wide to tell with 100 rounds (control: [-0.20%, +0.25%]); raise -benchtime or quiet the machine",
-			"an interval across 0 that is wider than ±ε"},
-		{"overlaps control above", 100, above, true, est(1.5, 0.2, 3), true, Undecided,
-			"the interval excludes 0 but overlaps the control's [+0.10%, +0.45%]: the difference is inside this run's noise floor",
-			"above 0 but starting inside the control's interval"},
-		{"overlaps control below", 100, below, true, est(-1.5, -3, -0.2), true, Undecided,
-			"the interval excludes 0 but overlaps the control's [-0.45%, -0.10%]: the difference is inside this run's noise floor",
-			"below 0 but ending inside the control's interval"},
-		{"touches control", 100, above, true, est(2, 0.45, 3), true, Undecided,
-			"the interval excludes 0 but overlaps the control's [+0.10%, +0.45%]: the difference is inside this run's noise floor",
-			"sharing the control's bound is an overlap: slower needs strictly above"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := rule{base: "base", eps: 1, n: tt.rounds, level: 0.975, minN: 7}
-			v, text := r.decide(tt.ctl, tt.ctlOK, tt.e, tt.ok)
-			assert.Equal(t, tt.want, v, tt.reason)
-			assert.Equal(t, tt.text, text, tt.reason)
-		})
-	}
-
-	controls := []struct {
-		name   string
-		ctl    Estimate
-		ctlOK  bool
-		want   Verdict
-		text   string
-		reason string
-	}{
-		{"too few rounds", est(2, 2, 2), false, Undecided,
-			"only 100 rounds: a 97.5% interval needs at least 7; raise -benchtime",
-			"without an interval the control is undecided too"},
-		{"off", off, true, Undecided,
-			"a copy of base measured +2.90% [+2.50%, +3.30%] from it: the harness's own error exceeds ±0.5%",
-			"excludes 0 and beyond ε/2"},
-		{"quiet", quiet, true, Same,
-			"noise floor: a copy of base lies within [-0.20%, +0.25%]",
-			"contains 0"},
-		{"excludes 0 within half ε", above, true, Same,
-			"noise floor: a copy of base lies within [+0.10%, +0.45%]",
-			"a control off zero by less than ε/2 is still the noise floor"},
-	}
-	for _, tt := range controls {
-		t.Run("control/"+tt.name, func(t *testing.T) {
-			r := rule{base: "base", eps: 1, n: 100, level: 0.975, minN: 7}
-			v, text := r.decideControl(tt.ctl, tt.ctlOK)
-			assert.Equal(t, tt.want, v, tt.reason)
-			assert.Equal(t, tt.text, text, tt.reason)
-		})
-	}
 }

@@ -241,24 +241,9 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 		b.Log(line)
 	}
 
-	reg := registry.Comparison{
-		Baseline:        res.Baseline,
-		BaselineNsPerOp: res.BaselineNsPerOp,
-		Control:         regEstimate(res.Control),
-		Rounds:          res.Rounds,
-		Confidence:      res.Confidence,
-		Forks:           res.Forks,
-		OverheadNs:      res.OverheadNsPerOp,
-		Gate:            res.Gate,
-		GateFailed:      res.GateFailed,
-		Warnings:        append(append([]string{}, notes...), res.Warnings...),
-		Procs:           runtime.GOMAXPROCS(0),
-		BatchIters:      ms.iters,
-		RoundNs:         ms.ns,
-	}
-	for _, e := range res.Candidates {
-		reg.Candidates = append(reg.Candidates, regEstimate(e))
-	}
+	rec := res.Clone()
+	rec.Warnings = append(append([]string{}, notes...), res.Warnings...)
+	reg := registry.Comparison{Result: rec, Procs: runtime.GOMAXPROCS(0), RoundNs: ms.ns}
 	registry.Default().AddComparison(testingb.Key(b), reg)
 	if ms.stopped != "" {
 		registry.Default().AddFlag(testingb.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
@@ -353,11 +338,6 @@ func Lines(res Result) []string {
 
 func fmtCI(e Estimate, conf float64) string {
 	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct))
-}
-
-func regEstimate(e Estimate) registry.Estimate {
-	return registry.Estimate{Name: e.Name, NsPerOp: e.NsPerOp, DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct,
-		Verdict: registry.Verdict(e.Verdict), Reason: e.Reason, ForkDeltaPct: e.ForkDeltaPct}
 }
 
 // RatioUnit returns the metric unit Compare reports an implementation's

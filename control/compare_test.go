@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -164,7 +165,7 @@ func TestCompareInProcess(t *testing.T) {
 	assert.Equal(t, "control", c.Control.Name)
 	require.Len(t, c.Candidates, 1)
 	assert.Equal(t, "long", c.Candidates[0].Name)
-	assert.Equal(t, registry.Verdict(res.Candidates[0].Verdict), c.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Verdict(res.Candidates[0].Verdict), c.Candidates[0].Verdict)
 }
 
 // TestCompareOneX: under -benchtime=1x Compare runs one round, reports an

@@ -35,9 +35,9 @@ func TestAnalyzeForksWidth(t *testing.T) {
 	for _, sh := range []float64{0.01, 0.05, 0.02, 0.04, 0.03} {
 		disagree = append(disagree, synthFork(rng, 200, 0, sh))
 	}
-	a, err := AnalyzeForks(agree)
+	a, err := analyzeForks(agree, buildConfig(nil))
 	require.NoError(t, err)
-	d, err := AnalyzeForks(disagree)
+	d, err := analyzeForks(disagree, buildConfig(nil))
 	require.NoError(t, err)
 	assert.Equal(t, 5, a.Forks)
 	assert.Equal(t, 1000, a.Rounds)
@@ -66,13 +66,13 @@ func TestAnalyzeForksWidth(t *testing.T) {
 
 func TestAnalyzeForksUndecided(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	one, err := AnalyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05)})
+	one, err := analyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05)}, buildConfig(nil))
 	require.NoError(t, err)
 	assert.Equal(t, Undecided, one.Candidates[0].Verdict)
 	assert.Contains(t, one.Candidates[0].Reason, "only 1 fork: an interval across processes needs at least 2")
 
 	empty := synthFork(rng, 0, 0, 0)
-	r, err := AnalyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05), empty})
+	r, err := analyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05), empty}, buildConfig(nil))
 	require.NoError(t, err)
 	assert.Equal(t, Undecided, r.Candidates[0].Verdict)
 	assert.Contains(t, r.Candidates[0].Reason, "fork 2 of 2 measured no round")
@@ -82,7 +82,7 @@ func TestAnalyzeForksUndecided(t *testing.T) {
 	for range 4 {
 		off = append(off, synthFork(rng, 100, 0.02, 0.05))
 	}
-	r, err = AnalyzeForks(off)
+	r, err = analyzeForks(off, buildConfig(nil))
 	require.NoError(t, err)
 	assert.Equal(t, Undecided, r.Control.Verdict)
 	assert.Equal(t, Undecided, r.Candidates[0].Verdict)
@@ -91,18 +91,16 @@ func TestAnalyzeForksUndecided(t *testing.T) {
 
 func TestAnalyzeForksBadInput(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	_, err := AnalyzeForks(nil)
+	_, err := analyzeForks(nil, buildConfig(nil))
 	assert.ErrorContains(t, err, "no forks")
 	other := synthFork(rng, 10, 0, 0)
 	other[2].Name = "other"
-	_, err = AnalyzeForks([][]Sample{synthFork(rng, 10, 0, 0), other})
+	_, err = analyzeForks([][]Sample{synthFork(rng, 10, 0, 0), other}, buildConfig(nil))
 	assert.ErrorContains(t, err, "every fork must measure the same ones")
 	short := synthFork(rng, 10, 0, 0)
 	short[2].NsPerOp = short[2].NsPerOp[:3]
-	_, err = AnalyzeForks([][]Sample{short})
-	assert.ErrorContains(t, err, "fork 0: control: sample \"new\" has 3 rounds")
-	_, err = AnalyzeForks([][]Sample{synthFork(rng, 10, 0, 0)}, Gate(-1))
-	assert.ErrorContains(t, err, "Gate(-1)")
+	_, err = analyzeForks([][]Sample{short}, buildConfig(nil))
+	assert.ErrorContains(t, err, "control: fork 0: sample \"new\" has 3 rounds")
 }
 
 func TestCombineWarnings(t *testing.T) {
@@ -124,7 +122,7 @@ func TestAnalyzeForksWideReason(t *testing.T) {
 	for _, sh := range []float64{-0.02, 0.015, -0.01, 0.02, 0.005} {
 		forks = append(forks, synthFork(rng, 100, 0, sh))
 	}
-	r, err := AnalyzeForks(forks)
+	r, err := analyzeForks(forks, buildConfig(nil))
 	require.NoError(t, err)
 	e := r.Candidates[0]
 	assert.Equal(t, Undecided, e.Verdict)

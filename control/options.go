@@ -54,6 +54,12 @@ func buildConfig(opts []Option) config {
 	return c
 }
 
+// options returns the estimator's settings.
+func (c config) options() verdict.Options {
+	return verdict.Options{Confidence: c.confidence, Negligible: c.negligible, Gate: c.gate,
+		Bootstrap: c.bootstrap, Seed: c.seed}
+}
+
 func (c *config) bad(format string, args ...any) {
 	c.errs = append(c.errs, fmt.Sprintf(format, args...))
 }

@@ -1,6 +1,10 @@
 package registry
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/benchkit/go-benchkit/internal/verdict"
+)
 
 // Binary identifies a test binary of a cross-build comparison, from its
 // file and its build information (debug/buildinfo). Unknown fields are
@@ -57,7 +61,7 @@ type AgainstBench struct {
 	// control/base (the A/A control): the median over rounds of the
 	// per-round ratio and its sign-test interval, in percent, with the
 	// verdict.
-	NewEst, ControlEst Estimate
+	NewEst, ControlEst verdict.Estimate
 	Allocs, Bytes      Count
 	// GateFailed is true when this benchmark failed the time gate (a
 	// decided Slower beyond Against.GatePct) or the allocation gate (with

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Bounds on what one [Registry] keeps. Beyond them the oldest runs are
@@ -116,61 +117,12 @@ type Flag struct {
 	Failed bool
 }
 
-// Verdict is the outcome of one candidate in a comparison.
-type Verdict string
-
-// The verdicts a comparison can reach.
-const (
-	Faster    Verdict = "faster"    // decided: the candidate is faster than the baseline
-	Slower    Verdict = "slower"    // decided: the candidate is slower
-	Same      Verdict = "same"      // decided: no difference beyond the noise floor
-	Undecided Verdict = "undecided" // the harness cannot decide; Reason says why
-)
-
-// Estimate is one implementation's difference from the baseline in a
-// comparison: the median over rounds of (impl/base − 1)·100, and its
-// confidence interval, in percent.
-type Estimate struct {
-	Name     string
-	NsPerOp  float64
-	DeltaPct float64
-	LoPct    float64
-	HiPct    float64
-	Verdict  Verdict
-	Reason   string
-	// ForkDeltaPct holds each fork's own delta in percent when the
-	// comparison ran in several processes; nil within one process.
-	ForkDeltaPct []float64
-}
-
-// Comparison is the result of one control.Compare call.
+// Comparison is the result of one control.Compare call: the verdicts and
+// what Compare measured, with what the report adds.
 type Comparison struct {
-	// Baseline is the baseline's name; BaselineNsPerOp its median cost.
-	Baseline        string
-	BaselineNsPerOp float64
-	// Control is the second copy of the baseline: its interval is the
-	// harness's own error bar.
-	Control    Estimate
-	Candidates []Estimate
-	// Rounds is the number of measured rounds; Confidence the interval's
-	// level after any Bonferroni correction (for example 0.975).
-	Rounds     int
-	Confidence float64
-	// Forks is the number of processes the rounds were spread over: 1
-	// within one process, 0 unknown.
-	Forks int
-	// OverheadNs is the calibrated cost of one closure call, per op.
-	OverheadNs float64
-	// Gate is the regression threshold in percent (0: no gate), and
-	// GateFailed whether a decided regression crossed it.
-	Gate       float64
-	GateFailed bool
-	Warnings   []string
-	// Procs is GOMAXPROCS during the comparison (0 unknown), and
-	// BatchIters the calls per batch (the median over forks): one round
-	// times one batch of each implementation.
-	Procs      int
-	BatchIters int
+	verdict.Result
+	// Procs is GOMAXPROCS during the comparison (0 unknown).
+	Procs int
 	// RoundNs holds each implementation's time per call in each round, in
 	// ns: RoundNs[0] the baseline's, RoundNs[1] the control's, then the
 	// candidates' in order; round r of every implementation is the same
@@ -381,12 +333,7 @@ func (r *Registry) Reset() {
 
 // clone returns a deep copy of c.
 func (c Comparison) clone() Comparison {
-	c.Control.ForkDeltaPct = slices.Clone(c.Control.ForkDeltaPct)
-	c.Candidates = slices.Clone(c.Candidates)
-	for i := range c.Candidates {
-		c.Candidates[i].ForkDeltaPct = slices.Clone(c.Candidates[i].ForkDeltaPct)
-	}
-	c.Warnings = slices.Clone(c.Warnings)
+	c.Result = c.Result.Clone()
 	if c.RoundNs != nil {
 		rs := make([][]float64, len(c.RoundNs))
 		for i, ns := range c.RoundNs {

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/benchkit/go-benchkit/internal/verdict"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -49,7 +50,7 @@ func TestSetTimelineBound(t *testing.T) {
 
 func TestBenchmarksIsACopy(t *testing.T) {
 	var r Registry
-	r.AddComparison("B", Comparison{Candidates: []Estimate{{Name: "new"}}})
+	r.AddComparison("B", Comparison{Result: verdict.Result{Candidates: []verdict.Estimate{{Name: "new"}}}})
 	bs := r.Benchmarks()
 	bs[0].Comparisons[0].Candidates[0].Name = "changed"
 	assert.Equal(t, "new", r.Benchmarks()[0].Comparisons[0].Candidates[0].Name)
@@ -98,7 +99,7 @@ func TestKey(t *testing.T) {
 func TestComparisonForkDeltasAreCopied(t *testing.T) {
 	var r Registry
 	deltas := []float64{1, 2}
-	r.AddComparison("B", Comparison{Forks: 2, Candidates: []Estimate{{Name: "new", ForkDeltaPct: deltas}}})
+	r.AddComparison("B", Comparison{Result: verdict.Result{Forks: 2, Candidates: []verdict.Estimate{{Name: "new", ForkDeltaPct: deltas}}}})
 	deltas[0] = 99
 	got := r.Benchmarks()[0].Comparisons[0]
 	assert.Equal(t, 2, got.Forks)
@@ -113,7 +114,7 @@ func TestComparisonForkDeltasAreCopied(t *testing.T) {
 func TestComparisonsBound(t *testing.T) {
 	var r Registry
 	for i := range 20 {
-		r.AddComparison("B", Comparison{Rounds: i})
+		r.AddComparison("B", Comparison{Result: verdict.Result{Rounds: i}})
 	}
 	b := r.Benchmarks()[0]
 	assert.Len(t, b.Comparisons, 20, "-count=20 keeps every comparison")
@@ -121,7 +122,7 @@ func TestComparisonsBound(t *testing.T) {
 
 	r.Reset()
 	for i := range MaxComparisons + 4 {
-		r.AddComparison("B", Comparison{Rounds: i})
+		r.AddComparison("B", Comparison{Result: verdict.Result{Rounds: i}})
 	}
 	b = r.Benchmarks()[0]
 	require.Len(t, b.Comparisons, MaxComparisons)
@@ -149,7 +150,7 @@ func TestFlagFailedSticks(t *testing.T) {
 func TestComparisonRoundTimes(t *testing.T) {
 	var r Registry
 	base := []float64{10, 11, 12}
-	c := Comparison{Baseline: "old", Procs: 2, BatchIters: 100, RoundNs: [][]float64{base, {10, 10, 10}, {5, 6, 7}}}
+	c := Comparison{Result: verdict.Result{Baseline: "old", BatchIters: 100}, Procs: 2, RoundNs: [][]float64{base, {10, 10, 10}, {5, 6, 7}}}
 	r.AddComparison("BenchmarkX-2", c)
 	base[0] = 99
 	got := r.Benchmarks()[0].Comparisons[0]
@@ -165,7 +166,7 @@ func TestComparisonRoundTimes(t *testing.T) {
 		}
 		return xs
 	}
-	r.AddComparison("BenchmarkY", Comparison{Rounds: n, RoundNs: [][]float64{mk(0), mk(1e6), mk(2e6)}})
+	r.AddComparison("BenchmarkY", Comparison{Result: verdict.Result{Rounds: n}, RoundNs: [][]float64{mk(0), mk(1e6), mk(2e6)}})
 	got = r.Benchmarks()[1].Comparisons[0]
 	require.Len(t, got.RoundNs, 3)
 	for i, ns := range got.RoundNs {

@@ -9,6 +9,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -27,7 +28,7 @@ func againstFailures(a *registry.Against) []string {
 			continue
 		}
 		e := b.NewEst
-		if a.GatePct > 0 && e.Verdict == registry.Slower && e.DeltaPct > a.GatePct {
+		if a.GatePct > 0 && e.Verdict == verdict.Slower && e.DeltaPct > a.GatePct {
 			out = append(out, fmt.Sprintf("benchkit: against %s: %s is %s slower than the base [%s, %s], beyond the %s%% gate; fix the regression or raise -benchkit.gate",
 				a.Base.Path, b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), fmtNum(a.GatePct)))
 		}
@@ -211,7 +212,7 @@ func Annotations(w io.Writer, in Input, a Analysis) {
 		if b.GateFailed {
 			continue
 		}
-		if e := b.NewEst; e.Verdict == registry.Slower {
+		if e := b.NewEst; e.Verdict == verdict.Slower {
 			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s is %s slower than the base [%s, %s]: %s",
 				b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), e.Reason)))
 		}

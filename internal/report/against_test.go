@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 func againstFixture() *registry.Against {
@@ -24,8 +25,8 @@ func againstFixture() *registry.Against {
 		Pattern: ".", Benchtime: "667ms", Rounds: 3, Confidence: 0.975, Negligible: 1, GatePct: 5, GateAllocs: true,
 		Benches: []registry.AgainstBench{{
 			Name: "Work-2", Base: side(100, 1), New: side(150, 2), Control: side(100, 1),
-			NewEst:     registry.Estimate{Name: "new", NsPerOp: 150, DeltaPct: 50, LoPct: 45, HiPct: 55, Verdict: registry.Slower, Reason: "the interval excludes 0"},
-			ControlEst: registry.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.7, Verdict: registry.Same, Reason: "noise floor"},
+			NewEst:     verdict.Estimate{Name: "new", NsPerOp: 150, DeltaPct: 50, LoPct: 45, HiPct: 55, Verdict: verdict.Slower, Reason: "the interval excludes 0"},
+			ControlEst: verdict.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.7, Verdict: verdict.Same, Reason: "noise floor"},
 			Allocs:     registry.Count{Base: 1, New: 2}, Bytes: registry.Count{Base: 64, New: 64},
 			GateFailed: true,
 		}},

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Schema is the value of the "schema" field of the JSON report. It changes
@@ -34,9 +36,10 @@ type Input struct {
 	// GOOS, GOARCH and CPU go into the samples file's configuration lines
 	// and the JSON report; "" leaves them out.
 	GOOS, GOARCH, CPU string
-	// Facts and Warnings describe the environment (from env.Snapshot).
-	Facts    []Fact
-	Warnings []Warning
+	// Facts and Warnings describe the environment (env.Snapshot's), and
+	// benchkit's own warnings about the run.
+	Facts    []env.Fact
+	Warnings []env.Warning
 	// Warmup is the warm-up's result; nil when it did not run.
 	Warmup *Warmup
 	// Benches are the registry's records, in the order they were seen.
@@ -49,14 +52,6 @@ type Input struct {
 	// Against is the cross-build comparison of -benchkit.against, or nil.
 	Against *registry.Against
 }
-
-// Fact is one line of the environment header: a short lowercase name and a
-// one-line value, "unknown" where a probe could not read.
-type Fact struct{ Name, Value string }
-
-// Warning is an environment problem: a stable short key and a message with
-// the numbers and the fix.
-type Warning struct{ Key, Message string }
 
 // Warmup summarises the warm-up that ran before the benchmarks.
 type Warmup struct {
@@ -363,7 +358,7 @@ func flagFailures(rows []Row, strict bool) []string {
 func gateFailure(name string, c registry.Comparison) string {
 	var worst []string
 	for _, e := range c.Candidates {
-		if e.Verdict == registry.Slower && e.DeltaPct > c.Gate {
+		if e.Verdict == verdict.Slower && e.DeltaPct > c.Gate {
 			worst = append(worst, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", e.Name, e.DeltaPct, e.LoPct, e.HiPct))
 		}
 	}

@@ -125,7 +125,7 @@ func TestContentionDriftAdvice(t *testing.T) {
 
 	// Under a hypervisor the host is named as a possible unseen cause, on
 	// the row with no cause found only.
-	in.Warnings = []Warning{{Key: env.KeyVirtualisation, Message: "running under a hypervisor"}}
+	in.Warnings = []env.Warning{{Key: env.KeyVirtualisation, Message: "running under a hypervisor"}}
 	text = render(t, in)
 	assert.Contains(t, lineWith(t, text, "Own-2: cv"), "the host slowing this guest, which neither wait% nor steal shows")
 	assert.NotContains(t, lineWith(t, text, "Busy-2: cv"), "the host slowing")

@@ -3,6 +3,7 @@ package report_test
 import (
 	"os"
 
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
 )
@@ -16,7 +17,7 @@ func ExampleText() {
 			WaitFraction: 0.3, TimedFraction: 1, InvoluntarySwitches: -1, WithinCV: -1})
 	}
 	in := report.Input{
-		Facts:   []report.Fact{{Name: "go", Value: "go1.26.8 linux/amd64"}, {Name: "governor", Value: "unknown"}},
+		Facts:   []env.Fact{{Name: "go", Value: "go1.26.8 linux/amd64"}, {Name: "governor", Value: "unknown"}},
 		Benches: []registry.Bench{{Name: "BenchmarkMakeBuffer-2", Runs: runs, TotalRuns: len(runs)}},
 	}
 	_ = report.Text(os.Stdout, in)

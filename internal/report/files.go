@@ -10,9 +10,9 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // The JSON report. See the package documentation for every field.
@@ -270,7 +270,7 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		jc := jsonComparison{
 			Benchmark: c.Benchmark, Baseline: c.Baseline, BaselineNsPerOp: known(c.BaselineNsPerOp),
 			Control: jsonEst(c.Control), Candidates: []jsonEstimate{}, Rounds: c.Rounds, Forks: c.Forks,
-			Confidence: num(c.Confidence), OverheadNs: known(c.OverheadNs),
+			Confidence: num(c.Confidence), OverheadNs: known(c.OverheadNsPerOp),
 			GatePct: zeroIfBad(c.Gate), GateFailed: c.GateFailed, Warnings: append([]string{}, c.Warnings...),
 			Procs: c.Procs, BatchIters: c.BatchIters,
 		}
@@ -297,7 +297,7 @@ func zeroIfBad(x float64) float64 {
 	return x
 }
 
-func jsonEst(e registry.Estimate) jsonEstimate {
+func jsonEst(e verdict.Estimate) jsonEstimate {
 	return jsonEstimate{
 		Name: e.Name, NsPerOp: known(e.NsPerOp), DeltaPct: num(e.DeltaPct), LoPct: num(e.LoPct), HiPct: num(e.HiPct),
 		Verdict: string(e.Verdict), Reason: e.Reason, ForkDeltaPct: finiteSlice(e.ForkDeltaPct),

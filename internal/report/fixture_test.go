@@ -3,7 +3,9 @@ package report
 import (
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // seed001 are twenty ns/op in run order shaped like seed 001's loaded
@@ -40,8 +42,8 @@ func fixture() Input {
 	}
 	return Input{
 		Package: "example.com/p", GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU @ 2.0GHz",
-		Facts:    []Fact{{"go", "go1.26.8 linux/amd64"}, {"cpus", "2"}, {"governor", "unknown"}},
-		Warnings: []Warning{{"load", "load average 3.10 over the last minute is above the 2 CPUs: stop other work"}},
+		Facts:    []env.Fact{{Name: "go", Value: "go1.26.8 linux/amd64"}, {Name: "cpus", Value: "2"}, {Name: "governor", Value: "unknown"}},
+		Warnings: []env.Warning{{Key: "load", Message: "load average 3.10 over the last minute is above the 2 CPUs: stop other work"}},
 		Warmup: &Warmup{Summary: "warm-up 180ms, 52 batches, stable (5 within 5%), first batch 1.12× slower than last",
 			Duration: 180 * time.Millisecond, Batches: 52, Converged: true, FirstToLast: 1.12},
 		Benches: []registry.Bench{
@@ -52,15 +54,10 @@ func fixture() Input {
 				Flags: []registry.Flag{{Kind: registry.FlagEliminated, Count: 6,
 					Message: "benchkit: BenchmarkSum/eliminated: 0.31 ns/op is at the empty-loop floor (0.30 ns): the compiler removed the work; keep the result with sink.Keep"}}},
 			{Name: "BenchmarkLoop", Runs: runs(2, 0.2, 60), TotalRuns: 1, Timeline: timeline},
-			{Name: "BenchmarkCompare", Comparisons: []registry.Comparison{{
-				Baseline: "old", BaselineNsPerOp: 246.5, Rounds: 40, Confidence: 0.975, OverheadNs: 1.2, Gate: 5,
-				Control: registry.Estimate{Name: "old", NsPerOp: 246.9, DeltaPct: 0.3, LoPct: -0.8, HiPct: 1.2, Verdict: registry.Same},
-				Candidates: []registry.Estimate{
-					{Name: "new", NsPerOp: 233.9, DeltaPct: -5.1, LoPct: -6.0, HiPct: -4.2, Verdict: registry.Faster},
-					{Name: "plus10", NsPerOp: 271.2, DeltaPct: 10.0, LoPct: 9.1, HiPct: 10.9, Verdict: registry.Slower},
-				},
-				GateFailed: true,
-			}}},
+			{Name: "BenchmarkCompare", Comparisons: []registry.Comparison{{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 246.5, Rounds: 40, Confidence: 0.975, OverheadNsPerOp: 1.2, Gate: 5, Control: verdict.Estimate{Name: "old", NsPerOp: 246.9, DeltaPct: 0.3, LoPct: -0.8, HiPct: 1.2, Verdict: verdict.Same}, Candidates: []verdict.Estimate{
+				{Name: "new", NsPerOp: 233.9, DeltaPct: -5.1, LoPct: -6.0, HiPct: -4.2, Verdict: verdict.Faster},
+				{Name: "plus10", NsPerOp: 271.2, DeltaPct: 10.0, LoPct: 9.1, HiPct: 10.9, Verdict: verdict.Slower},
+			}, GateFailed: true}}}},
 		},
 	}
 }

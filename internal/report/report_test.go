@@ -12,7 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 func render(t *testing.T, in Input) string {
@@ -64,7 +66,7 @@ func fields(line string) []string {
 
 func TestEveryLineIsPrefixed(t *testing.T) {
 	in := fixture()
-	in.Facts = append(in.Facts, Fact{"cpu", "two\nlines: with a colon"})
+	in.Facts = append(in.Facts, env.Fact{Name: "cpu", Value: "two\nlines: with a colon"})
 	in.Benches[2].Flags = append(in.Benches[2].Flags, registry.Flag{Kind: registry.FlagMisuse, Message: "multi\nline\rmessage", Count: 1})
 	text := render(t, in)
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
@@ -85,7 +87,7 @@ func TestTextParsesClean(t *testing.T) {
 		"--- BENCH: BenchmarkMakeBuffer_Correct-2\n    x_test.go:9: a log line: with a colon\n" +
 		"PASS\n"
 	in := fixture()
-	in.Warnings = append(in.Warnings, Warning{"governor", "governor: powersave"})
+	in.Warnings = append(in.Warnings, env.Warning{Key: "governor", Message: "governor: powersave"})
 	all := harness + render(t, in)
 
 	r := benchfmt.NewReader(strings.NewReader(all), "out.txt")
@@ -452,15 +454,10 @@ func TestHighStretch(t *testing.T) {
 }
 
 func TestComparisonForks(t *testing.T) {
-	forked := registry.Comparison{
-		Baseline: "old", BaselineNsPerOp: 100, Rounds: 5000, Confidence: 0.975, Forks: 5,
-		Control: registry.Estimate{Name: "control", NsPerOp: 100, Verdict: registry.Same, Reason: "noise floor: x",
-			ForkDeltaPct: []float64{0, 0.01, -0.02, 0, 0}},
-		Candidates: []registry.Estimate{{Name: "new", NsPerOp: 105, DeltaPct: 4.9, LoPct: 3.6, HiPct: 6.2,
-			Verdict: registry.Slower, Reason: "r", ForkDeltaPct: []float64{5.77, 4.43, 4.51, 4.29, 4.53}}},
-	}
-	inProcess := registry.Comparison{Baseline: "old", BaselineNsPerOp: 100, Rounds: 900, Confidence: 0.975, Forks: 1,
-		Control: registry.Estimate{Name: "control"}, Candidates: []registry.Estimate{{Name: "new"}}}
+	forked := registry.Comparison{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 100, Rounds: 5000, Confidence: 0.975, Forks: 5, Control: verdict.Estimate{Name: "control", NsPerOp: 100, Verdict: verdict.Same, Reason: "noise floor: x",
+		ForkDeltaPct: []float64{0, 0.01, -0.02, 0, 0}}, Candidates: []verdict.Estimate{{Name: "new", NsPerOp: 105, DeltaPct: 4.9, LoPct: 3.6, HiPct: 6.2,
+		Verdict: verdict.Slower, Reason: "r", ForkDeltaPct: []float64{5.77, 4.43, 4.51, 4.29, 4.53}}}}}
+	inProcess := registry.Comparison{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 100, Rounds: 900, Confidence: 0.975, Forks: 1, Control: verdict.Estimate{Name: "control"}, Candidates: []verdict.Estimate{{Name: "new"}}}}
 	in := Input{Benches: []registry.Bench{{Name: "BenchmarkF", Comparisons: []registry.Comparison{forked}},
 		{Name: "BenchmarkP", Comparisons: []registry.Comparison{inProcess}}}}
 	text := render(t, in)
@@ -493,9 +490,7 @@ func TestComparisonForks(t *testing.T) {
 // "+0.00% [+0.00%, +0.00%]".
 func TestComparisonNoRounds(t *testing.T) {
 	stopped := "measuring stopped: one call of \"glacial\" took 300ms, more than the whole budget of 200ms"
-	c := registry.Comparison{Baseline: "old", Rounds: 0, Confidence: 0.975, Forks: 1,
-		Control:    registry.Estimate{Name: "control", Verdict: registry.Undecided, Reason: stopped},
-		Candidates: []registry.Estimate{{Name: "big", Verdict: registry.Undecided, Reason: stopped}}}
+	c := registry.Comparison{Result: verdict.Result{Baseline: "old", Rounds: 0, Confidence: 0.975, Forks: 1, Control: verdict.Estimate{Name: "control", Verdict: verdict.Undecided, Reason: stopped}, Candidates: []verdict.Estimate{{Name: "big", Verdict: verdict.Undecided, Reason: stopped}}}}
 	text := render(t, Input{Benches: []registry.Bench{{Name: "BenchmarkS", Comparisons: []registry.Comparison{c}}}})
 	lineWith(t, text, "S: baseline old", "0 rounds")
 	row := lineWith(t, text, " big ", "no rounds", "undecided: measuring stopped")
@@ -509,8 +504,7 @@ func TestComparisonNoRounds(t *testing.T) {
 // counted in the numbering, named in the text report and listed in the
 // JSON; a benchmark that dropped none says nothing.
 func TestDroppedComparisons(t *testing.T) {
-	c := registry.Comparison{Baseline: "old", BaselineNsPerOp: 100, Rounds: 900, Confidence: 0.975, Forks: 1,
-		Control: registry.Estimate{Name: "control"}, Candidates: []registry.Estimate{{Name: "new"}}}
+	c := registry.Comparison{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 100, Rounds: 900, Confidence: 0.975, Forks: 1, Control: verdict.Estimate{Name: "control"}, Candidates: []verdict.Estimate{{Name: "new"}}}}
 	in := Input{Benches: []registry.Bench{
 		{Name: "BenchmarkD-2", Comparisons: []registry.Comparison{c, c, c}, DroppedComparisons: 2},
 		{Name: "BenchmarkK-2", Comparisons: []registry.Comparison{c}},

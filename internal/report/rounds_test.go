@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchproc"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // TestSamplesRounds: the samples file holds each comparison's per-round,
@@ -18,15 +19,11 @@ import (
 // <Name>/impl=<impl>-<procs>, so that benchstat's "-col /impl" projection
 // puts baseline, control and candidate side by side in one table.
 func TestSamplesRounds(t *testing.T) {
-	c := registry.Comparison{Baseline: "old", Procs: 2, BatchIters: 500, Rounds: 3,
-		Control:    registry.Estimate{Name: "control"},
-		Candidates: []registry.Estimate{{Name: "new"}},
-		RoundNs:    [][]float64{{100, 101, 102}, {100.5, 99.5, 101}, {50, 51, 52}}}
+	c := registry.Comparison{Result: verdict.Result{Baseline: "old", BatchIters: 500, Rounds: 3, Control: verdict.Estimate{Name: "control"}, Candidates: []verdict.Estimate{{Name: "new"}}}, Procs: 2, RoundNs: [][]float64{{100, 101, 102}, {100.5, 99.5, 101}, {50, 51, 52}}}
 	in := Input{GOOS: "linux", Benches: []registry.Bench{
 		{Name: "BenchmarkFormat-2", Comparisons: []registry.Comparison{c}},
-		{Name: "BenchmarkNoRounds", Comparisons: []registry.Comparison{{Baseline: "a", Procs: 1}}},
-		{Name: "BenchmarkOne", Comparisons: []registry.Comparison{{Baseline: "a", Procs: 1, BatchIters: 0,
-			Control: registry.Estimate{Name: "control"}, RoundNs: [][]float64{{7}, {7.5}}}}},
+		{Name: "BenchmarkNoRounds", Comparisons: []registry.Comparison{{Result: verdict.Result{Baseline: "a"}, Procs: 1}}},
+		{Name: "BenchmarkOne", Comparisons: []registry.Comparison{{Result: verdict.Result{Baseline: "a", BatchIters: 0, Control: verdict.Estimate{Name: "control"}}, Procs: 1, RoundNs: [][]float64{{7}, {7.5}}}}},
 	}}
 	var buf bytes.Buffer
 	require.NoError(t, Samples(&buf, in))
@@ -80,7 +77,7 @@ func TestRoundsName(t *testing.T) {
 // TestJSONComparisonProcs: a comparison's GOMAXPROCS and batch size are in
 // the JSON report.
 func TestJSONComparisonProcs(t *testing.T) {
-	in := Input{Benches: []registry.Bench{{Name: "BenchmarkF-2", Comparisons: []registry.Comparison{{Baseline: "a", Procs: 2, BatchIters: 640}}}}}
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkF-2", Comparisons: []registry.Comparison{{Result: verdict.Result{Baseline: "a", BatchIters: 640}, Procs: 2}}}}}
 	cs := decodeJSON(t, in)["comparisons"].([]any)
 	require.Len(t, cs, 1)
 	c := cs[0].(map[string]any)

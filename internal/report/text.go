@@ -14,6 +14,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Prefix starts every line of the text report. benchfmt.Reader reads a
@@ -461,8 +462,8 @@ func Strip(xs []float64, width int) StripPlot {
 }
 
 // hasWarning reports whether ws holds a warning with key.
-func hasWarning(ws []Warning, key string) bool {
-	return slices.ContainsFunc(ws, func(w Warning) bool { return w.Key == key })
+func hasWarning(ws []env.Warning, key string) bool {
+	return slices.ContainsFunc(ws, func(w env.Warning) bool { return w.Key == key })
 }
 
 // findingsOf returns the long-form findings of r: its flags' messages,
@@ -563,8 +564,8 @@ func comparisonLines(p *printer, c ComparisonRow) {
 	if c.Confidence > 0 && c.Confidence < 1 {
 		head += fmt.Sprintf(", %s%% intervals", fmtNum(c.Confidence*100))
 	}
-	if finite(c.OverheadNs) && c.OverheadNs > 0 {
-		head += ", call overhead " + fmtNs(c.OverheadNs) + "/op"
+	if finite(c.OverheadNsPerOp) && c.OverheadNsPerOp > 0 {
+		head += ", call overhead " + fmtNs(c.OverheadNsPerOp) + "/op"
 	}
 	switch {
 	case c.Forks > 1:
@@ -601,7 +602,7 @@ func comparisonLines(p *printer, c ComparisonRow) {
 // verdict with note prefixed when the reason lacks it. Without rounds the
 // time and delta are "?" and the interval "no rounds": nothing was
 // measured, and zeros would read as "no difference".
-func estimateRow(name string, e registry.Estimate, note string, rounds int) []string {
+func estimateRow(name string, e verdict.Estimate, note string, rounds int) []string {
 	verdict := string(e.Verdict)
 	if note != "" && !strings.Contains(e.Reason, note) {
 		verdict = note

@@ -16,19 +16,6 @@ const (
 	DefaultNegligible = 1.0
 )
 
-// Verdict is the outcome of one candidate in a comparison.
-type Verdict string
-
-// The verdicts. Faster and Slower are decided differences; Same is a
-// decided absence of a difference that matters; Undecided means the
-// measurement cannot tell, and the reason says why.
-const (
-	Faster    Verdict = "faster"
-	Slower    Verdict = "slower"
-	Same      Verdict = "same"
-	Undecided Verdict = "undecided"
-)
-
 // Interval is an estimated difference from the baseline in percent:
 // DeltaPct and its confidence interval [LoPct, HiPct] (LoPct ≤ DeltaPct ≤
 // HiPct). Without an interval both bounds equal DeltaPct.
@@ -48,8 +35,9 @@ type Rule struct {
 	N     int
 	Level float64
 	MinN  int
-	// NoInterval, when set, replaces TooFew's reason.
-	NoInterval string
+	// NoInterval, when set, replaces TooFew's reason; TooFewFix ends
+	// it otherwise ("raise -benchtime").
+	NoInterval, TooFewFix string
 	// Groups is the number of processes whose estimates the interval is
 	// built from (≤ 1: within one process); a wide interval over several
 	// is their disagreement, not too few rounds. GroupName names them in
@@ -65,7 +53,11 @@ func (r Rule) TooFew() string {
 	if r.NoInterval != "" {
 		return r.NoInterval
 	}
-	return fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; raise -benchtime", textfmt.Plural(r.N, "round"), 100*r.Level, r.MinN)
+	fix := r.TooFewFix
+	if fix == "" {
+		fix = "raise -benchtime"
+	}
+	return fmt.Sprintf("only %s: a %.1f%% interval needs at least %d; %s", textfmt.Plural(r.N, "round"), 100*r.Level, r.MinN, fix)
 }
 
 // ControlOff reports whether the control's interval excludes 0 and its

@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/benchkit"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/verdict"
 	"github.com/benchkit/go-benchkit/sink"
 )
 
@@ -72,11 +73,7 @@ func BenchmarkGate(b *testing.B) {
 		b.Fatal("deliberate failure (MAINREPORT_FAIL_BENCH=1)")
 	}
 	if os.Getenv("MAINREPORT_GATE") == "1" {
-		registry.Default().AddComparison(b.Name(), registry.Comparison{
-			Baseline: "old", BaselineNsPerOp: 100, Rounds: 20, Confidence: 0.975, Gate: 5, GateFailed: true,
-			Control:    registry.Estimate{Name: "old", NsPerOp: 100, DeltaPct: 0.1, LoPct: -1, HiPct: 1, Verdict: registry.Same},
-			Candidates: []registry.Estimate{{Name: "new", NsPerOp: 110, DeltaPct: 10, LoPct: 9, HiPct: 11, Verdict: registry.Slower}},
-		})
+		registry.Default().AddComparison(b.Name(), registry.Comparison{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 100, Rounds: 20, Confidence: 0.975, Gate: 5, GateFailed: true, Control: verdict.Estimate{Name: "old", NsPerOp: 100, DeltaPct: 0.1, LoPct: -1, HiPct: 1, Verdict: verdict.Same}, Candidates: []verdict.Estimate{{Name: "new", NsPerOp: 110, DeltaPct: 10, LoPct: 9, HiPct: 11, Verdict: verdict.Slower}}}})
 	}
 	for b.Loop() {
 		sink.Keep(sum(xs[:8]))

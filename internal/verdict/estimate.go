@@ -1,0 +1,368 @@
+package verdict
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
+)
+
+// Options are the estimator's settings. The zero value of a number takes
+// the default: [DefaultConfidence], [DefaultNegligible], no gate, the sign
+// test.
+type Options struct {
+	// Confidence is the family-wise level of the intervals, in (0, 1);
+	// each of the k+1 intervals (candidates and control) is at the
+	// Bonferroni level 1 − (1 − Confidence)/(k+1).
+	Confidence float64
+	// Negligible is ε, in percent; Gate the regression threshold in
+	// percent (0: none).
+	Negligible, Gate float64
+	// Bootstrap, when > 0, replaces the sign-test interval of [Analyze]
+	// by a percentile bootstrap with that many resamples, seeded by Seed.
+	Bootstrap int
+	Seed      uint64
+	// Unit names the independent units whose disagreement widens an
+	// interval, for reasons: in [AnalyzeGroups] the groups ("forks", the
+	// default, or "triples"); in [Analyze] "" when the rounds are batches
+	// of one process, or "rounds" when each round is fresh processes.
+	// UnitFix says how to narrow such an interval ("more forks
+	// (-benchkit.forks) narrow it").
+	Unit, UnitFix string
+	// TooFewFix says how to get the rounds an interval needs; "" is
+	// "raise -benchtime".
+	TooFewFix string
+}
+
+func (o Options) withDefaults() Options {
+	if o.Confidence == 0 {
+		o.Confidence = DefaultConfidence
+	}
+	if o.Negligible == 0 {
+		o.Negligible = DefaultNegligible
+	}
+	if o.TooFewFix == "" {
+		o.TooFewFix = "raise -benchtime"
+	}
+	return o
+}
+
+// Analyze computes a comparison from per-round times of one group: base
+// and control (a second copy of the baseline) and each candidate, all with
+// one time per round, paired by round. For a given seed it is
+// deterministic. It returns an error when the samples do not pair up
+// (different lengths, a time that is not finite and positive, empty or
+// duplicate names) or a time is more than 1e100 or less than 1e-100 times
+// the baseline's in its round (no finite percentage). Every number in the
+// Result is finite.
+//
+// The rule, with k candidates and m = k+1 intervals, family-wise
+// confidence c and negligible size ε:
+//
+//  1. Per round r, ratio_i(r) = t_i(r)/t_base(r). Each implementation's
+//     delta is (median_r ratio_i(r) − 1)·100, with the sign-test interval
+//     of the median (order statistics from Binomial(n, ½)) at level
+//     1 − (1−c)/m, or a percentile bootstrap with Options.Bootstrap.
+//  2. Fewer rounds than that level needs for a finite interval (6 at 95%,
+//     7 at 97.5%): every verdict is Undecided.
+//  3. [Rule.Decide] turns the candidate's interval and the control's into
+//     a verdict.
+func Analyze(base, control Sample, cands []Sample, o Options) (Result, error) {
+	o = o.withDefaults()
+	if err := checkSamples(base, control, cands); err != nil {
+		return Result{}, err
+	}
+	n := len(base.NsPerOp)
+	level, _ := stats.PairedConfidence(o.Confidence, len(cands)+1)
+	res := newResult(base.Name, n, 1, level, o)
+	if n > 0 {
+		res.BaselineNsPerOp, _ = stats.Median(base.NsPerOp)
+	}
+	est := newEstimator(base.NsPerOp, level, o)
+	r := rule(base.Name, n, level, est.minN, o)
+	if o.Unit != "" {
+		r.Groups = n
+	}
+	ctl, ctlOK := est.estimate(control)
+	decideAll(&res, r, ctl, ctlOK, len(cands), func(i int) (Estimate, bool) { return est.estimate(cands[i]) })
+	return res, nil
+}
+
+// AnalyzeGroups computes a comparison from rounds spread over groups of
+// processes (forks, or triples of live processes): groups[g] holds group
+// g's samples in the order base, control, candidates, each with one time
+// per round of that group (groups may have different numbers of rounds).
+// The rule is [Analyze]'s with one change, the interval:
+//
+//  1. Per group g and implementation i, the group's estimate is the
+//     median over its rounds of t_i/t_base, m_i(g).
+//  2. Δ_i is (mean over groups of m_i(g) − 1)·100, and its interval
+//     Student's t-interval over the groups' estimates at the Bonferroni
+//     level ([Spread]): each group's estimate carries its own sampling
+//     error and their spread adds what differs between processes, so the
+//     interval holds across processes.
+//  3. Fewer than 2 groups, or a group without rounds: every verdict is
+//     Undecided.
+//
+// The bootstrap does not apply. It returns an error when a group's
+// samples do not pair up (as Analyze's) or the groups do not name the
+// same implementations in the same order.
+func AnalyzeGroups(groups [][]Sample, o Options) (Result, error) {
+	o = o.withDefaults()
+	if o.Unit == "" {
+		o.Unit, o.UnitFix = "forks", "more forks (-benchkit.forks) narrow it"
+	}
+	if err := checkGroups(groups, singular(o.Unit)); err != nil {
+		return Result{}, err
+	}
+	first := groups[0]
+	k := len(first) - 2
+	level, _ := stats.PairedConfidence(o.Confidence, k+1)
+	res := newResult(first[0].Name, 0, len(groups), level, o)
+	var baseNs []float64
+	for _, g := range groups {
+		res.Rounds += len(g[0].NsPerOp)
+		if m, ok := stats.Median(g[0].NsPerOp); ok {
+			baseNs = append(baseNs, m)
+		}
+	}
+	res.BaselineNsPerOp, _ = stats.Median(baseNs)
+	r := rule(res.Baseline, res.Rounds, level, stats.ForkMinN, o)
+	r.Groups = len(groups)
+	r.NoInterval = groupsWithoutRounds(groups, singular(o.Unit))
+	ctl, ctlOK := groupEstimate(groups, 1, level)
+	ctlOK = ctlOK && r.NoInterval == ""
+	decideAll(&res, r, ctl, ctlOK, k, func(i int) (Estimate, bool) { return groupEstimate(groups, 2+i, level) })
+	return res, nil
+}
+
+func newResult(base string, rounds, forks int, level float64, o Options) Result {
+	return Result{Baseline: base, Rounds: rounds, Forks: forks, Confidence: level,
+		Negligible: o.Negligible, Gate: o.Gate, Seed: o.Seed}
+}
+
+func rule(base string, n int, level float64, minN int, o Options) Rule {
+	return Rule{Base: base, Eps: o.Negligible, N: n, Level: level, MinN: minN,
+		GroupName: o.Unit, GroupFix: o.UnitFix, TooFewFix: o.TooFewFix}
+}
+
+// decideAll sets res's control and its k candidates (estimated by cand)
+// with their verdicts, and GateFailed when a decided slowdown exceeds the
+// gate.
+func decideAll(res *Result, r Rule, ctl Estimate, ctlOK bool, k int, cand func(i int) (Estimate, bool)) {
+	ctl.Verdict, ctl.Reason = r.DecideControl(ctl.interval(), ctlOK)
+	res.Control = ctl
+	res.Candidates = make([]Estimate, k)
+	for i := range k {
+		e, ok := cand(i)
+		e.Verdict, e.Reason = r.Decide(ctl.interval(), ctlOK, e.interval(), ok)
+		res.Candidates[i] = e
+		if GateFails(e, res.Gate) {
+			res.GateFailed = true
+		}
+	}
+}
+
+// GateFails reports whether e fails a gate of gate percent: it is
+// decided Slower and its estimate exceeds the gate. An undecided estimate
+// never fails a gate; gate 0 is no gate.
+func GateFails(e Estimate, gate float64) bool {
+	return gate > 0 && e.Verdict == Slower && e.DeltaPct > gate
+}
+
+func (e Estimate) interval() Interval {
+	return Interval{DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct}
+}
+
+// checkSamples returns an error when the samples do not pair up: an empty
+// or duplicate name, a length other than the baseline's, a time that is
+// not finite and positive, or a ratio to the baseline beyond 1e±100.
+func checkSamples(base, control Sample, cands []Sample) error {
+	n := len(base.NsPerOp)
+	names := map[string]bool{}
+	for _, s := range append([]Sample{base, control}, cands...) {
+		if s.Name == "" {
+			return errors.New("a sample has an empty name")
+		}
+		if names[s.Name] {
+			return fmt.Errorf("two samples are named %q", s.Name)
+		}
+		names[s.Name] = true
+		if len(s.NsPerOp) != n {
+			return fmt.Errorf("sample %q has %d rounds, the baseline %d: every implementation needs one time per round", s.Name, len(s.NsPerOp), n)
+		}
+		for r, t := range s.NsPerOp {
+			if !(t > 0) || math.IsInf(t, 0) {
+				return fmt.Errorf("sample %q round %d has time %v: times must be finite and > 0", s.Name, r, t)
+			}
+			if err := checkRatio(s.Name, r, t, base.NsPerOp[r]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxLog10Ratio bounds a time's ratio to the baseline's in the same round:
+// within 1e±100, every percentage, mean and t-interval derived from the
+// ratios is finite (a ratio of 1e308 is +Inf as a percentage, and one of
+// 1e-400 underflows to 0), and no measurement comes near it.
+const maxLog10Ratio = 100
+
+// checkRatio returns an error when time t of sample name in round r is
+// more than 1e100 times, or less than 1e-100 times, the baseline's time
+// base in that round. Both are finite and > 0; the ratio is compared in
+// logarithms, so that the check itself cannot overflow.
+func checkRatio(name string, r int, t, base float64) error {
+	l := math.Log10(t) - math.Log10(base)
+	if math.Abs(l) <= maxLog10Ratio {
+		return nil
+	}
+	return fmt.Errorf("sample %q round %d is %s times the baseline's time (%v ns against %v ns): a ratio beyond 1e±%d is not a measurement and has no finite percentage; check the units",
+		name, r, fmtPow10(l), t, base, maxLog10Ratio)
+}
+
+// fmtPow10 formats 10^l, which may lie beyond float64's range, as
+// "1e+400" or "2.5e-120".
+func fmtPow10(l float64) string {
+	e := math.Floor(l)
+	m := math.Pow(10, l-e)
+	if m >= 9.995 { // rounds to 10 at 3 digits
+		m, e = m/10, e+1
+	}
+	return fmt.Sprintf("%.3ge%+d", m, int(e))
+}
+
+// estimator computes each implementation's difference from the baseline
+// within one group (step 1 of [Analyze]).
+type estimator struct {
+	base      []float64 // the baseline's ns/op per round
+	level     float64   // confidence of each interval
+	minN      int       // rounds needed for a finite interval at level
+	bootstrap int       // resamples; 0 = sign test
+	seed      uint64    // bootstrap seed
+}
+
+// newEstimator takes minN from the sign test at level, and at least 2
+// with the bootstrap.
+func newEstimator(base []float64, level float64, o Options) estimator {
+	minN, _ := stats.PairedSignMinN(level)
+	if o.Bootstrap > 0 {
+		minN = max(minN, 2)
+	}
+	return estimator{base: base, level: level, minN: minN, bootstrap: o.Bootstrap, seed: o.Seed}
+}
+
+// estimate returns s's median ns/op and its median ratio to the baseline
+// as DeltaPct with the interval [LoPct, HiPct], and whether that interval
+// exists. Without one (no rounds, fewer than minN, or a ratio that cannot
+// be formed) the interval collapses to DeltaPct and ok is false; the
+// Verdict and Reason are left to the rule.
+func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
+	e = Estimate{Name: s.Name}
+	n := len(est.base)
+	if n == 0 {
+		return e, false
+	}
+	e.NsPerOp, _ = stats.Median(s.NsPerOp)
+	ratios, ok := stats.PairedRatios(est.base, s.NsPerOp)
+	if !ok {
+		return e, false
+	}
+	med, _ := stats.Median(ratios)
+	e.DeltaPct = Pct(med)
+	var ci stats.PairedInterval
+	switch {
+	case n < est.minN:
+		ok = false
+	case est.bootstrap > 0:
+		ci, ok = stats.PairedBootstrapCI(ratios, est.level, est.bootstrap, est.seed)
+	default:
+		ci, ok = stats.PairedSignCI(ratios, est.level)
+	}
+	if !ok {
+		e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
+		return e, false
+	}
+	e.LoPct, e.HiPct = Pct(ci.Lo), Pct(ci.Hi)
+	return e, true
+}
+
+// checkGroups checks every group as [Analyze] checks one, and that all
+// groups name the same implementations in the same order; unit names a
+// group in messages ("fork").
+func checkGroups(groups [][]Sample, unit string) error {
+	if len(groups) == 0 {
+		return fmt.Errorf("no %ss: the analysis needs the samples of at least one process", unit)
+	}
+	names := sampleNames(groups[0])
+	for g, group := range groups {
+		if len(group) < 2 {
+			return fmt.Errorf("%s %d has %d samples: each %s needs the baseline and the control, then the candidates", unit, g, len(group), unit)
+		}
+		if err := checkSamples(group[0], group[1], group[2:]); err != nil {
+			return fmt.Errorf("%s %d: %w", unit, g, err)
+		}
+		if got := sampleNames(group); !slices.Equal(got, names) {
+			return fmt.Errorf("%s %d has the implementations %v, %s 0 %v: every %s must measure the same ones in the same order", unit, g, got, unit, names, unit)
+		}
+	}
+	return nil
+}
+
+func sampleNames(group []Sample) []string {
+	names := make([]string, len(group))
+	for i, s := range group {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// groupsWithoutRounds returns why no interval can be formed over groups (a
+// single group, or a group that measured no round), or "".
+func groupsWithoutRounds(groups [][]Sample, unit string) string {
+	if len(groups) < stats.ForkMinN {
+		return fmt.Sprintf("only %s: an interval across processes needs at least %d", textfmt.Plural(len(groups), unit), stats.ForkMinN)
+	}
+	for g, group := range groups {
+		if len(group[0].NsPerOp) == 0 {
+			return fmt.Sprintf("%s %d of %d measured no round: raise -benchtime", unit, g+1, len(groups))
+		}
+	}
+	return ""
+}
+
+// groupEstimate returns implementation i's estimate over the groups: the
+// median of its per-group median ns/op, each group's delta, and the
+// t-interval over those deltas; ok is false without an interval.
+func groupEstimate(groups [][]Sample, i int, level float64) (e Estimate, ok bool) {
+	e.Name = groups[0][i].Name
+	var ns, ratios []float64
+	for _, g := range groups {
+		if m, okm := stats.Median(g[i].NsPerOp); okm {
+			ns = append(ns, m)
+		}
+		rs, okr := stats.PairedRatios(g[0].NsPerOp, g[i].NsPerOp)
+		if !okr {
+			continue
+		}
+		m, _ := stats.Median(rs)
+		ratios = append(ratios, m)
+		e.ForkDeltaPct = append(e.ForkDeltaPct, Pct(m))
+	}
+	e.NsPerOp, _ = stats.Median(ns)
+	iv, ok := Spread(ratios, level)
+	if len(ratios) < len(groups) {
+		// A group without a ratio: no interval, the point estimate only.
+		iv.LoPct, iv.HiPct, ok = iv.DeltaPct, iv.DeltaPct, false
+	}
+	e.DeltaPct, e.LoPct, e.HiPct = iv.DeltaPct, iv.LoPct, iv.HiPct
+	return e, ok
+}
+
+// singular returns a unit's singular: "forks" → "fork".
+func singular(unit string) string { return strings.TrimSuffix(unit, "s") }

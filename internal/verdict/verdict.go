@@ -1,0 +1,99 @@
+package verdict
+
+// Verdict is the outcome of one candidate in a comparison.
+type Verdict string
+
+// The verdicts. Faster and Slower are decided differences; Same is a
+// decided absence of a difference that matters; Undecided means the
+// measurement cannot tell, and the Estimate's Reason says why.
+const (
+	Faster    Verdict = "faster"
+	Slower    Verdict = "slower"
+	Same      Verdict = "same"
+	Undecided Verdict = "undecided"
+)
+
+// Sample is the measured per-operation time of one implementation in each
+// round, in nanoseconds: NsPerOp[r] is its time in round r (a batch, or a
+// process's run) divided by the iteration count.
+type Sample struct {
+	Name    string
+	NsPerOp []float64
+}
+
+// Estimate is one implementation's difference from the baseline.
+type Estimate struct {
+	Name string
+	// NsPerOp is the median over rounds of the implementation's time per
+	// operation, in nanoseconds (over groups, the median of the groups'
+	// medians).
+	NsPerOp float64
+	// DeltaPct is (median over rounds of t_impl/t_base − 1)·100, and
+	// [LoPct, HiPct] its confidence interval at Result.Confidence. Over
+	// groups (forks, triples of processes) DeltaPct is the mean of the
+	// groups' deltas and the interval a t-interval around it.
+	DeltaPct, LoPct, HiPct float64
+	Verdict                Verdict
+	// Reason says, with the numbers, why the verdict was reached.
+	Reason string
+	// ForkDeltaPct holds each group's own delta, in order, when the
+	// comparison ran in several processes; nil within one process.
+	ForkDeltaPct []float64
+}
+
+// Result is the outcome of one comparison.
+type Result struct {
+	// Baseline is the baseline's name, BaselineNsPerOp its median time per
+	// operation in nanoseconds.
+	Baseline        string
+	BaselineNsPerOp float64
+	// Control is the second copy of the baseline measured as a candidate:
+	// its interval is the harness's own error bar in this run.
+	Control    Estimate
+	Candidates []Estimate
+	// Rounds is the number of measured rounds (warm-up rounds are not
+	// counted). Confidence is the level of each interval after the
+	// Bonferroni correction.
+	Rounds     int
+	Confidence float64
+	// Forks is the number of processes (or groups of processes) the
+	// rounds were spread over; 1 means within one process (the interval
+	// then describes this process, not the code).
+	Forks int
+	// Negligible and Gate are the thresholds used, in percent (Gate 0: no
+	// gate). GateFailed is true when a candidate is Slower by more than
+	// Gate.
+	Negligible float64
+	Gate       float64
+	GateFailed bool
+	// Measurement details, filled by the measuring caller (zero from the
+	// analysis alone): iterations per batch, calibrated closure-call
+	// overhead per operation in ns, the order seed, and the budget in ns.
+	BatchIters      int
+	OverheadNsPerOp float64
+	Seed            uint64
+	BudgetNs        float64
+	// Warnings are conditions that weaken the result; they do not change
+	// the verdicts.
+	Warnings []string
+}
+
+// Clone returns a deep copy of r.
+func (r Result) Clone() Result {
+	r.Control = r.Control.clone()
+	cs := make([]Estimate, len(r.Candidates))
+	for i, e := range r.Candidates {
+		cs[i] = e.clone()
+	}
+	if r.Candidates == nil {
+		cs = nil
+	}
+	r.Candidates = cs
+	r.Warnings = append([]string(nil), r.Warnings...)
+	return r
+}
+
+func (e Estimate) clone() Estimate {
+	e.ForkDeltaPct = append([]float64(nil), e.ForkDeltaPct...)
+	return e
+}
