@@ -114,7 +114,7 @@ type timerVerdict int
 
 const (
 	timerOK      timerVerdict = iota
-	timerSuspect         // stopped, unless the machine's load explains the untimed time
+	timerSuspect              // stopped, unless the machine's load explains the untimed time
 	timerStopped
 )
 
