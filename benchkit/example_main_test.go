@@ -17,7 +17,7 @@ func ExampleMain() {
 	testMain := func(m *testing.M) {
 		benchkit.Main(m,
 			benchkit.MainJSON("bench.json"), // or -benchkit.json=bench.json
-			benchkit.MainDelta(2),           // size runs-needed for a 2% change
+			benchkit.MainRunsNeededFor(2),   // size runs-needed for a 2% change
 		)
 	}
 	_ = testMain

@@ -1,21 +1,11 @@
 package benchkit
 
 import (
-	"flag"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"runtime/debug"
-	"strings"
-	"time"
+	"reflect"
 
-	"github.com/benchkit/go-benchkit/internal/child"
-	"github.com/benchkit/go-benchkit/internal/env"
-	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/report"
-	"github.com/benchkit/go-benchkit/internal/testingb"
-	"github.com/benchkit/go-benchkit/warmup"
+	"github.com/benchkit/go-benchkit/internal/session"
 )
 
 // Main runs the tests and benchmarks of a package and, when benchmarks were
@@ -57,7 +47,7 @@ import (
 //	-benchkit.samples=path      BENCHKIT_SAMPLES   MainSamples      "" (no file)
 //	-benchkit.report=dest       BENCHKIT_REPORT    MainReport       stdout (or stderr, off, a path)
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP    MainWarmup       warmup.DefaultLimit
-//	-benchkit.delta=pct         BENCHKIT_DELTA     MainDelta        5 (Δ% for runs needed)
+//	-benchkit.delta=pct         BENCHKIT_DELTA     MainRunsNeededFor 5 (Δ% for runs needed)
 //	-benchkit.strict            BENCHKIT_STRICT    MainStrict       false
 //	-benchkit.metrics=on|off    BENCHKIT_METRICS   -                on
 //	-benchkit.forks=n           BENCHKIT_FORKS     control.Forks    control.DefaultForks
@@ -130,7 +120,7 @@ type M interface{ Run() int }
 // nil.
 func Run(m M, opts ...MainOption) int {
 	mainCheck(m)
-	return mainRun(m, opts, mainLive())
+	return session.Run(m, options(opts), session.Live())
 }
 
 func mainCheck(m M) {
@@ -143,261 +133,14 @@ func mainCheck(m M) {
 	}
 }
 
-// mainDeps is what mainRun touches outside its arguments, so that tests
-// can substitute every piece.
-type mainDeps struct {
-	fs     *flag.FlagSet
-	args   []string // parsed when fs is not parsed yet
-	getenv func(string) string
-	stdout io.Writer
-	stderr io.Writer
-	probe  func() env.Snapshot
-	warm   func(limit time.Duration) warmup.Result
-	reg    *registry.Registry
-	pkg    string
-	create func(path string) (io.WriteCloser, error)
-	// now, cpu and build feed the JSON report's metadata: the start time,
-	// go test's cpu line (env.GoTestCPU) and the build information. Each
-	// may be nil in a test's deps: no start time, no cpu, no VCS stamp.
-	now   func() time.Time
-	cpu   func() string
-	build func() (*debug.BuildInfo, bool)
-}
-
-func mainLive() mainDeps {
-	return mainDeps{
-		fs:     flag.CommandLine,
-		args:   os.Args[1:],
-		getenv: os.Getenv,
-		stdout: os.Stdout,
-		stderr: os.Stderr,
-		probe:  env.Probe,
-		warm:   func(limit time.Duration) warmup.Result { return warmup.Run(warmup.Limit(limit)) },
-		reg:    registry.Default(),
-		pkg:    mainPackage(),
-		create: func(path string) (io.WriteCloser, error) { return os.Create(path) },
-		now:    time.Now,
-		cpu:    env.GoTestCPU,
-		build:  debug.ReadBuildInfo,
+// isNilValue reports whether v, a non-nil interface, holds a nil pointer,
+// map, slice, channel or function: a typed nil such as (*testing.M)(nil),
+// whose methods would crash with a nil dereference instead of a message.
+func isNilValue(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Chan, reflect.Func, reflect.Interface:
+		return rv.IsNil()
 	}
-}
-
-// mainPackage returns the import path of the package under test: a test
-// binary's main module path is "<pkg>.test" in its build information.
-func mainPackage() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return ""
-	}
-	return strings.TrimSuffix(bi.Path, ".test")
-}
-
-// mainRun is Main without os.Exit: it returns the exit code.
-func mainRun(m M, opts []MainOption, d mainDeps) int {
-	cfg, code := mainSettingsOf(opts, d)
-	if code != 0 {
-		return code
-	}
-	strictFlags.Store(cfg.strict) // flags then fail their benchmark (raise)
-	defer strictFlags.Store(false)
-	if child.Is() {
-		// A fork of control.Compare or a run of -benchkit.against: the
-		// parent reports; this process only measures.
-		child.Watch()
-		return m.Run()
-	}
-	if cfg.against != "" {
-		return againstRun(m, cfg, d)
-	}
-	if !mainBenchRequested(d.fs) {
-		return m.Run()
-	}
-	if err := mainCheckPaths(cfg, d.pkg); err != nil {
-		fmt.Fprintln(d.stderr, err)
-		return 2
-	}
-	var start time.Time
-	if d.now != nil {
-		start = d.now()
-	}
-	snap := d.probe()
-	wu := mainWarmup(cfg, d)
-	code = m.Run()
-	in := mainInput(cfg, d, snap, wu)
-	in.Meta = mainMeta(d, start, snap)
-	a := report.Analyze(in)
-	if mainOutput(cfg, d, in, a) && code == 0 {
-		code = 1
-	}
-	return code
-}
-
-// mainSettingsOf registers and parses the -benchkit.* flags and resolves
-// the settings; a non-zero code (2) means they were invalid, and the
-// message is on stderr.
-func mainSettingsOf(opts []MainOption, d mainDeps) (mainConfig, int) {
-	mainRegister(d.fs, mainDefaults())
-	if !d.fs.Parsed() {
-		if err := d.fs.Parse(d.args); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: %v\n", err)
-			return mainConfig{}, 2
-		}
-	}
-	cfg, err := mainResolve(opts, d.getenv, d.fs)
-	if err != nil {
-		fmt.Fprintln(d.stderr, err)
-		return cfg, 2
-	}
-	return cfg, 0
-}
-
-// mainWarmup runs the warm-up when it is on and returns its summary for
-// the report, or nil.
-func mainWarmup(cfg mainConfig, d mainDeps) *report.Warmup {
-	if cfg.warmup <= 0 {
-		return nil
-	}
-	r := d.warm(cfg.warmup)
-	wu := &report.Warmup{
-		Summary: r.String(), Duration: r.Duration, Batches: r.Batches,
-		Converged: r.Converged, FirstToLast: r.FirstToLast,
-	}
-	for _, w := range r.Warnings {
-		wu.Warnings = append(wu.Warnings, w.Error())
-	}
-	if !r.Converged {
-		wu.Warnings = append(wu.Warnings, fmt.Sprintf(
-			"benchkit: under benchkit.Main the warm-up limit (now %v) is set with -benchkit.warmup, BENCHKIT_WARMUP or MainWarmup", cfg.warmup))
-	}
-	return wu
-}
-
-// mainInput gathers what the report shows: the environment snapshot, the
-// warm-up, the registry's records and the settings.
-func mainInput(cfg mainConfig, d mainDeps, snap env.Snapshot, wu *report.Warmup) report.Input {
-	in := report.Input{
-		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
-		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
-		Settings: report.Settings{DeltaPct: cfg.delta, Strict: cfg.strict},
-	}
-	if d.cpu != nil {
-		in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
-	}
-	in.Facts, in.Warnings = snap.Facts(), snap.Warnings()
-	if msg := testingb.Note(); msg != "" {
-		in.Warnings = append(in.Warnings, env.Warning{Key: "testing-internals", Message: msg})
-	}
-	return in
-}
-
-// mainOutput prints the report (when anything was recorded) and writes
-// the requested files. It reports whether the run must fail: a gate or a
-// strict-mode flag, or a file that could not be written.
-func mainOutput(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (failed bool) {
-	failed = a.Failed()
-	if !mainText(cfg, d, in, a) {
-		failed = true
-	}
-	if cfg.jsonPath != "" {
-		if err := mainWriteFile(d, mainFilePath(cfg.jsonPath, d.pkg, ".json"), func(w io.Writer) error { return report.JSONAnalysis(w, in, a) }); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: cannot write the JSON report: %v; fix the path given by -benchkit.json or BENCHKIT_JSON\n", err)
-			failed = true
-		}
-	}
-	if cfg.samplesPath != "" {
-		if err := mainWriteFile(d, mainFilePath(cfg.samplesPath, d.pkg, ".txt"), func(w io.Writer) error { return report.SamplesAnalysis(w, in, a) }); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: cannot write the samples file: %v; fix the path given by -benchkit.samples or BENCHKIT_SAMPLES\n", err)
-			failed = true
-		}
-	}
-	return failed
-}
-
-// mainText sends the text report where cfg.report says: stdout or stderr
-// when anything was recorded, nowhere when off, or to a file (always
-// written, like the JSON report). With off or a file, the run's failures
-// go to stderr, so that a non-zero exit is never unexplained. It reports
-// false when the file could not be written.
-func mainText(cfg mainConfig, d mainDeps, in report.Input, a report.Analysis) (ok bool) {
-	write := func(w io.Writer) error { return report.TextAnalysis(w, in, a) }
-	ok = true
-	switch cfg.report {
-	case "", ReportStderr:
-		w := d.stdout
-		if cfg.report == ReportStderr {
-			w = d.stderr
-		}
-		if len(in.Benches) > 0 || in.Against != nil {
-			if err := write(w); err != nil {
-				fmt.Fprintf(d.stderr, "benchkit: printing the report: %v\n", err)
-			}
-		}
-		return true
-	case ReportOff:
-	default:
-		path := mainFilePath(cfg.report, d.pkg, ".report.txt")
-		if err := mainWriteFile(d, path, write); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: cannot write the report: %v; fix the path given by -benchkit.report or BENCHKIT_REPORT\n", err)
-			ok = false
-		} else if a.Failed() {
-			fmt.Fprintf(d.stderr, "benchkit: the run failed; the report is in %s\n", path)
-		}
-	}
-	for _, f := range a.Failures {
-		fmt.Fprintln(d.stderr, f)
-	}
-	return ok
-}
-
-// mainBenchRequested reports whether benchmarks will run: -test.bench is
-// non-empty and -test.list is not given.
-func mainBenchRequested(fs *flag.FlagSet) bool {
-	get := func(name string) string {
-		if f := fs.Lookup(name); f != nil {
-			return f.Value.String()
-		}
-		return ""
-	}
-	return get("test.bench") != "" && get("test.list") == ""
-}
-
-// mainFilePath returns path, or, when path ends with a path separator or
-// names an existing directory, the file in it named after the package
-// ("example.com/p" → "example.com_p"+ext), so that one setting serves every
-// package of `go test ./...` without each overwriting the last.
-func mainFilePath(path, pkg, ext string) string {
-	dir := strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator))
-	if !dir {
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			dir = true
-		}
-	}
-	if !dir {
-		return path
-	}
-	name := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' {
-			return '_'
-		}
-		return r
-	}, pkg)
-	if name == "" {
-		name = "benchkit"
-	}
-	return filepath.Join(path, name+ext)
-}
-
-func mainWriteFile(d mainDeps, path string, write func(io.Writer) error) error {
-	if w := mainOtherPackage(path, d.pkg); w != "" {
-		fmt.Fprintln(d.stderr, w)
-	}
-	f, err := d.create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		_ = f.Close()
-		return err
-	}
-	return f.Close()
+	return false
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/session"
 	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
@@ -63,7 +64,7 @@ func parallelMisuse(b *testing.B, by string, fail bool) {
 	}
 	b.Helper()
 	msg := parallelMessage(nameOf(b), by, fail)
-	fail = fail || strictFlags.Load()
+	fail = fail || session.Strict()
 	n := registry.Default().AddFlag(registry.KeyProcs(nameOf(b), procsOf(b)),
 		registry.Flag{Kind: registry.FlagMisuse, Message: msg, Failed: fail})
 	switch {

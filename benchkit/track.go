@@ -1,17 +1,19 @@
 package benchkit
 
 import (
+	"flag"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/session"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/testingb"
@@ -417,7 +419,7 @@ func (st *state) raise(f registry.Flag) {
 	st.b.Helper()
 	st.mu.Lock()
 	f.Allowed = st.cfg.allowed[f.Kind]
-	fail := f.Allowed == "" && (st.cfg.failOnFlags || strictFlags.Load())
+	fail := f.Allowed == "" && (st.cfg.failOnFlags || session.Strict())
 	st.mu.Unlock()
 	f.Failed = fail
 	n := registry.Default().AddFlag(st.key, f)
@@ -428,12 +430,6 @@ func (st *state) raise(f registry.Flag) {
 		st.b.Log(f.Message)
 	}
 }
-
-// strictFlags is set by Main when strict mode is on (-benchkit.strict,
-// BENCHKIT_STRICT, MainStrict): every flag not allowed then fails its
-// benchmark with b.Error when it is raised, so that go test -json names
-// the benchmark that failed, instead of only Main's exit code.
-var strictFlags atomic.Bool
 
 // reportMetric reports v unless it is NaN or ±Inf, or the extra metrics
 // are off (-benchkit.metrics=off, BENCHKIT_METRICS=off).
@@ -496,3 +492,8 @@ func logInternals(b *testing.B) {
 		internalsLogged.Do(func() { b.Log(msg) })
 	}
 }
+
+// metricsOn reports whether Track and Loop add their metrics (cv%, wait%,
+// batchcv%) to the benchmark's line: -benchkit.metrics, else
+// BENCHKIT_METRICS, else on (see testflag.Metrics).
+func metricsOn() bool { return testflag.Metrics(os.Getenv, flag.CommandLine) }

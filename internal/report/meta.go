@@ -1,6 +1,8 @@
 package report
 
 import (
+	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/env"
@@ -165,4 +167,29 @@ func machine(s *env.Snapshot) jsonMachine {
 		j.CoverMode, j.GCFlags = s.CoverMode, s.GCFlags
 	}
 	return j
+}
+
+// ParseVCS returns the vcs, vcs.revision, vcs.time and vcs.modified build
+// settings, or nil when there is no revision (go test stamps test
+// binaries only with -buildvcs=true).
+func ParseVCS(settings []debug.BuildSetting) *VCS {
+	var v VCS
+	for _, s := range settings {
+		switch s.Key {
+		case "vcs":
+			v.System = s.Value
+		case "vcs.revision":
+			v.Revision = s.Value
+		case "vcs.time":
+			v.Time = s.Value
+		case "vcs.modified":
+			if b, err := strconv.ParseBool(s.Value); err == nil {
+				v.Modified = &b
+			}
+		}
+	}
+	if v.Revision == "" {
+		return nil
+	}
+	return &v
 }

@@ -85,3 +85,20 @@ func CPUs() []int {
 	}
 	return out
 }
+
+// Value returns the value of the flag named name on fs, or "" when fs
+// has no such flag.
+func Value(fs *flag.FlagSet, name string) string {
+	if f := fs.Lookup(name); f != nil {
+		return f.Value.String()
+	}
+	return ""
+}
+
+// IsSet reports whether the flag named name was set on fs (on the command
+// line or with fs.Set), as opposed to left at its default.
+func IsSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -1,4 +1,4 @@
-package benchkit
+package session
 
 import (
 	"bufio"
@@ -12,35 +12,35 @@ import (
 	"time"
 )
 
-// mainOutputFile is one file Main writes: its setting's path, the
+// outputFile is one file Main writes: its setting's path, the
 // extension of the per-package name in a directory, and how the user
 // names the setting.
-type mainOutputFile struct {
+type outputFile struct {
 	path, ext, setting string
 }
 
-// mainOutputFiles lists the files cfg asks for.
-func mainOutputFiles(cfg mainConfig) []mainOutputFile {
-	var out []mainOutputFile
-	if cfg.jsonPath != "" {
-		out = append(out, mainOutputFile{cfg.jsonPath, ".json", "-benchkit.json or BENCHKIT_JSON"})
+// outputFiles lists the files cfg asks for.
+func outputFiles(cfg Config) []outputFile {
+	var out []outputFile
+	if cfg.JSONPath != "" {
+		out = append(out, outputFile{cfg.JSONPath, ".json", "-benchkit.json or BENCHKIT_JSON"})
 	}
-	if cfg.samplesPath != "" {
-		out = append(out, mainOutputFile{cfg.samplesPath, ".txt", "-benchkit.samples or BENCHKIT_SAMPLES"})
+	if cfg.SamplesPath != "" {
+		out = append(out, outputFile{cfg.SamplesPath, ".txt", "-benchkit.samples or BENCHKIT_SAMPLES"})
 	}
-	if r := cfg.report; r != "" && r != ReportStdout && r != ReportStderr && r != ReportOff {
-		out = append(out, mainOutputFile{r, ".report.txt", "-benchkit.report or BENCHKIT_REPORT"})
+	if r := cfg.Report; r != "" && r != ReportStdout && r != ReportStderr && r != ReportOff {
+		out = append(out, outputFile{r, ".report.txt", "-benchkit.report or BENCHKIT_REPORT"})
 	}
 	return out
 }
 
-// mainCheckPaths checks, before anything runs, that every file cfg asks
+// checkPaths checks, before anything runs, that every file cfg asks
 // for can be written: its directory exists and takes a new file, or the
 // file exists and opens for writing. A path found wrong only after the
 // benchmarks would throw their run away (issue 11).
-func mainCheckPaths(cfg mainConfig, pkg string) error {
-	for _, f := range mainOutputFiles(cfg) {
-		path := mainFilePath(f.path, pkg, f.ext)
+func checkPaths(cfg Config, pkg string) error {
+	for _, f := range outputFiles(cfg) {
+		path := filePath(f.path, pkg, f.ext)
 		if err := checkWritable(path); err != nil {
 			return fmt.Errorf("benchkit: cannot write %s: %v; fix the path given by %s (checked before the run: nothing ran)",
 				path, err, f.setting)
@@ -79,13 +79,13 @@ func checkWritable(path string) error {
 	return os.Remove(name)
 }
 
-// mainOtherPackage returns a warning when path already holds benchkit
+// otherPackage returns a warning when path already holds benchkit
 // output of another package than pkg (the JSON report's "package", the
 // samples file's "pkg:" line), which writing path would replace: two
 // packages given one file path, as `go test ./...` with a file (not a
 // directory) does. It returns "" when path is absent, unreadable, not
 // benchkit's, or pkg's own.
-func mainOtherPackage(path, pkg string) string {
+func otherPackage(path, pkg string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""

@@ -1,4 +1,4 @@
-package benchkit
+package against
 
 import (
 	"crypto/sha256"
@@ -21,14 +21,27 @@ import (
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
-// DefaultAgainstRounds is the number of rounds -benchkit.against runs
-// when -benchkit.rounds is not given: with each process's share of 2/3 of
-// -benchtime, 10 rounds of 3 processes cost what -count=10 of each binary
-// costs (20 × -benchtime per benchmark), plus the processes' start-up.
-const DefaultAgainstRounds = 10
+// DefaultRounds is the number of rounds when -benchkit.rounds is not
+// given: with each process's share of 2/3 of -benchtime, 10 rounds of 3
+// processes cost what -count=10 of each binary costs (20 × -benchtime per
+// benchmark), plus the processes' start-up.
+const DefaultRounds = 10
 
-// againstPlan is a validated -benchkit.against run.
-type againstPlan struct {
+// Settings are Main's settings for a cross-build comparison.
+type Settings struct {
+	// Base is the base test binary's path; Pkg the import path of the
+	// package under test ("" unknown: the base's package is not checked).
+	Base, Pkg string
+	// Rounds is the number of rounds, 0 for DefaultRounds.
+	Rounds int
+	// Gate is the time gate in percent (0: none); GateAllocs fails on
+	// any increase in allocs/op.
+	Gate       float64
+	GateAllocs bool
+}
+
+// Plan is a validated -benchkit.against run.
+type Plan struct {
 	base, new registry.Binary
 	// pattern is the -test.bench selection, share each process's
 	// -test.benchtime, skip the user's -test.skip ("" none).
@@ -42,64 +55,28 @@ type againstPlan struct {
 	gateAllocs bool
 }
 
-// againstRun is Main under -benchkit.against: it checks the input (exit
-// 2 with the fix when it is bad), runs the package's tests in this process
-// with the benchmarks switched off, runs the benchmarks in rounds of
-// fresh processes of both binaries, records the comparison for the
-// report, prints it and writes the files, and returns the exit code: m's
-// when it failed (then nothing is measured, as go test runs no benchmark
-// after a failed test), else 1 when a gate failed, a process of this
-// binary failed or a file could not be written, else 0.
-func againstRun(m interface{ Run() int }, cfg mainConfig, d mainDeps) int {
-	p, err := againstPlanOf(cfg, d)
-	if err != nil {
-		fmt.Fprintln(d.stderr, err)
-		return 2
-	}
-	snap := d.probe()
-	_ = d.fs.Set("test.bench", "") // the tests only: the benchmarks run in the children
-	code := m.Run()
-	if code != 0 {
-		// As go test: no benchmark runs after a failed test.
-		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
-		return code
-	}
-	a := againstMeasure(p, d.fs, d.stderr)
-	d.reg.SetAgainst(a)
-	in := mainInput(cfg, d, snap, nil)
-	an := report.Analyze(in)
-	failed := mainOutput(cfg, d, in, an)
-	if d.getenv("GITHUB_ACTIONS") == "true" {
-		report.Annotations(d.stdout, in, an)
-	}
-	if failed {
-		return 1
-	}
-	return 0
-}
-
-// againstPlanOf checks the settings and the base binary and returns the
-// plan, or an error that names the fix.
-func againstPlanOf(cfg mainConfig, d mainDeps) (againstPlan, error) {
-	p := againstPlan{rounds: cfg.rounds, gate: cfg.gate, gateAllocs: cfg.gateAllocs, seed: rand.Uint64()}
+// NewPlan checks the settings, the go test flags on fs and the base
+// binary and returns the plan, or an error that names the fix.
+func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
+	p := Plan{rounds: s.Rounds, gate: s.Gate, gateAllocs: s.GateAllocs, seed: rand.Uint64()}
 	if p.rounds == 0 {
-		p.rounds = DefaultAgainstRounds
+		p.rounds = DefaultRounds
 	}
-	p.pattern, p.skip = flagValue(d.fs, "test.bench"), flagValue(d.fs, "test.skip")
-	if err := againstFlagsOK(d.fs, p.pattern); err != nil {
+	p.pattern, p.skip = testflag.Value(fs, "test.bench"), testflag.Value(fs, "test.skip")
+	if err := flagsOK(fs, p.pattern); err != nil {
 		return p, err
 	}
-	bt, _ := testflag.Parse(flagValue(d.fs, "test.benchtime"))
+	bt, _ := testflag.Parse(testflag.Value(fs, "test.benchtime"))
 	if bt == (testflag.Benchtime{}) {
 		bt = testflag.Benchtime{D: testflag.DefaultBenchtime}
 	}
-	p.share = againstShare(bt)
+	p.share = share(bt)
 	p.timeout = 10 * time.Minute
-	if t, err := time.ParseDuration(flagValue(d.fs, "test.timeout")); err == nil && t > 0 {
+	if t, err := time.ParseDuration(testflag.Value(fs, "test.timeout")); err == nil && t > 0 {
 		p.timeout = t
 	}
 	var err error
-	if p.base, err = againstBinary(cfg.against, d.pkg); err != nil {
+	if p.base, err = baseBinary(s.Base, s.Pkg); err != nil {
 		return p, err
 	}
 	exe, err := os.Executable()
@@ -111,19 +88,17 @@ func againstPlanOf(cfg mainConfig, d mainDeps) (againstPlan, error) {
 	return p, nil
 }
 
-// againstFlagsOK returns an error naming the fix when the go test flags
+// flagsOK returns an error naming the fix when the go test flags
 // cannot go with -benchkit.against: no -bench pattern, -count (the rounds
 // are the repeats), or a flag that writes a file (each process would
 // overwrite it).
-func againstFlagsOK(fs *flag.FlagSet, pattern string) error {
-	if pattern == "" || flagValue(fs, "test.list") != "" {
+func flagsOK(fs *flag.FlagSet, pattern string) error {
+	if pattern == "" || testflag.Value(fs, "test.list") != "" {
 		return errors.New("benchkit: -benchkit.against compares benchmarks, and none are selected: add -bench=PATTERN (go test -run='^$' -bench=. -benchkit.against=base.test)")
 	}
-	countSet := false
-	fs.Visit(func(f *flag.Flag) { countSet = countSet || f.Name == "test.count" })
-	if countSet {
+	if testflag.IsSet(fs, "test.count") {
 		return fmt.Errorf("benchkit: -benchkit.against runs its own rounds of processes, each with -count=1, so -count=%s cannot apply: drop -count and set the number of rounds with -benchkit.rounds (default %d)",
-			flagValue(fs, "test.count"), DefaultAgainstRounds)
+			testflag.Value(fs, "test.count"), DefaultRounds)
 	}
 	if ff := child.FileFlag(fs); ff != "" {
 		return fmt.Errorf("benchkit: -benchkit.against runs every benchmark in %s, and each would overwrite the file of -%s: drop -%s here and profile one binary with a plain go test -bench run",
@@ -132,9 +107,9 @@ func againstFlagsOK(fs *flag.FlagSet, pattern string) error {
 	return nil
 }
 
-// againstShare returns each process's -test.benchtime: 2/3 of the
+// share returns each process's -test.benchtime: 2/3 of the
 // duration (at least 1ms), or for Nx, ⌈2N/3⌉x.
-func againstShare(bt testflag.Benchtime) string {
+func share(bt testflag.Benchtime) string {
 	if bt.N > 0 {
 		return fmt.Sprintf("%dx", (2*bt.N+2)/3)
 	}
@@ -145,10 +120,10 @@ func againstShare(bt testflag.Benchtime) string {
 	return d.Round(time.Microsecond).String()
 }
 
-// againstBinary checks that path is a runnable test binary of package pkg
+// baseBinary checks that path is a runnable test binary of package pkg
 // ("" when unknown: not checked) and returns its identity, or an error
 // naming the fix.
-func againstBinary(path, pkg string) (registry.Binary, error) {
+func baseBinary(path, pkg string) (registry.Binary, error) {
 	how := "build it at the base commit with: go test -c -o base.test ./yourpkg"
 	fi, err := os.Stat(path)
 	switch {
@@ -189,7 +164,7 @@ func binaryOf(path string) (binaryFile, error) {
 	}
 	b.buildPath = bi.Path
 	b.Package, b.GoVersion = strings.TrimSuffix(bi.Path, ".test"), bi.GoVersion
-	if v := mainVCS(bi.Settings); v != nil { // the same stamp the JSON's vcs reads
+	if v := report.ParseVCS(bi.Settings); v != nil { // the same stamp the JSON's vcs reads
 		b.VCSRevision, b.VCSTime = v.Revision, v.Time
 		b.VCSModified = v.Modified != nil && *v.Modified
 	}
@@ -201,12 +176,4 @@ func binaryOf(path string) (binaryFile, error) {
 		_ = f.Close()
 	}
 	return b, nil
-}
-
-// flagValue returns the value of the flag named name on fs, or "".
-func flagValue(fs *flag.FlagSet, name string) string {
-	if f := fs.Lookup(name); f != nil {
-		return f.Value.String()
-	}
-	return ""
 }

@@ -1,8 +1,7 @@
-package benchkit
+package against
 
 import (
 	"flag"
-	"os"
 	"testing"
 	"time"
 
@@ -15,11 +14,11 @@ import (
 )
 
 func TestAgainstShare(t *testing.T) {
-	assert.Equal(t, "667ms", againstShare(testflag.Benchtime{D: time.Second}))
-	assert.Equal(t, "20ms", againstShare(testflag.Benchtime{D: 30 * time.Millisecond}))
-	assert.Equal(t, "1ms", againstShare(testflag.Benchtime{D: time.Microsecond}))
-	assert.Equal(t, "7x", againstShare(testflag.Benchtime{N: 10}))
-	assert.Equal(t, "1x", againstShare(testflag.Benchtime{N: 1}))
+	assert.Equal(t, "667ms", share(testflag.Benchtime{D: time.Second}))
+	assert.Equal(t, "20ms", share(testflag.Benchtime{D: 30 * time.Millisecond}))
+	assert.Equal(t, "1ms", share(testflag.Benchtime{D: time.Microsecond}))
+	assert.Equal(t, "7x", share(testflag.Benchtime{N: 10}))
+	assert.Equal(t, "1x", share(testflag.Benchtime{N: 1}))
 }
 
 func TestParseResults(t *testing.T) {
@@ -56,7 +55,7 @@ func TestTopLevel(t *testing.T) {
 }
 
 func TestSkipFor(t *testing.T) {
-	st := &againstState{failed: map[string]bool{"BenchmarkB": true}}
+	st := &state{failed: map[string]bool{"BenchmarkB": true}}
 	st.seen[sideBase] = map[string]bool{"A-2": true, "Old-2": true, "Both/x-2": true}
 	st.seen[sideNew] = map[string]bool{"A-2": true, "New/y-2": true, "Both/z-2": true}
 	assert.Equal(t, "^(BenchmarkB|BenchmarkOld)$", st.skipFor(sideBase), "failed ones and the families only this binary has")
@@ -80,7 +79,7 @@ func TestAgainstBench(t *testing.T) {
 	slow := registry.Side{NsPerOp: synth(10, 110, 0.2), AllocsPerOp: synth(10, 2, 0), BytesPerOp: synth(10, 96, 0)}
 	ctl := registry.Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
 
-	b := againstBench("X-2", base, slow, ctl, a)
+	b := benchOf("X-2", base, slow, ctl, a)
 	assert.Equal(t, verdict.Slower, b.NewEst.Verdict, b.NewEst.Reason)
 	assert.InDelta(t, 10, b.NewEst.DeltaPct, 0.5)
 	assert.Equal(t, verdict.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
@@ -90,14 +89,14 @@ func TestAgainstBench(t *testing.T) {
 
 	// The control 5% off zero: nothing is decided, and the gate says so.
 	off := registry.Side{NsPerOp: synth(10, 105, 0.2)}
-	b = againstBench("X-2", base, slow, off, registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5})
+	b = benchOf("X-2", base, slow, off, registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5})
 	assert.Equal(t, verdict.Undecided, b.NewEst.Verdict)
 	assert.Contains(t, b.NewEst.Reason, "cannot decide: the control")
 	assert.False(t, b.GateFailed, "undecided never fails the gate")
 	assert.Contains(t, b.GateNote, "undecided")
 
 	// One round: no interval; counts still compared.
-	b = againstBench("X-2", registry.Side{NsPerOp: []float64{100}}, registry.Side{NsPerOp: []float64{150}}, registry.Side{NsPerOp: []float64{100}}, a)
+	b = benchOf("X-2", registry.Side{NsPerOp: []float64{100}}, registry.Side{NsPerOp: []float64{150}}, registry.Side{NsPerOp: []float64{100}}, a)
 	assert.Equal(t, verdict.Undecided, b.NewEst.Verdict)
 	assert.Contains(t, b.NewEst.Reason, "raise -benchkit.rounds")
 	assert.Equal(t, registry.Count{Base: -1, New: -1}, b.Allocs)
@@ -116,28 +115,12 @@ func TestAgainstFlagsOK(t *testing.T) {
 	fs.String("test.cpuprofile", "", "")
 	fs.String("test.list", "", "")
 	require.NoError(t, fs.Parse([]string{"-test.bench=."}))
-	assert.NoError(t, againstFlagsOK(fs, "."))
-	assert.ErrorContains(t, againstFlagsOK(fs, ""), "add -bench=PATTERN")
+	assert.NoError(t, flagsOK(fs, "."))
+	assert.ErrorContains(t, flagsOK(fs, ""), "add -bench=PATTERN")
 	require.NoError(t, fs.Set("test.cpuprofile", "c.out"))
-	assert.ErrorContains(t, againstFlagsOK(fs, "."), "drop -cpuprofile")
+	assert.ErrorContains(t, flagsOK(fs, "."), "drop -cpuprofile")
 	require.NoError(t, fs.Set("test.count", "3"))
-	assert.ErrorContains(t, againstFlagsOK(fs, "."), "drop -count")
-}
-
-// TestAgainstFailedTestsMeasureNothing: as go test, no benchmark runs
-// after a failed test; Main returns the tests' code, runs no warm-up and
-// starts no process.
-func TestAgainstFailedTestsMeasureNothing(t *testing.T) {
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	h := newMainHarness("-test.bench=.", "-benchkit.against="+exe)
-	h.deps.pkg = mainPackage()
-	code := mainRun(mainFakeM{code: 1, events: &h.events}, nil, h.deps)
-	assert.Equal(t, 1, code)
-	assert.Equal(t, []string{"probe", "run"}, h.events)
-	assert.Contains(t, h.stderr.String(), "measured nothing: the tests failed")
-	assert.Nil(t, h.reg.Against())
-	assert.Empty(t, h.stdout.String())
+	assert.ErrorContains(t, flagsOK(fs, "."), "drop -count")
 }
 
 // TestJoinOutput: a name cut short on stdout (no line break, the panic on

@@ -1,4 +1,4 @@
-package benchkit
+package session
 
 import (
 	"errors"
@@ -25,7 +25,7 @@ func TestMainReportDestination(t *testing.T) {
 		name     string
 		args     []string
 		env      string
-		opt      MainOption
+		opt      func(*Config)
 		stdout   bool   // the report is on stdout
 		stderr   bool   // the report is on stderr
 		fileName string // the report is in this file under dir
@@ -38,21 +38,21 @@ func TestMainReportDestination(t *testing.T) {
 		{name: "flag file", args: []string{"-benchkit.report=" + file}, fileName: "report.txt"},
 		{name: "directory: one file per package", args: []string{"-benchkit.report=" + dir + "/"}, fileName: "example.com_fake.report.txt"},
 		{name: "env stderr", env: "stderr", stderr: true},
-		{name: "env off over option stderr", env: "off", opt: MainReport(ReportStderr)},
-		{name: "option off", opt: MainReport(ReportOff)},
+		{name: "env off over option stderr", env: "off", opt: optReport(ReportStderr)},
+		{name: "option off", opt: optReport(ReportOff)},
 		{name: "flag stdout over env off", args: []string{"-benchkit.report=stdout"}, env: "off", stdout: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_ = os.Remove(file)
-			h := newMainHarness(append([]string{"-test.bench=."}, tc.args...)...)
+			h := newHarness(append([]string{"-test.bench=."}, tc.args...)...)
 			if tc.env != "" {
 				h.env["BENCHKIT_REPORT"] = tc.env
 			}
-			var opts []MainOption
+			var opts []func(*Config)
 			if tc.opt != nil {
 				opts = append(opts, tc.opt)
 			}
-			require.Equal(t, 0, h.run(mainFakeM{run: h.record}, opts...))
+			require.Equal(t, 0, h.run(fakeM{run: h.record}, opts...))
 			const title = "benchkit │ hygiene report · 2 benchmarks"
 			assert.Equal(t, tc.stdout, strings.Contains(h.stdout.String(), title), "report on stdout:\n%s", h.stdout.String())
 			assert.Equal(t, tc.stderr, strings.Contains(h.stderr.String(), title), "report on stderr:\n%s", h.stderr.String())
@@ -73,21 +73,21 @@ func TestMainReportDestination(t *testing.T) {
 // a run that fails says why on stderr, one line per failure, and where the
 // report is.
 func TestMainReportOffStillExplainsFailure(t *testing.T) {
-	gate := func(h *mainHarness) func() {
+	gate := func(h *harness) func() {
 		return func() {
 			h.record()
 			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Result: verdict.Result{Baseline: "old", Gate: 5, GateFailed: true, Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower}}}})
 		}
 	}
-	h := newMainHarness("-test.bench=.", "-benchkit.report=off")
-	assert.Equal(t, 1, h.run(mainFakeM{run: gate(h)}))
+	h := newHarness("-test.bench=.", "-benchkit.report=off")
+	assert.Equal(t, 1, h.run(fakeM{run: gate(h)}))
 	assert.Empty(t, h.stdout.String())
 	assert.Equal(t, "benchkit: Cmp: gate 5% failed: new +9.0% [+8.0%, +10.0%] slower than old beyond the gate; fix the regression or raise the gate\n",
 		h.stderr.String())
 
 	path := filepath.Join(t.TempDir(), "r.txt")
-	h = newMainHarness("-test.bench=.", "-benchkit.report="+path)
-	assert.Equal(t, 1, h.run(mainFakeM{run: gate(h)}))
+	h = newHarness("-test.bench=.", "-benchkit.report="+path)
+	assert.Equal(t, 1, h.run(fakeM{run: gate(h)}))
 	assert.Empty(t, h.stdout.String())
 	assert.Contains(t, h.stderr.String(), "benchkit: the run failed; the report is in "+path+"\n")
 	assert.Contains(t, h.stderr.String(), "benchkit: Cmp: gate 5% failed")
@@ -99,21 +99,21 @@ func TestMainReportOffStillExplainsFailure(t *testing.T) {
 func TestMainReportFileErrors(t *testing.T) {
 	dir := t.TempDir()
 	// A missing directory is found before anything runs (exit 2).
-	h := newMainHarness("-test.bench=.", "-benchkit.report="+filepath.Join(dir, "missing", "r.txt"))
-	assert.Equal(t, 2, h.run(mainFakeM{run: h.record}))
+	h := newHarness("-test.bench=.", "-benchkit.report="+filepath.Join(dir, "missing", "r.txt"))
+	assert.Equal(t, 2, h.run(fakeM{run: h.record}))
 	assert.Empty(t, h.events, "nothing ran")
 	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.report or BENCHKIT_REPORT (checked before the run: nothing ran)")
 
 	// A write that fails at the end still fails the run (exit 1).
-	h = newMainHarness("-test.bench=.", "-benchkit.report="+filepath.Join(dir, "late.txt"))
+	h = newHarness("-test.bench=.", "-benchkit.report="+filepath.Join(dir, "late.txt"))
 	h.deps.create = func(string) (io.WriteCloser, error) { return nil, errors.New("disk full") }
-	assert.Equal(t, 1, h.run(mainFakeM{run: h.record}))
+	assert.Equal(t, 1, h.run(fakeM{run: h.record}))
 	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the report: disk full")
 	assert.Contains(t, h.stderr.String(), "fix the path given by -benchkit.report or BENCHKIT_REPORT")
 
 	path := filepath.Join(dir, "empty.txt")
-	h = newMainHarness("-test.bench=.", "-benchkit.report="+path)
-	assert.Equal(t, 0, h.run(mainFakeM{}))
+	h = newHarness("-test.bench=.", "-benchkit.report="+path)
+	assert.Equal(t, 0, h.run(fakeM{}))
 	b, err := os.ReadFile(path)
 	require.NoError(t, err, "the requested file is written with no benchmarks too")
 	assert.Contains(t, string(b), "benchkit │ hygiene report · 0 benchmarks")

@@ -1,4 +1,4 @@
-package benchkit
+package against
 
 import (
 	"bufio"
@@ -45,10 +45,10 @@ type procOutput struct {
 	elapsed time.Duration
 }
 
-// againstState is the run in progress: the samples per benchmark, the
+// state is the run in progress: the samples per benchmark, the
 // names each binary printed, the failures, and what later rounds skip.
-type againstState struct {
-	p        againstPlan
+type state struct {
+	p        Plan
 	order    []string // benchmark names in the order first complete
 	sides    map[string]*[sides]registry.Side
 	seen     [sides]map[string]bool
@@ -58,12 +58,12 @@ type againstState struct {
 	warnings []string
 }
 
-// againstMeasure runs p.rounds rounds of three processes (base, this
+// Measure runs p.rounds rounds of three processes (base, this
 // binary, base again) in balanced random order, and analyses the
 // benchmarks that every process of a round measured. It stops early when
 // a process fails in a way that names no benchmark (it would fail again).
-func againstMeasure(p againstPlan, fs *flag.FlagSet, stderr io.Writer) registry.Against {
-	st := &againstState{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{}}
+func Measure(p Plan, fs *flag.FlagSet, stderr io.Writer) registry.Against {
+	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{}}
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
 	}
@@ -101,7 +101,7 @@ func againstMeasure(p againstPlan, fs *flag.FlagSet, stderr io.Writer) registry.
 // repeated reports whether f is the base binary's second failure of the
 // same benchmarks in the same round (its base and control processes run
 // the same code): it would repeat the first one's output.
-func (st *againstState) repeated(f registry.AgainstFailure) bool {
+func (st *state) repeated(f registry.AgainstFailure) bool {
 	if f.Side == sideNames[sideNew] {
 		return false
 	}
@@ -111,7 +111,7 @@ func (st *againstState) repeated(f registry.AgainstFailure) bool {
 }
 
 // runProcess runs side s's binary for round r and parses its output.
-func (st *againstState) runProcess(s, r int, fs *flag.FlagSet, dir string) procOutput {
+func (st *state) runProcess(s, r int, fs *flag.FlagSet, dir string) procOutput {
 	path := st.p.base.Path
 	if s == sideNew {
 		path = st.p.new.Path
@@ -146,7 +146,7 @@ func (st *againstState) runProcess(s, r int, fs *flag.FlagSet, dir string) procO
 
 // add appends the round's measurements of every benchmark that all three
 // processes measured and that never failed.
-func (st *againstState) add(round [sides]procOutput) {
+func (st *state) add(round [sides]procOutput) {
 	names := make([]string, 0, len(round[sideBase].results))
 	for name := range round[sideBase].results {
 		names = append(names, name)
@@ -185,7 +185,7 @@ func (st *againstState) add(round [sides]procOutput) {
 // skipFor returns the -test.skip pattern of side s's processes: the
 // user's, or one that leaves out the top-level benchmarks that failed and
 // those the other binary does not have; "" for none.
-func (st *againstState) skipFor(s int) string {
+func (st *state) skipFor(s int) string {
 	if st.p.skip != "" {
 		return st.p.skip
 	}
@@ -227,7 +227,7 @@ func onlyTop(mine, other map[string]bool) []string {
 
 // warnTimeout warns on stderr when the rounds will take longer than the
 // test binary's -timeout, after which go test kills this process.
-func (st *againstState) warnTimeout(stderr io.Writer, first time.Duration) {
+func (st *state) warnTimeout(stderr io.Writer, first time.Duration) {
 	if est := first * time.Duration(st.p.rounds); est > st.p.timeout {
 		fmt.Fprintf(stderr, "benchkit: -benchkit.against: the first round took %s, so %s will take about %s, more than -timeout=%s: go test will kill the run; raise -timeout or lower -benchkit.rounds or -benchtime\n",
 			textfmt.Dur(first), textfmt.Plural(st.p.rounds, "round"), textfmt.Dur(est), st.p.timeout)

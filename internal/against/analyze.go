@@ -1,4 +1,4 @@
-package benchkit
+package against
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // result gathers the run's record: every benchmark measured in complete
 // rounds, analysed, and the names found in one binary only.
-func (st *againstState) result() registry.Against {
+func (st *state) result() registry.Against {
 	level, _ := stats.PairedConfidence(vd.DefaultConfidence, 2)
 	a := registry.Against{
 		Base: st.p.base, New: st.p.new, Pattern: st.p.pattern, Benchtime: st.p.share,
@@ -20,7 +20,7 @@ func (st *againstState) result() registry.Against {
 	}
 	for _, name := range st.order {
 		sd := st.sides[name]
-		a.Benches = append(a.Benches, againstBench(name, sd[sideBase], sd[sideNew], sd[sideControl], a))
+		a.Benches = append(a.Benches, benchOf(name, sd[sideBase], sd[sideNew], sd[sideControl], a))
 		a.Rounds = max(a.Rounds, len(sd[sideBase].NsPerOp))
 	}
 	base := merge(st.seen[sideBase], st.seen[sideControl])
@@ -31,7 +31,7 @@ func (st *againstState) result() registry.Against {
 
 // only returns the names in mine and not in other, sorted, leaving out
 // the benchmarks that failed (they are reported as failures).
-func (st *againstState) only(mine, other map[string]bool) []string {
+func (st *state) only(mine, other map[string]bool) []string {
 	var out []string
 	for name := range mine {
 		if !other[name] && !st.failed["Benchmark"+topLevel(name)] {
@@ -53,7 +53,7 @@ func merge(a, b map[string]bool) map[string]bool {
 	return m
 }
 
-// againstBench analyses one benchmark's rounds (base, new and control
+// benchOf analyses one benchmark's rounds (base, new and control
 // paired by round) with the estimator and rule of control.Compare
 // (verdict.Analyze, ε = a.Negligible), each round being fresh processes:
 // per round r the ratios new(r)/base(r) and control(r)/base(r); Δ is
@@ -65,7 +65,7 @@ func merge(a, b map[string]bool) map[string]bool {
 // apply: a decided Slower beyond a.GatePct, and with a.GateAllocs any
 // increase in allocs/op, fail it; an undecided Δ beyond the gate does
 // not, and GateNote says why.
-func againstBench(name string, base, cand, ctl registry.Side, a registry.Against) registry.AgainstBench {
+func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) registry.AgainstBench {
 	b := registry.AgainstBench{Name: name, Base: base, New: cand, Control: ctl}
 	res, err := vd.Analyze(vd.Sample{Name: "base", NsPerOp: base.NsPerOp}, vd.Sample{Name: "control", NsPerOp: ctl.NsPerOp},
 		[]vd.Sample{{Name: "new", NsPerOp: cand.NsPerOp}},
@@ -80,7 +80,7 @@ func againstBench(name string, base, cand, ctl registry.Side, a registry.Against
 	}
 	b.Allocs = countOf(base.AllocsPerOp, cand.AllocsPerOp, ctl.AllocsPerOp)
 	b.Bytes = countOf(base.BytesPerOp, cand.BytesPerOp, ctl.BytesPerOp)
-	againstGate(&b, a)
+	gate(&b, a)
 	return b
 }
 
@@ -104,8 +104,8 @@ func varies(xs []float64) bool {
 	return len(xs) > 1 && slices.Min(xs) != slices.Max(xs)
 }
 
-// againstGate applies a's gates to b.
-func againstGate(b *registry.AgainstBench, a registry.Against) {
+// gate applies a's gates to b.
+func gate(b *registry.AgainstBench, a registry.Against) {
 	e := b.NewEst
 	switch {
 	case vd.GateFails(e, a.GatePct):

@@ -1,0 +1,44 @@
+package session
+
+import (
+	"fmt"
+
+	"github.com/benchkit/go-benchkit/internal/against"
+	"github.com/benchkit/go-benchkit/internal/report"
+)
+
+// againstRun is Main under -benchkit.against: it checks the input (exit
+// 2 with the fix when it is bad), runs the package's tests in this process
+// with the benchmarks switched off, runs the benchmarks in rounds of
+// fresh processes of both binaries, records the comparison for the
+// report, prints it and writes the files, and returns the exit code: m's
+// when it failed (then nothing is measured, as go test runs no benchmark
+// after a failed test), else 1 when a gate failed, a process of this
+// binary failed or a file could not be written, else 0.
+func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
+	p, err := against.NewPlan(against.Settings{Base: cfg.Against, Pkg: d.pkg, Rounds: cfg.Rounds, Gate: cfg.Gate, GateAllocs: cfg.GateAllocs}, d.fs)
+	if err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
+	}
+	snap := d.probe()
+	_ = d.fs.Set("test.bench", "") // the tests only: the benchmarks run in the children
+	code := m.Run()
+	if code != 0 {
+		// As go test: no benchmark runs after a failed test.
+		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
+		return code
+	}
+	a := against.Measure(p, d.fs, d.stderr)
+	d.reg.SetAgainst(a)
+	in := input(cfg, d, snap, nil)
+	an := report.Analyze(in)
+	failed := output(cfg, d, in, an)
+	if d.getenv("GITHUB_ACTIONS") == "true" {
+		report.Annotations(d.stdout, in, an)
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,284 @@
+package session
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/warmup"
+)
+
+// Report destinations of Config.Report, -benchkit.report and
+// BENCHKIT_REPORT; any other value is a file path.
+const (
+	ReportStdout = "stdout" // the default: after go test's output
+	ReportStderr = "stderr" // the test binary's stderr, which go test merges into its output
+	ReportOff    = "off"    // no text report (the files are still written)
+)
+
+// ReportDest returns dest, or "" (the zero value, ReportStdout) for
+// ReportStdout and blank text.
+func ReportDest(dest string) string {
+	if strings.TrimSpace(dest) == "" || dest == ReportStdout {
+		return ""
+	}
+	return dest
+}
+
+// Config is Main's resolved settings; Defaults holds every default.
+type Config struct {
+	// JSONPath and SamplesPath are the JSON report's and the samples
+	// file's paths, "" for none.
+	JSONPath, SamplesPath string
+	// Report is "" (ReportStdout), ReportStderr, ReportOff or a path.
+	Report string
+	// Warmup is the warm-up's limit, 0 off.
+	Warmup time.Duration
+	// Delta is the change in percent the runs-needed column sizes for.
+	Delta float64
+	// Strict makes every flag not allowed fail its benchmark and the run.
+	Strict bool
+	// Forks is -benchkit.forks, 0 when not given (control's default).
+	Forks int
+	// NoMetrics is -benchkit.metrics=off: validated here, read where the
+	// metrics are reported (testflag.Metrics).
+	NoMetrics bool
+	// Against is the base test binary of -benchkit.against, "" off;
+	// Rounds its rounds (0: against.DefaultRounds), Gate its time gate
+	// in percent (0 off), GateAllocs its allocation gate.
+	Against    string
+	Rounds     int
+	Gate       float64
+	GateAllocs bool
+}
+
+// Defaults returns the settings before any option, variable or flag.
+func Defaults() Config {
+	return Config{Warmup: warmup.DefaultLimit, Delta: report.DefaultDeltaPct}
+}
+
+// setting is one setting's flag and environment variable. A boolean
+// one's flag can be given without a value (-benchkit.strict).
+type setting struct {
+	flag, env, usage string
+	boolean          bool
+	def              func(c Config) string
+	set              func(c *Config, v string) error
+}
+
+var settings = []setting{
+	{
+		flag: "benchkit.json", env: "BENCHKIT_JSON",
+		usage: "write the benchkit JSON report (schema benchkit-report/v1) to `path` (env BENCHKIT_JSON)",
+		def:   func(c Config) string { return c.JSONPath },
+		set:   func(c *Config, v string) error { c.JSONPath = v; return nil },
+	},
+	{
+		flag: "benchkit.samples", env: "BENCHKIT_SAMPLES",
+		usage: "write every benchmark sample to `path` in the Go benchmark format, for benchstat (env BENCHKIT_SAMPLES)",
+		def:   func(c Config) string { return c.SamplesPath },
+		set:   func(c *Config, v string) error { c.SamplesPath = v; return nil },
+	},
+	{
+		flag: "benchkit.report", env: "BENCHKIT_REPORT",
+		usage: "where the text report goes: stdout, stderr, off, or a file `path` (env BENCHKIT_REPORT)",
+		def: func(c Config) string {
+			if c.Report == "" {
+				return ReportStdout
+			}
+			return c.Report
+		},
+		set: func(c *Config, v string) error { c.Report = ReportDest(v); return nil },
+	},
+	{
+		flag: "benchkit.warmup", env: "BENCHKIT_WARMUP",
+		usage: "warm-up time `limit` before the benchmarks (e.g. 2s), or off (env BENCHKIT_WARMUP)",
+		def: func(c Config) string {
+			if c.Warmup == 0 {
+				return "off"
+			}
+			return c.Warmup.String()
+		},
+		set: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			if v == "off" || v == "0" {
+				c.Warmup = 0
+				return nil
+			}
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 {
+				return fmt.Errorf("%q is not a duration: use a limit such as 2s or 500ms, or off", v)
+			}
+			c.Warmup = d
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.delta", env: "BENCHKIT_DELTA",
+		usage: "the change in `percent` the report's runs-needed column sizes for (Lehr's rule) (env BENCHKIT_DELTA)",
+		def:   func(c Config) string { return strconv.FormatFloat(c.Delta, 'g', -1, 64) },
+		set: func(c *Config, v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+			if err != nil || !(f > 0) || math.IsInf(f, 0) {
+				return fmt.Errorf("%q is not a positive percentage: use a number such as 5", v)
+			}
+			c.Delta = f
+			return nil
+		},
+	},
+	{
+		flag: testflag.MetricsFlag, env: testflag.MetricsEnv, boolean: true,
+		usage: "add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines: on or off (env BENCHKIT_METRICS)",
+		def:   func(c Config) string { return strconv.FormatBool(!c.NoMetrics) },
+		set: func(c *Config, v string) error {
+			on, err := testflag.ParseSwitch(v)
+			c.NoMetrics = !on
+			return err
+		},
+	},
+	{
+		flag: "benchkit.strict", env: "BENCHKIT_STRICT", boolean: true,
+		usage: "exit non-zero when any benchmark raised a benchkit flag (env BENCHKIT_STRICT)",
+		def:   func(c Config) string { return strconv.FormatBool(c.Strict) },
+		set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%q is not a boolean: use true or false", v)
+			}
+			c.Strict = b
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.forks", env: "BENCHKIT_FORKS",
+		usage: "`n` fresh processes control.Compare spreads its rounds over; 1 measures within one process (env BENCHKIT_FORKS)",
+		def: func(c Config) string {
+			if c.Forks == 0 {
+				return ""
+			}
+			return strconv.Itoa(c.Forks)
+		},
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", v)
+			}
+			c.Forks = n
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.against", env: "BENCHKIT_AGAINST",
+		usage: "compare the selected benchmarks with the same package's test binary at `path`, built at another commit (env BENCHKIT_AGAINST)",
+		def:   func(c Config) string { return c.Against },
+		set:   func(c *Config, v string) error { c.Against = strings.TrimSpace(v); return nil },
+	},
+	{
+		flag: "benchkit.rounds", env: "BENCHKIT_ROUNDS",
+		usage: "`n` rounds of processes for -benchkit.against (default 10) (env BENCHKIT_ROUNDS)",
+		def: func(c Config) string {
+			if c.Rounds == 0 {
+				return ""
+			}
+			return strconv.Itoa(c.Rounds)
+		},
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", v)
+			}
+			c.Rounds = n
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.gate", env: "BENCHKIT_GATE",
+		usage: "with -benchkit.against, fail on a decided slowdown beyond `percent` (env BENCHKIT_GATE)",
+		def:   func(c Config) string { return strconv.FormatFloat(c.Gate, 'g', -1, 64) },
+		set: func(c *Config, v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+			if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+				return fmt.Errorf("%q is not a percentage: use a number such as 5 (0 turns the gate off)", v)
+			}
+			c.Gate = f
+			return nil
+		},
+	},
+	{
+		flag: "benchkit.gate.allocs", env: "BENCHKIT_GATE_ALLOCS", boolean: true,
+		usage: "with -benchkit.against, fail on any increase in allocs/op (env BENCHKIT_GATE_ALLOCS)",
+		def:   func(c Config) string { return strconv.FormatBool(c.GateAllocs) },
+		set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(strings.TrimSpace(v))
+			if err != nil {
+				return fmt.Errorf("%q is not a boolean: use true or false", v)
+			}
+			c.GateAllocs = b
+			return nil
+		},
+	},
+}
+
+// flagValue is the flag.Value of every setting: it keeps the text, which
+// Resolve checks after parsing with the setting's own message. A
+// boolean one (-benchkit.strict) can be given without a value.
+type flagValue struct {
+	v      string
+	isBool bool
+}
+
+func (f *flagValue) String() string {
+	if f == nil {
+		return ""
+	}
+	return f.v
+}
+
+func (f *flagValue) Set(v string) error { f.v = v; return nil }
+
+func (f *flagValue) IsBoolFlag() bool { return f.isBool }
+
+// Register defines the -benchkit.* flags on fs unless they already
+// are (Main called twice, or a FlagSet reused), with the defaults of c.
+func Register(fs *flag.FlagSet, c Config) {
+	for _, s := range settings {
+		if fs.Lookup(s.flag) != nil {
+			continue
+		}
+		fs.Var(&flagValue{v: s.def(c), isBool: s.boolean}, s.flag, s.usage)
+	}
+}
+
+// Resolve applies opts, then the environment, then the flags set on
+// the (parsed) fs, over the defaults.
+func Resolve(opts []func(*Config), getenv func(string) string, fs *flag.FlagSet) (Config, error) {
+	c := Defaults()
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	for _, s := range settings {
+		if v := getenv(s.env); v != "" {
+			if err := s.set(&c, v); err != nil {
+				return c, fmt.Errorf("benchkit: environment variable %s=%s", s.env, err)
+			}
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for _, s := range settings {
+		if !set[s.flag] {
+			continue
+		}
+		if err := s.set(&c, fs.Lookup(s.flag).Value.String()); err != nil {
+			return c, fmt.Errorf("benchkit: flag -%s=%s", s.flag, err)
+		}
+	}
+	return c, nil
+}
