@@ -2,308 +2,14 @@ package report
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/verdict"
 )
-
-// Schema is the value of the "schema" field of the JSON report. It changes
-// only when a field is removed or changes meaning; fields may be added
-// within a version.
-const Schema = "benchkit-report/v1"
-
-// DefaultDeltaPct is the change, in percent, that the runs-needed column
-// sizes for when [Settings.DeltaPct] is zero.
-const DefaultDeltaPct = 5.0
-
-// MinRunsForCI is the least number of runs per side the runs-needed column
-// shows: benchstat cannot compute a 95% confidence interval of the median
-// with fewer than 6 samples (it prints "± ∞").
-const MinRunsForCI = 6
-
-// Input is everything the report shows. The renderer is a pure function of
-// it: the same Input always gives the same text, JSON and samples file.
-type Input struct {
-	// Package is the import path of the package under test, or "".
-	Package string
-	// GOOS, GOARCH and CPU go into the samples file's configuration lines
-	// and the JSON report; "" leaves them out.
-	GOOS, GOARCH, CPU string
-	// Facts and Warnings describe the environment (env.Snapshot's), and
-	// benchkit's own warnings about the run.
-	Facts    []env.Fact
-	Warnings []env.Warning
-	// Warmup is the warm-up's result; nil when it did not run.
-	Warmup *Warmup
-	// Benches are the registry's records, in the order they were seen.
-	Benches []registry.Bench
-	// Dropped counts benchmark names the registry could not hold.
-	Dropped  int
-	Settings Settings
-	// Meta is the run's metadata, for the JSON report.
-	Meta Meta
-	// Against is the cross-build comparison of -benchkit.against, or nil.
-	Against *registry.Against
-}
-
-// Warmup summarises the warm-up that ran before the benchmarks.
-type Warmup struct {
-	// Summary is the one-line description (warmup.Result.String()).
-	Summary     string
-	Duration    time.Duration
-	Batches     int
-	Converged   bool
-	FirstToLast float64
-	Warnings    []string
-}
-
-// Settings are the user's choices that change the report.
-type Settings struct {
-	// DeltaPct is the change, in percent, the runs-needed column is sized
-	// for (Lehr's rule); 0 means [DefaultDeltaPct].
-	DeltaPct float64
-	// Strict makes every raised flag a failure (see [Analysis.Failures]).
-	Strict bool
-}
-
-func (s Settings) delta() float64 {
-	if !(s.DeltaPct > 0) || math.IsInf(s.DeltaPct, 0) {
-		return DefaultDeltaPct
-	}
-	return s.DeltaPct
-}
-
-// Grade is the verdict on how far the printed median can be trusted: on
-// the run-to-run coefficient of variation when a benchmark has two runs
-// or more ([GradeCV]), else on the confidence interval of its median from
-// the run's batches ([GradeCI]); [Row.GradeBasis] says which.
-type Grade string
-
-// The grades of [GradeCV] and [GradeCI], after seed 001's rule of thumb.
-const (
-	GradeExcellent  Grade = "excellent"    // CV < 2%
-	GradeAcceptable Grade = "acceptable"   // 2% ≤ CV < 5%
-	GradeNoisy      Grade = "noisy"        // 5% ≤ CV < 10%
-	GradeDoNotTrust Grade = "do-not-trust" // CV ≥ 10%
-	GradeUnknown    Grade = "unknown"      // fewer than 2 samples
-)
-
-// GradeCV grades a coefficient of variation given in percent: below 2
-// excellent, below 5 acceptable, below 10 noisy, else do-not-trust. A
-// negative, NaN or infinite CV is unknown.
-func GradeCV(cvPct float64) Grade {
-	switch {
-	case math.IsNaN(cvPct) || math.IsInf(cvPct, 0) || cvPct < 0:
-		return GradeUnknown
-	case cvPct < 2:
-		return GradeExcellent
-	case cvPct < 5:
-		return GradeAcceptable
-	case cvPct < 10:
-		return GradeNoisy
-	default:
-		return GradeDoNotTrust
-	}
-}
-
-// GradeCI grades the relative half-width, in percent, of a 95%
-// confidence interval of a run's median (the "±" benchstat prints) on
-// the same scale as [GradeCV]: below 2 excellent, below 5 acceptable,
-// below 10 noisy, else do-not-trust. A negative, NaN or infinite value is
-// unknown. It is used when a run has only Loop batches: it grades the
-// number the report prints, not the spread of batches a few ms long.
-func GradeCI(halfWidthPct float64) Grade { return GradeCV(halfWidthPct) }
-
-// Basis says which variance a grade or a runs-needed figure comes from.
-type Basis string
-
-// The bases of [Row.GradeBasis] and [Row.RunsNeededBasis].
-const (
-	// BasisRunCV: the coefficient of variation of the runs' ns/op
-	// (-count repeats), the variance Lehr's rule is stated for.
-	BasisRunCV Basis = "run-cv"
-	// BasisBatchCI: the confidence interval of the median from one run's
-	// batches (stats.BatchMedianCI); for runs-needed, a range: its
-	// standard error gives the low end (a run cannot see how far another
-	// process lands, only that it lands at least that far), the spread of
-	// its 16 block medians the high end (Row.RunsNeededHi).
-	BasisBatchCI Basis = "batch-ci"
-	// BasisNone: no spread is known.
-	BasisNone Basis = ""
-)
-
-// ContentionPct is the wait% (run-queue wait over wall time) above which
-// the report names contention as a cause: the process waited for a CPU
-// more than a twentieth of the run.
-const ContentionPct = 5.0
-
-// Source says where a row's samples come from.
-type Source string
-
-// The sample sources of a [Row].
-const (
-	// SourceRuns: the ns/op of each run (-count repeats), when there are
-	// at least two runs.
-	SourceRuns Source = "runs"
-	// SourceBatches: the per-iteration cost of the batches benchkit.Loop
-	// timed inside a single run.
-	SourceBatches Source = "batches"
-	// SourceNone: one run and no timeline; no spread can be computed.
-	SourceNone Source = "none"
-)
-
-// Row is the analysis of one benchmark at one GOMAXPROCS value.
-type Row struct {
-	// Name is the registry name (b.Name(), e.g. "BenchmarkSum/n=10") and
-	// Display the name as go test prints it, without "Benchmark" and with
-	// the "-procs" suffix when procs ≠ 1.
-	Name, Display string
-	Procs         int
-	// Runs are the recorded runs at this procs value; TotalRuns counts
-	// dropped ones too (registry bound).
-	Runs      []registry.Run
-	TotalRuns int
-	// Source and Samples are the values the spread, the regimes and the
-	// strip plot are computed from, in order, in ns/op.
-	Source  Source
-	Samples []float64
-	// MedianNs is the median ns/op of the runs (of the single run's ns/op
-	// when there is one), or -1.
-	MedianNs float64
-	// CVPct is the coefficient of variation of Samples in percent, or -1:
-	// the run-to-run CV for SourceRuns, the spread of batches within one
-	// run for SourceBatches (not graded: a batch lasts milliseconds, a
-	// run seconds, and the run's median averages over its batches).
-	CVPct float64
-	// CIPct is the half-width of the 95% confidence interval of the
-	// median in percent of it, or -1: benchstat's "±" (stats.MedianCI,
-	// 6 runs or more) for SourceRuns, stats.BatchMedianCI for
-	// SourceBatches.
-	CIPct float64
-	// Grade grades CVPct for SourceRuns and CIPct for SourceBatches;
-	// GradeBasis says which (BasisNone when unknown).
-	Grade      Grade
-	GradeBasis Basis
-	// WaitPct is the median over runs of the run-queue wait share, in
-	// percent of wall time (can exceed 100 with several threads), or -1.
-	WaitPct float64
-	// RunsNeeded is max(⌈16·(cv/Δ)²⌉, MinRunsForCI) by Lehr's rule, or 0
-	// when the CV is unknown; RunsNeededCapped is true when Lehr's rule
-	// asked for more than stats.MaxLehrRuns. RunsNeededBasis says which
-	// cv: the run-to-run CV (BasisRunCV), or, with batches only, the
-	// standard error of the run's median (BasisBatchCI), which makes
-	// RunsNeeded the low end of a range that ends at RunsNeededHi.
-	RunsNeeded       int
-	RunsNeededCapped bool
-	RunsNeededBasis  Basis
-	// RunsNeededHi is, for BasisBatchCI, Lehr's rule on the CV of the
-	// run's 16 block medians (stats.BatchCI.BlockCVPct), as if each
-	// sixteenth of the run were a run: an upper estimate, which holds
-	// unless processes differ more than stretches of one run do. At least
-	// RunsNeeded; 0 otherwise.
-	RunsNeededHi int
-	// ColdStart is the ratio of the first sample to the median of the
-	// rest when stats.ColdStart calls it a cold start, else 0. The first
-	// sample is then left out of CVPct, CIPct, the grade, the regimes and
-	// the drift.
-	ColdStart float64
-	// Drift is set when stats.Drift finds a monotone trend and there are
-	// no regimes.
-	Drift *stats.DriftResult
-	// Regimes is set when the samples split into two regimes
-	// (stats.FindRegimes): by value (stats.TwoRegimes), or, failing that,
-	// as a contiguous block of samples shifted in level against the rest
-	// (stats.ShiftedBlock, then Shift is true). Both sources are in order
-	// (runs, or Loop batches); for batches the regimes must also be a
-	// sustained level (stats.Sustained), not scattered bursts.
-	Regimes *stats.Regimes
-	// Shift is true when Regimes comes from stats.ShiftedBlock: the
-	// regimes are a block and the rest by position, their value ranges may
-	// overlap, Separation is the robust (median/MAD) analogue of Ashman's
-	// D and Regimes.OrderP the block test's permutation p-value.
-	Shift bool
-	// Outliers is Tukey's classification of the samples (nil with fewer
-	// than 4 samples).
-	Outliers *stats.Outliers
-	// HighStretch is the longest run [start, end) of consecutive samples
-	// above Tukey's upper fence Q3 + 1.5·IQR, kept only when it holds at
-	// least MinStretch samples and 5% of them; zero otherwise. A stretch
-	// is a change of state during the run (the hog in examples/seed001, a
-	// neighbour's job), not scattered spikes, even when the two-regime
-	// test cannot separate it from the rest.
-	HighStretch [2]int
-	// Flags are the problems benchkit and control raised.
-	Flags []registry.Flag
-	// Timeline is the Loop batch timeline (ns per op per batch), if any.
-	Timeline []float64
-}
-
-// Shown reports whether the row belongs in the benchmark table: a
-// benchmark that only holds control comparisons (no runs, no timeline, no
-// flags) is shown in the comparisons section alone.
-func (r Row) Shown() bool { return r.TotalRuns > 0 || len(r.Timeline) > 0 || len(r.Flags) > 0 }
-
-// Tags returns the short labels of the row's findings, for the table.
-func (r Row) Tags() []string {
-	var tags []string
-	for _, f := range r.Flags {
-		tag := string(f.Kind)
-		if f.Allowed != "" {
-			tag += " (allowed)"
-		}
-		tags = append(tags, tag)
-	}
-	if r.Regimes != nil {
-		tags = append(tags, fmt.Sprintf("two-regimes %s×%d|%s×%d",
-			fmtNs(r.Regimes.Low.Center), r.Regimes.Low.Size, fmtNs(r.Regimes.High.Center), r.Regimes.High.Size))
-	}
-	if r.ColdStart > 0 {
-		tags = append(tags, fmt.Sprintf("cold-start %.0f×", r.ColdStart))
-	}
-	if r.Drift != nil {
-		tags = append(tags, fmt.Sprintf("drift %+.0f%%", r.Drift.ChangePct))
-	}
-	if r.Outliers != nil && r.Outliers.Count() > 0 {
-		tag := fmt.Sprintf("outliers %d", r.Outliers.Count())
-		if n := r.HighStretch[1] - r.HighStretch[0]; n > 0 {
-			tag += fmt.Sprintf(" (%d in a row)", n)
-		}
-		tags = append(tags, tag)
-	}
-	return tags
-}
-
-// ComparisonRow is one control comparison, with the benchmark it ran in.
-// Index (from 1) and Of number the comparisons made under the same
-// benchmark name, one per -count repeat; Of includes the ones the registry
-// could not hold, and Dropped, set on the last one it kept, counts them.
-type ComparisonRow struct {
-	Benchmark string
-	Index, Of int
-	Dropped   int
-	registry.Comparison
-}
-
-// Analysis is the report's content, computed from an [Input] by [Analyze].
-type Analysis struct {
-	Rows        []Row
-	Comparisons []ComparisonRow
-	// Failures are the reasons the run must fail: a comparison gate that
-	// failed, a flag that failed its benchmark (a stopped timer, any flag
-	// under FailOnFlags), and with Settings.Strict every raised flag. Each
-	// starts with "benchkit:".
-	Failures []string
-}
-
-// Failed reports whether the run must exit non-zero.
-func (a Analysis) Failed() bool { return len(a.Failures) > 0 }
 
 // Analyze computes the rows, comparisons and failures of in.
 func Analyze(in Input) Analysis {
@@ -535,9 +241,6 @@ func shiftIndices(g stats.Regimes, d int) stats.Regimes {
 	return g
 }
 
-// MinStretch is the least length of a [Row.HighStretch].
-const MinStretch = 5
-
 // highStretch returns the longest [start, end) of consecutive xs above
 // fence, or zero when it is shorter than MinStretch or 5% of len(xs).
 func highStretch(xs []float64, fence float64) [2]int {
@@ -561,41 +264,61 @@ func highStretch(xs []float64, fence float64) [2]int {
 	return best
 }
 
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func finiteOnly(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if finite(x) && x >= 0 {
-			out = append(out, x)
+// againstFailures returns the reasons a cross-build comparison fails the
+// run: a benchmark that failed a gate, and a process of this binary (the
+// new side) that failed. A process of the base binary that failed is a
+// warning in the report, not a failure: the code under test is the new
+// side.
+func againstFailures(a *registry.Against) []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range a.Benches {
+		if !b.GateFailed {
+			continue
+		}
+		e := b.NewEst
+		if a.GatePct > 0 && e.Verdict == verdict.Slower && e.DeltaPct > a.GatePct {
+			out = append(out, fmt.Sprintf("benchkit: against %s: %s is %s slower than the base [%s, %s], beyond the %s%% gate; fix the regression or raise -benchkit.gate",
+				a.Base.Path, b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), fmtNum(a.GatePct)))
+		}
+		if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
+			out = append(out, fmt.Sprintf("benchkit: against %s: %s allocates more, %s allocs/op against the base's %s (-benchkit.gate.allocs); remove the allocation or drop the allocation gate",
+				a.Base.Path, b.Name, fmtNum(b.Allocs.New), fmtNum(b.Allocs.Base)))
+		}
+	}
+	for _, f := range a.Failures {
+		if f.Side == "new" {
+			out = append(out, fmt.Sprintf("benchkit: against %s: this binary's process failed in round %d%s: %s; fix the benchmark (its output is in the report)",
+				a.Base.Path, f.Round, failedNames(f), f.Message))
 		}
 	}
 	return out
 }
 
-// fmtNs formats a duration in nanoseconds with 3–4 significant digits and
-// a unit: "27.5ns", "1.234µs", "12.3ms", "2.00s".
-func fmtNs(ns float64) string {
-	if !finite(ns) || ns < 0 {
-		return "?"
+func failedNames(f registry.AgainstFailure) string {
+	if len(f.Benchmarks) == 0 {
+		return ""
 	}
-	unit, v := "ns", ns
-	switch {
-	case ns >= 1e9:
-		unit, v = "s", ns/1e9
-	case ns >= 1e6:
-		unit, v = "ms", ns/1e6
-	case ns >= 1e3:
-		unit, v = "µs", ns/1e3
+	return " (" + strings.Join(f.Benchmarks, ", ") + ")"
+}
+
+// contended reports whether r's wait% names contention as a cause.
+func contended(r Row) bool { return r.WaitPct > ContentionPct }
+
+// causes lists the causes of spread found in r, for the grade finding:
+// regimes, contention and drift (a cold start is left out of the grade).
+func causes(r Row) []string {
+	var cs []string
+	if r.Regimes != nil {
+		cs = append(cs, "two regimes")
 	}
-	var s string
-	switch {
-	case v >= 100:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
-	case v >= 10:
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	default:
-		s = strconv.FormatFloat(v, 'f', 3, 64)
+	if contended(r) {
+		cs = append(cs, fmt.Sprintf("contention (wait %.1f%%)", r.WaitPct))
 	}
-	return s + unit
+	if r.Drift != nil {
+		cs = append(cs, "drift")
+	}
+	return cs
 }

@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
@@ -28,9 +26,6 @@ const Prefix = "benchkit │ "
 // PlotWidth is the most characters a strip plot takes; longer sample
 // sequences are shown as the means of consecutive buckets.
 const PlotWidth = 64
-
-// blocks are the strip plot's levels, lowest first.
-var blocks = []rune("▁▂▃▄▅▆▇█")
 
 // Text writes the human-readable report of in to w: a title, the
 // environment with its warnings, the warm-up, one table row per benchmark,
@@ -336,34 +331,6 @@ func (p *printer) flush() error {
 	return p.err
 }
 
-func width(s string) int { return utf8.RuneCountInString(s) }
-
-func pad(s string, w int) string {
-	if n := width(s); n < w {
-		return s + strings.Repeat(" ", w-n)
-	}
-	return s
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
-
-func pctCell(x float64) string {
-	if !finite(x) || x < 0 {
-		return "?"
-	}
-	if x >= 100 {
-		return strconv.FormatFloat(x, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(x, 'f', 1, 64)
-}
-
 func samplesCell(r Row) string {
 	switch r.Source {
 	case SourceRuns:
@@ -415,143 +382,9 @@ func plotRows(rows []Row) [][]string {
 	return out
 }
 
-// StripPlot is a one-line plot made by [Strip].
-type StripPlot struct {
-	// Plot is one block character per point, ▁ at Lo, █ at Hi and above.
-	Plot string
-	// Lo and Hi are the values mapped to ▁ and █; Max is the largest
-	// point. Clipped is true when Hi < Max: the scale stops at Tukey's
-	// severe fence so that a few spikes do not flatten everything else.
-	Lo, Hi, Max float64
-	Clipped     bool
-}
-
-// Strip returns a strip plot of xs in order, one block character per
-// value, linear from ▁ at the smallest to █ at the largest. When xs has
-// more than width values, each character is the mean of a bucket of
-// consecutive values ([stats.Compress]). With at least 8 points, points
-// above Q3 + 3·IQR of the plotted points (Tukey's severe fence) are drawn
-// as █ and the scale stops at the fence: a single 100× spike would
-// otherwise squash every other point to ▁. Two regimes are never clipped
-// this way, as the quartiles span both. Non-finite values are skipped; an
-// empty or all-equal xs gives a flat line.
-func Strip(xs []float64, width int) StripPlot {
-	vs := stats.Compress(finiteSlice(xs), max(width, 1))
-	if len(vs) == 0 {
-		return StripPlot{}
-	}
-	s := StripPlot{Lo: slices.Min(vs), Max: slices.Max(vs)}
-	s.Hi = s.Max
-	if len(vs) >= 8 {
-		if o, ok := stats.Tukey(vs); ok {
-			if fence := o.Q3 + 3*o.IQR; fence < s.Max && fence > s.Lo {
-				s.Hi, s.Clipped = fence, true
-			}
-		}
-	}
-	var sb strings.Builder
-	for _, v := range vs {
-		i := 0
-		if s.Hi > s.Lo {
-			i = int(math.Round((v - s.Lo) / (s.Hi - s.Lo) * float64(len(blocks)-1)))
-		}
-		sb.WriteRune(blocks[max(0, min(i, len(blocks)-1))])
-	}
-	s.Plot = sb.String()
-	return s
-}
-
 // hasWarning reports whether ws holds a warning with key.
 func hasWarning(ws []env.Warning, key string) bool {
 	return slices.ContainsFunc(ws, func(w env.Warning) bool { return w.Key == key })
-}
-
-// findingsOf returns the long-form findings of r: its flags' messages,
-// then the regimes, outliers and grade explained with their fixes;
-// virtualised as for [gradeFinding].
-func findingsOf(r Row, virtualised bool) []string {
-	var out []string
-	for _, f := range r.Flags {
-		out = append(out, flagFinding(f, r.Name))
-	}
-	if stale := staleRuns(r.Runs); stale != "" {
-		out = append(out, stale)
-	}
-	unit := "runs"
-	if r.Source == SourceBatches {
-		unit = "batches"
-	}
-	if g := r.Regimes; g != nil {
-		mean, _ := stats.Mean(r.Samples)
-		how := fmt.Sprintf("separation %.1f", g.Separation)
-		if r.Shift {
-			how = fmt.Sprintf("a level shift in %s order (block test p %.3g), robust separation %.1f",
-				strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s"), g.OrderP, g.Separation)
-		}
-		out = append(out, fmt.Sprintf(
-			"two regimes in the %s: %d around %s (%s %s) and %d around %s (%s %s), %s; "+
-				"the mean %s sits between them, and no run count removes that bias (Lehr's rule does not apply); "+
-				"find what changed between them (other load, CPU frequency, core placement) and measure again on a quiet machine",
-			unit, g.Low.Size, fmtNs(g.Low.Center), unit, segments(g.Low.Segments),
-			g.High.Size, fmtNs(g.High.Center), unit, segments(g.High.Segments), how, fmtNs(mean)))
-	}
-	if o := r.Outliers; o != nil && o.Count() > 0 && r.Regimes == nil {
-		out = append(out, fmt.Sprintf(
-			"%s beyond Tukey's fences (%d high, %d low; %d severe), IQR %s; "+
-				"outliers are kept in the median and CV: look for interference at those points of the plot",
-			textfmt.Plural(o.Count(), "outlier "+strings.TrimSuffix(strings.TrimSuffix(unit, "es"), "s")), o.HighMild+o.HighSevere, o.LowMild+o.LowSevere, o.HighSevere+o.LowSevere, fmtNs(o.IQR)))
-	}
-	if st := r.HighStretch; st[1] > st[0] && r.Regimes == nil {
-		slow, _ := stats.Median(r.Samples[st[0]:st[1]])
-		rest, _ := stats.Median(append(slices.Clone(r.Samples[:st[0]]), r.Samples[st[1]:]...))
-		out = append(out, fmt.Sprintf(
-			"%d %s in a row above the upper fence (%s %s), median %s against %s for the rest: "+
-				"the machine changed state for a stretch of the run (other load, frequency), not scattered spikes; "+
-				"the median and CV mix two states: measure again when the machine is quiet",
-			st[1]-st[0], unit, unit, segments([][2]int{st}), fmtNs(slow), fmtNs(rest)))
-	}
-	out = append(out, causeFindings(r, unit)...)
-	if g := gradeFinding(r, unit, virtualised); g != "" {
-		out = append(out, g)
-	}
-	return out
-}
-
-// trimSubject drops a leading "BenchmarkX: " from msg when it names the
-// row's benchmark (the findings line already starts with its name).
-func trimSubject(msg, name string) string {
-	if !strings.HasPrefix(msg, "Benchmark") {
-		return msg
-	}
-	if i := strings.Index(msg, ": "); i > 0 && strings.HasPrefix(name, msg[:i]) {
-		return msg[i+2:]
-	}
-	return msg
-}
-
-// listNames joins names, at most max of them, then "and k more".
-func listNames(names []string, max int) string {
-	if len(names) <= max {
-		return strings.Join(names, ", ")
-	}
-	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
-}
-
-// segments formats [start, end) index ranges 1-based and inclusive:
-// "1-8, 17-20".
-func segments(ss [][2]int) string {
-	parts := make([]string, 0, len(ss))
-	for _, s := range ss {
-		if s[1]-s[0] == 1 {
-			parts = append(parts, strconv.Itoa(s[0]+1))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", s[0]+1, s[1]))
-		}
-	}
-	if len(parts) > 6 {
-		parts = append(parts[:6], fmt.Sprintf("… (%d stretches in all)", len(ss)))
-	}
-	return strings.Join(parts, ", ")
 }
 
 func comparisonLines(p *printer, c ComparisonRow) {
@@ -623,50 +456,135 @@ func estimateRow(name string, e verdict.Estimate, note string, rounds int) []str
 	return append(row, dash(verdict))
 }
 
-func signedPct(x float64) string {
-	if !finite(x) {
-		return "?"
+// against writes the cross-build comparison: how it ran, the binaries,
+// one row per benchmark, the benchmarks found in one binary only, the
+// gate, and the processes that failed with their output.
+func (p *printer) against(a *registry.Against) {
+	if a == nil {
+		return
 	}
-	return fmt.Sprintf("%+.2f%%", x)
-}
-
-// staleRuns describes the runs testing measured at another GOMAXPROCS
-// than the -cpu value it printed them under (registry.Run.StaleProcs), or
-// returns "" when there are none.
-func staleRuns(runs []registry.Run) string {
-	var idx []string
-	procs := 0
-	for i, run := range runs {
-		if run.StaleProcs > 0 {
-			idx = append(idx, strconv.Itoa(i+1))
-			procs = run.StaleProcs
+	p.section(fmt.Sprintf("against %s · %s of 3 processes (base, new, base again as the A/A control) in balanced random order · -bench=%s -benchtime=%s each · %s%% sign-test intervals over rounds",
+		a.Base.Path, textfmt.Plural(a.Rounds, "round"), a.Pattern, a.Benchtime, fmtNum(a.Confidence*100)))
+	p.line("  base  " + binaryLine(a.Base))
+	p.line("  new   " + binaryLine(a.New))
+	if len(a.Benches) > 0 {
+		table := [][]string{{"benchmark", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}}
+		for _, b := range a.Benches {
+			table = append(table, againstRow(b))
+		}
+		p.table(table)
+		p.line("  · Δ = new/base − 1: the median over rounds of each round's ratio, with the sign-test interval of the median; control = base again/base, the noise floor")
+		p.line("  · allocs/op and B/op: the median of each side's rounds, compared exactly (base → new); \"varies\": the rounds disagree")
+	} else {
+		p.line("  no benchmark was measured in both binaries")
+	}
+	for _, b := range a.Benches {
+		if b.GateNote != "" {
+			p.line("  " + b.Name + ": " + b.GateNote)
 		}
 	}
-	if len(idx) == 0 {
-		return ""
+	if len(a.OnlyBase) > 0 {
+		p.line("  only in base, not compared: " + listNames(a.OnlyBase, 8))
 	}
-	return fmt.Sprintf("run %s measured by testing at GOMAXPROCS=%d, not this row's -cpu value "+
-		"(golang/go#49980: a benchmark's first run precedes the -cpu setting); it is kept in the samples, as go test printed it",
-		strings.Join(idx, ", "), procs)
+	if len(a.OnlyNew) > 0 {
+		p.line("  only in new, not compared: " + listNames(a.OnlyNew, 8))
+	}
+	p.againstGate(a)
+	for _, w := range a.Warnings {
+		p.line("  ⚠ " + w)
+	}
+	for _, f := range a.Failures {
+		p.line(fmt.Sprintf("  ✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message))
+		for _, l := range strings.Split(strings.TrimRight(f.Output, "\n"), "\n") {
+			p.line("      " + l)
+		}
+	}
 }
 
-// flagFinding is a flag's findings line: its kind, whether timing or
-// certainty raised it, the allowance, and the detail (or the headline).
-func flagFinding(f registry.Flag, name string) string {
-	text := f.Detail
-	if text == "" {
-		text = f.Message
+// againstGate writes the gates' outcome, when a gate is set.
+func (p *printer) againstGate(a *registry.Against) {
+	if a.GatePct <= 0 && !a.GateAllocs {
+		return
 	}
-	msg := trimSubject(strings.TrimPrefix(text, "benchkit: "), name)
-	if f.Count > 1 {
-		msg += fmt.Sprintf(" (raised by %d runs)", f.Count)
+	var what []string
+	if a.GatePct > 0 {
+		what = append(what, fmtNum(a.GatePct)+"%")
 	}
-	kind := string(f.Kind)
-	if !f.Kind.Certain() {
-		kind += " (from timing)"
+	if a.GateAllocs {
+		what = append(what, "allocs/op")
 	}
-	if f.Allowed != "" {
-		kind += " (allowed: " + f.Allowed + ")"
+	var failed []string
+	for _, b := range a.Benches {
+		if b.GateFailed {
+			failed = append(failed, b.Name)
+		}
 	}
-	return kind + ": " + msg
+	if len(failed) > 0 {
+		p.line(fmt.Sprintf("  gate %s: FAILED (%s)", strings.Join(what, ", "), listNames(failed, 8)))
+		return
+	}
+	p.line(fmt.Sprintf("  gate %s: passed", strings.Join(what, ", ")))
+}
+
+// binaryLine describes a binary: its path, package, Go version, VCS
+// revision when stamped, and the start of its SHA-256.
+func binaryLine(b registry.Binary) string {
+	parts := []string{b.Path}
+	if b.Package != "" {
+		parts = append(parts, "pkg "+b.Package)
+	}
+	if b.GoVersion != "" {
+		parts = append(parts, b.GoVersion)
+	}
+	if b.VCSRevision != "" {
+		rev := "vcs " + b.VCSRevision
+		if b.VCSModified {
+			rev += " (modified)"
+		}
+		parts = append(parts, rev)
+	}
+	if len(b.SHA256) >= 12 {
+		parts = append(parts, "sha256 "+b.SHA256[:12])
+	}
+	return strings.Join(parts, "  ")
+}
+
+// againstRow is one benchmark's row: the sides' median ns/op, Δ and
+// interval, the control's, the counts, and the verdict with its reason.
+func againstRow(b registry.AgainstBench) []string {
+	v := string(b.NewEst.Verdict)
+	if b.NewEst.Reason != "" {
+		v += ": " + b.NewEst.Reason
+	}
+	if b.Allocs.Changed() {
+		v = "allocs/op " + changeWord(b.Allocs) + "; time " + v
+	}
+	baseNs, ok := stats.Median(b.Base.NsPerOp)
+	if !ok {
+		baseNs = -1
+	}
+	return []string{
+		b.Name, fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
+		signedPct(b.NewEst.DeltaPct), "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
+		signedPct(b.ControlEst.DeltaPct), "[" + signedPct(b.ControlEst.LoPct) + ", " + signedPct(b.ControlEst.HiPct) + "]",
+		countCell(b.Allocs), countCell(b.Bytes), v,
+	}
+}
+
+// countCell shows a count: "3" when both sides agree, "3 → 4 (+1)" when
+// they differ, "?" unknown, with ", varies" when the rounds disagree.
+func countCell(c registry.Count) string {
+	var s string
+	switch {
+	case c.Base < 0 || c.New < 0:
+		return "?"
+	case c.Changed():
+		s = fmt.Sprintf("%s → %s (%+g)", fmtNum(c.Base), fmtNum(c.New), c.New-c.Base)
+	default:
+		s = fmtNum(c.New)
+	}
+	if c.Varies {
+		s += ", varies"
+	}
+	return s
 }

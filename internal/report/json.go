@@ -4,19 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
-	"strings"
+	"time"
 
-	"golang.org/x/perf/benchfmt"
-
+	"github.com/benchkit/go-benchkit/internal/env"
+	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // The JSON report. See the package documentation for every field.
-
 type jsonReport struct {
 	Schema      string           `json:"schema"`
 	Package     string           `json:"package"`
@@ -213,18 +209,6 @@ func known(x float64) *float64 {
 	return &x
 }
 
-// finiteSlice returns a new slice of the finite values of xs, in order
-// (empty, not nil, when there are none).
-func finiteSlice(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if finite(x) {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
 // JSON writes the JSON report of in to w, indented, with a final newline.
 // The schema is [Schema]; the package documentation describes every
 // field. NaN and ±Inf never appear: such values are null.
@@ -365,179 +349,214 @@ func jsonReg(g stats.Regime) jsonRegime {
 	return jsonRegime{Center: zeroIfBad(g.Center), Size: g.Size, Lo: zeroIfBad(g.Lo), Hi: zeroIfBad(g.Hi), Segments: segs}
 }
 
-// Samples writes every sample of in to w in the Go benchmark format, with
-// golang.org/x/perf/benchfmt.Writer, so that benchstat reads the file
-// directly. The file starts with the configuration lines goos, goarch, pkg,
-// cpu (those known; cpu exactly as go test prints it, trailing spaces
-// included) and "benchkit: benchkit-report/v1"; then
-//
-//   - under "samples: runs", one result line per recorded run:
-//     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
-//     (B/op and allocs/op only when both are known, truncated to integers
-//     as go test -benchmem prints them; ns/op at full precision);
-//
-//   - under "samples: batches", for each benchmark whose samples are its
-//     benchkit.Loop batch timeline (a single run), one line per batch with
-//     its per-iteration cost in ns/op and, as iterations, the run's N over
-//     the number of batches (approximate: batches are merged to stay
-//     bounded);
-//
-//   - under "samples: rounds", for each control comparison, one line per
-//     round and implementation: Benchmark<Name>/impl=<impl>[-procs] with
-//     the calls per batch as iterations and that round's time per call
-//     as ns/op, for the baseline, the control copy ("impl=control") and
-//     each candidate (at most registry.MaxRoundTimes rounds, evenly
-//     spaced); `benchstat -col /impl` puts the implementations side by
-//     side. The rounds of every -count repeat share a name.
-//
-//   - under "samples: against", the cross-build samples of
-//     -benchkit.against, labelled "side: base|new|control" (see
-//     againstSamples).
-//
-// The samples key changes between the blocks, so benchstat puts them in
-// separate tables rather than mixing run, batch, round and cross-build
-// samples.
-func Samples(w io.Writer, in Input) error {
-	return SamplesAnalysis(w, in, Analyze(in))
+// The JSON report's "against" object. See docs/report.md.
+type jsonAgainst struct {
+	Base          jsonBinary         `json:"base"`
+	New           jsonBinary         `json:"new"`
+	Pattern       string             `json:"pattern"`
+	Benchtime     string             `json:"benchtime"`
+	Rounds        int                `json:"rounds"`
+	Seed          uint64             `json:"seed"`
+	Confidence    *float64           `json:"confidence"`
+	NegligiblePct float64            `json:"negligible_pct"`
+	GatePct       float64            `json:"gate_pct"`
+	GateAllocs    bool               `json:"gate_allocs"`
+	Benchmarks    []jsonAgainstBench `json:"benchmarks"`
+	OnlyBase      []string           `json:"only_base"`
+	OnlyNew       []string           `json:"only_new"`
+	Failures      []jsonProcFailure  `json:"failures"`
+	Warnings      []string           `json:"warnings"`
 }
 
-// SamplesAnalysis is [Samples] with the analysis already computed.
-func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
-	bw := benchfmt.NewWriter(w)
-	var base []benchfmt.Config
-	add := func(key, value string) {
-		value = textfmt.OneLine(value)
-		if value != "" {
-			base = append(base, benchfmt.Config{Key: key, Value: []byte(value), File: true})
-		}
-	}
-	add("goos", in.GOOS)
-	add("goarch", in.GOARCH)
-	add("pkg", in.Package)
-	if cpu := strings.Map(noControl, in.CPU); strings.TrimSpace(cpu) != "" {
-		// As go test prints it, trailing spaces included: benchfmt keeps
-		// them, and benchstat splits tables on a differing value.
-		base = append(base, benchfmt.Config{Key: "cpu", Value: []byte(cpu), File: true})
-	}
-	add("benchkit", Schema)
-	block := func(samples string) []benchfmt.Config {
-		cfg := append([]benchfmt.Config{}, base...)
-		return append(cfg, benchfmt.Config{Key: "samples", Value: []byte(samples), File: true})
-	}
-	runsCfg := block("runs")
-	for _, r := range a.Rows {
-		for _, run := range r.Runs {
-			if !finite(run.NsPerOp) || run.NsPerOp < 0 {
-				continue
-			}
-			res := &benchfmt.Result{Config: runsCfg, Name: benchfmt.Name(benchName(r)), Iters: max(run.N, 1)}
-			res.Values = append(res.Values, nsValue(run.NsPerOp))
-			if finite(run.BytesPerOp) && run.BytesPerOp >= 0 && finite(run.AllocsPerOp) && run.AllocsPerOp >= 0 {
-				res.Values = append(res.Values,
-					benchfmt.Value{Value: math.Trunc(run.BytesPerOp), Unit: "B/op"},
-					benchfmt.Value{Value: math.Trunc(run.AllocsPerOp), Unit: "allocs/op"})
-			}
-			if err := bw.Write(res); err != nil {
-				return fmt.Errorf("report: writing the samples file: %w", err)
-			}
-		}
-	}
-	batchCfg := block("batches")
-	for _, r := range a.Rows {
-		if r.Source != SourceBatches {
-			continue
-		}
-		iters := 1
-		if len(r.Runs) > 0 && len(r.Samples) > 0 {
-			iters = max(1, r.Runs[len(r.Runs)-1].N/len(r.Samples))
-		}
-		for _, v := range r.Samples {
-			res := &benchfmt.Result{Config: batchCfg, Name: benchfmt.Name(benchName(r)), Iters: iters,
-				Values: []benchfmt.Value{nsValue(v)}}
-			if err := bw.Write(res); err != nil {
-				return fmt.Errorf("report: writing the samples file: %w", err)
-			}
-		}
-	}
-	roundsCfg := block("rounds")
-	for _, c := range a.Comparisons {
-		if err := writeRounds(bw, roundsCfg, c); err != nil {
-			return fmt.Errorf("report: writing the samples file: %w", err)
-		}
-	}
-	return againstSamples(bw, base, in.Against)
+type jsonBinary struct {
+	Path        string `json:"path"`
+	Package     string `json:"package"`
+	GoVersion   string `json:"go_version"`
+	VCSRevision string `json:"vcs_revision"`
+	VCSTime     string `json:"vcs_time"`
+	VCSModified bool   `json:"vcs_modified"`
+	SHA256      string `json:"sha256"`
 }
 
-// writeRounds writes one line per round and implementation of a control
-// comparison: Benchmark<Name>/impl=<impl>[-procs] <calls per batch> <ns>
-// ns/op, the implementations in the order baseline, control, candidates.
-// A comparison without recorded rounds, or with a round count per
-// implementation that does not match its names, writes nothing.
-func writeRounds(bw *benchfmt.Writer, cfg []benchfmt.Config, c ComparisonRow) error {
-	names := []string{c.Baseline, c.Control.Name}
-	if names[1] == "" {
-		names[1] = "control"
-	}
-	for _, e := range c.Candidates {
-		names = append(names, e.Name)
-	}
-	if len(c.RoundNs) != len(names) {
+type jsonSide struct {
+	NsPerOp     []float64 `json:"ns_per_op"`
+	AllocsPerOp []float64 `json:"allocs_per_op"`
+	BytesPerOp  []float64 `json:"bytes_per_op"`
+}
+
+type jsonCount struct {
+	Base    *float64 `json:"base"`
+	New     *float64 `json:"new"`
+	Changed bool     `json:"changed"`
+	Varies  bool     `json:"varies"`
+}
+
+type jsonAgainstBench struct {
+	Name       string       `json:"name"`
+	Base       jsonSide     `json:"base"`
+	New        jsonSide     `json:"new"`
+	Control    jsonSide     `json:"control"`
+	Estimate   jsonEstimate `json:"estimate"`
+	ControlEst jsonEstimate `json:"control_estimate"`
+	Allocs     jsonCount    `json:"allocs_per_op"`
+	Bytes      jsonCount    `json:"bytes_per_op"`
+	GateFailed bool         `json:"gate_failed"`
+	GateNote   string       `json:"gate_note"`
+}
+
+type jsonProcFailure struct {
+	Side       string   `json:"side"`
+	Round      int      `json:"round"`
+	Benchmarks []string `json:"benchmarks"`
+	Message    string   `json:"message"`
+	Output     string   `json:"output"`
+}
+
+// jsonAgainstOf converts a cross-build comparison for the JSON report;
+// nil stays nil (JSON null).
+func jsonAgainstOf(a *registry.Against) *jsonAgainst {
+	if a == nil {
 		return nil
 	}
-	base, suffix := roundsName(c.Benchmark, c.Procs)
-	for i, ns := range c.RoundNs {
-		name := benchfmt.Name(base + "/impl=" + names[i] + suffix)
-		for _, v := range ns {
-			if !finite(v) || v <= 0 {
-				continue
-			}
-			res := &benchfmt.Result{Config: cfg, Name: name, Iters: max(c.BatchIters, 1), Values: []benchfmt.Value{nsValue(v)}}
-			if err := bw.Write(res); err != nil {
-				return err
-			}
+	j := &jsonAgainst{
+		Base: jsonBinary(a.Base), New: jsonBinary(a.New), Pattern: a.Pattern, Benchtime: a.Benchtime,
+		Rounds: a.Rounds, Seed: a.Seed, Confidence: num(a.Confidence), NegligiblePct: zeroIfBad(a.Negligible),
+		GatePct: zeroIfBad(a.GatePct), GateAllocs: a.GateAllocs, Benchmarks: []jsonAgainstBench{},
+		OnlyBase: append([]string{}, a.OnlyBase...), OnlyNew: append([]string{}, a.OnlyNew...),
+		Failures: []jsonProcFailure{}, Warnings: append([]string{}, a.Warnings...),
+	}
+	for _, b := range a.Benches {
+		j.Benchmarks = append(j.Benchmarks, jsonAgainstBench{
+			Name: b.Name, Base: jsonSideOf(b.Base), New: jsonSideOf(b.New), Control: jsonSideOf(b.Control),
+			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
+			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed, GateNote: b.GateNote,
+		})
+	}
+	for _, f := range a.Failures {
+		j.Failures = append(j.Failures, jsonProcFailure{Side: f.Side, Round: f.Round,
+			Benchmarks: append([]string{}, f.Benchmarks...), Message: f.Message, Output: f.Output})
+	}
+	return j
+}
+
+func jsonSideOf(s registry.Side) jsonSide {
+	return jsonSide{NsPerOp: finiteSlice(s.NsPerOp), AllocsPerOp: finiteSlice(s.AllocsPerOp), BytesPerOp: finiteSlice(s.BytesPerOp)}
+}
+
+func jsonCountOf(c registry.Count) jsonCount {
+	return jsonCount{Base: known(c.Base), New: known(c.New), Changed: c.Changed(), Varies: c.Varies}
+}
+
+type jsonGoTest struct {
+	Bench     string `json:"bench"`
+	Benchtime string `json:"benchtime"`
+	Count     int    `json:"count"`
+	CPU       string `json:"cpu"`
+	Benchmem  bool   `json:"benchmem"`
+}
+
+type jsonVCS struct {
+	System   string `json:"system"`
+	Revision string `json:"revision"`
+	Time     string `json:"time"`
+	Modified *bool  `json:"modified"`
+}
+
+// jsonMachine is the environment snapshot as typed fields, flattened into
+// the JSON report's "environment" object next to facts and warnings.
+// Unknown numbers and booleans are null; unknown enums are "unknown".
+type jsonMachine struct {
+	CPUModel      *string  `json:"cpu_model"`
+	CPUs          *int     `json:"cpus"`
+	OnlineCPUs    *int     `json:"online_cpus"`
+	GOMAXPROCS    *int     `json:"gomaxprocs"`
+	GOMAXPROCSEnv string   `json:"gomaxprocs_env"`
+	Load1         *float64 `json:"load_1m"`
+	Load5         *float64 `json:"load_5m"`
+	Load15        *float64 `json:"load_15m"`
+	// Governor is "performance" (every CPU read), "not-performance" (at
+	// least one CPU is not) or "unknown".
+	Governor           string   `json:"governor"`
+	Governors          []string `json:"governors"`
+	GovernorCPUs       *int     `json:"governor_cpus"`
+	NotPerformanceCPUs *int     `json:"not_performance_cpus"`
+	// Turbo is "on", "off" or "unknown".
+	Turbo       string `json:"turbo"`
+	TurboSource string `json:"turbo_source"`
+	// Virtualisation is "yes", "none-detected" or "unknown".
+	Virtualisation   string   `json:"virtualisation"`
+	Hypervisor       string   `json:"hypervisor"`
+	StealNs          *int64   `json:"steal_ns"`
+	StealPct         *float64 `json:"steal_pct"`
+	Race             *bool    `json:"race"`
+	Cover            *bool    `json:"cover"`
+	CoverMode        string   `json:"cover_mode"`
+	OptimisationsOff *bool    `json:"optimisations_off"`
+	GCFlags          string   `json:"gcflags"`
+}
+
+// addMeta fills the run's metadata and the environment's typed fields of
+// rep from in.
+func addMeta(rep *jsonReport, in Input) {
+	m := in.Meta
+	if !m.Start.IsZero() {
+		s := m.Start.UTC().Format(time.RFC3339Nano)
+		rep.StartTime = &s
+	}
+	rep.GoVersion = m.GoVersion
+	rep.CPU = in.CPU
+	rep.GoTest = jsonGoTest(m.GoTest)
+	if v := m.VCS; v != nil {
+		rep.VCS = &jsonVCS{System: v.System, Revision: v.Revision, Time: v.Time, Modified: v.Modified}
+	}
+	rep.Environment.jsonMachine = machine(m.Env)
+}
+
+// machine converts a snapshot; nil gives every field unknown.
+func machine(s *env.Snapshot) jsonMachine {
+	j := jsonMachine{Governor: env.Unknown, Governors: []string{}, Turbo: env.Unknown, Virtualisation: env.Unknown}
+	if s == nil {
+		return j
+	}
+	intp := func(v int) *int { return &v }
+	boolp := func(v bool) *bool { return &v }
+	if s.CPUModelKnown {
+		j.CPUModel = &s.CPUModel
+	}
+	j.CPUs, j.GOMAXPROCS, j.GOMAXPROCSEnv = intp(s.NumCPU), intp(s.GOMAXPROCS), s.GOMAXPROCSEnv
+	if s.OnlineCPUsKnown {
+		j.OnlineCPUs = intp(s.OnlineCPUs)
+	}
+	if s.LoadKnown {
+		j.Load1, j.Load5, j.Load15 = num(s.Load1), num(s.Load5), num(s.Load15)
+	}
+	if s.GovernorKnown {
+		j.Governor = "performance"
+		if s.NotPerformanceCPUs > 0 {
+			j.Governor = "not-performance"
+		}
+		j.Governors = append(j.Governors, s.Governors...)
+		j.GovernorCPUs, j.NotPerformanceCPUs = intp(s.GovernorCPUs), intp(s.NotPerformanceCPUs)
+	}
+	if s.TurboKnown {
+		j.Turbo, j.TurboSource = "off", s.TurboSource
+		if s.Turbo {
+			j.Turbo = "on"
 		}
 	}
-	return nil
-}
-
-// roundsName splits a comparison's registry key ("BenchmarkFormat-2")
-// into the name without "Benchmark" and the GOMAXPROCS suffix ("Format",
-// "-2"), so that "/impl=x" goes before the suffix as go test would print
-// a sub-benchmark. Whitespace becomes '_'.
-func roundsName(key string, procs int) (base, suffix string) {
-	base = strings.TrimPrefix(key, "Benchmark")
-	if procs > 1 {
-		suffix = "-" + strconv.Itoa(procs)
-		base = strings.TrimSuffix(base, suffix)
-	}
-	return underscoreSpace(base), suffix
-}
-
-// noControl maps control characters to spaces, so that a value stays on
-// one line.
-func noControl(r rune) rune {
-	if r < ' ' || r == 0x7f {
-		return ' '
-	}
-	return r
-}
-
-// benchName is the result name benchfmt writes after "Benchmark": the
-// display name with spaces (which go test never prints) replaced by '_'.
-func benchName(r Row) string { return underscoreSpace(r.Display) }
-
-// underscoreSpace replaces spaces, tabs and line breaks in a benchmark
-// name with '_', as go test prints them, so that the name stays one field
-// of a result line.
-func underscoreSpace(name string) string {
-	return strings.Map(func(c rune) rune {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			return '_'
+	if s.VirtualisedKnown {
+		j.Virtualisation, j.Hypervisor = "none-detected", s.Hypervisor
+		if s.Virtualised {
+			j.Virtualisation = "yes"
 		}
-		return c
-	}, name)
-}
-
-func nsValue(ns float64) benchfmt.Value {
-	return benchfmt.Value{Value: ns * 1e-9, Unit: "sec/op", OrigValue: ns, OrigUnit: "ns/op"}
+	}
+	if s.StealKnown {
+		ns := int64(s.StealTime)
+		j.StealNs, j.StealPct = &ns, num(s.StealPercent)
+	}
+	if s.BuildKnown {
+		j.Race, j.Cover, j.OptimisationsOff = boolp(s.Race), boolp(s.Cover), boolp(s.OptimisationsOff)
+		j.CoverMode, j.GCFlags = s.CoverMode, s.GCFlags
+	}
+	return j
 }

@@ -1,0 +1,40 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/benchkit/go-benchkit/internal/verdict"
+)
+
+// Annotations writes GitHub Actions workflow commands for the run: an
+// ::error:: per failure of the analysis (gates, failed processes,
+// flags), and a ::warning:: per cross-build benchmark that is decided
+// slower or allocates more without failing a gate. Messages are escaped
+// as workflow commands require (%, CR, LF). Lines start with "::", which
+// benchfmt reads as neither a result nor a configuration line.
+func Annotations(w io.Writer, in Input, a Analysis) {
+	for _, f := range a.Failures {
+		fmt.Fprintf(w, "::error title=benchkit::%s\n", escapeCommand(f))
+	}
+	if in.Against == nil {
+		return
+	}
+	for _, b := range in.Against.Benches {
+		if b.GateFailed {
+			continue
+		}
+		if e := b.NewEst; e.Verdict == verdict.Slower {
+			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s is %s slower than the base [%s, %s]: %s",
+				b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), e.Reason)))
+		}
+		if b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
+			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s allocates more: allocs/op %s", b.Name, changeWord(b.Allocs))))
+		}
+	}
+}
+
+func escapeCommand(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}

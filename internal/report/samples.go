@@ -1,0 +1,229 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"golang.org/x/perf/benchfmt"
+)
+
+// Samples writes every sample of in to w in the Go benchmark format, with
+// golang.org/x/perf/benchfmt.Writer, so that benchstat reads the file
+// directly. The file starts with the configuration lines goos, goarch, pkg,
+// cpu (those known; cpu exactly as go test prints it, trailing spaces
+// included) and "benchkit: benchkit-report/v1"; then
+//
+//   - under "samples: runs", one result line per recorded run:
+//     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
+//     (B/op and allocs/op only when both are known, truncated to integers
+//     as go test -benchmem prints them; ns/op at full precision);
+//
+//   - under "samples: batches", for each benchmark whose samples are its
+//     benchkit.Loop batch timeline (a single run), one line per batch with
+//     its per-iteration cost in ns/op and, as iterations, the run's N over
+//     the number of batches (approximate: batches are merged to stay
+//     bounded);
+//
+//   - under "samples: rounds", for each control comparison, one line per
+//     round and implementation: Benchmark<Name>/impl=<impl>[-procs] with
+//     the calls per batch as iterations and that round's time per call
+//     as ns/op, for the baseline, the control copy ("impl=control") and
+//     each candidate (at most registry.MaxRoundTimes rounds, evenly
+//     spaced); `benchstat -col /impl` puts the implementations side by
+//     side. The rounds of every -count repeat share a name.
+//
+//   - under "samples: against", the cross-build samples of
+//     -benchkit.against, labelled "side: base|new|control" (see
+//     againstSamples).
+//
+// The samples key changes between the blocks, so benchstat puts them in
+// separate tables rather than mixing run, batch, round and cross-build
+// samples.
+func Samples(w io.Writer, in Input) error {
+	return SamplesAnalysis(w, in, Analyze(in))
+}
+
+// SamplesAnalysis is [Samples] with the analysis already computed.
+func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
+	bw := benchfmt.NewWriter(w)
+	var base []benchfmt.Config
+	add := func(key, value string) {
+		value = textfmt.OneLine(value)
+		if value != "" {
+			base = append(base, benchfmt.Config{Key: key, Value: []byte(value), File: true})
+		}
+	}
+	add("goos", in.GOOS)
+	add("goarch", in.GOARCH)
+	add("pkg", in.Package)
+	if cpu := strings.Map(noControl, in.CPU); strings.TrimSpace(cpu) != "" {
+		// As go test prints it, trailing spaces included: benchfmt keeps
+		// them, and benchstat splits tables on a differing value.
+		base = append(base, benchfmt.Config{Key: "cpu", Value: []byte(cpu), File: true})
+	}
+	add("benchkit", Schema)
+	block := func(samples string) []benchfmt.Config {
+		cfg := append([]benchfmt.Config{}, base...)
+		return append(cfg, benchfmt.Config{Key: "samples", Value: []byte(samples), File: true})
+	}
+	runsCfg := block("runs")
+	for _, r := range a.Rows {
+		for _, run := range r.Runs {
+			if !finite(run.NsPerOp) || run.NsPerOp < 0 {
+				continue
+			}
+			res := &benchfmt.Result{Config: runsCfg, Name: benchfmt.Name(benchName(r)), Iters: max(run.N, 1)}
+			res.Values = append(res.Values, nsValue(run.NsPerOp))
+			if finite(run.BytesPerOp) && run.BytesPerOp >= 0 && finite(run.AllocsPerOp) && run.AllocsPerOp >= 0 {
+				res.Values = append(res.Values,
+					benchfmt.Value{Value: math.Trunc(run.BytesPerOp), Unit: "B/op"},
+					benchfmt.Value{Value: math.Trunc(run.AllocsPerOp), Unit: "allocs/op"})
+			}
+			if err := bw.Write(res); err != nil {
+				return fmt.Errorf("report: writing the samples file: %w", err)
+			}
+		}
+	}
+	batchCfg := block("batches")
+	for _, r := range a.Rows {
+		if r.Source != SourceBatches {
+			continue
+		}
+		iters := 1
+		if len(r.Runs) > 0 && len(r.Samples) > 0 {
+			iters = max(1, r.Runs[len(r.Runs)-1].N/len(r.Samples))
+		}
+		for _, v := range r.Samples {
+			res := &benchfmt.Result{Config: batchCfg, Name: benchfmt.Name(benchName(r)), Iters: iters,
+				Values: []benchfmt.Value{nsValue(v)}}
+			if err := bw.Write(res); err != nil {
+				return fmt.Errorf("report: writing the samples file: %w", err)
+			}
+		}
+	}
+	roundsCfg := block("rounds")
+	for _, c := range a.Comparisons {
+		if err := writeRounds(bw, roundsCfg, c); err != nil {
+			return fmt.Errorf("report: writing the samples file: %w", err)
+		}
+	}
+	return againstSamples(bw, base, in.Against)
+}
+
+// writeRounds writes one line per round and implementation of a control
+// comparison: Benchmark<Name>/impl=<impl>[-procs] <calls per batch> <ns>
+// ns/op, the implementations in the order baseline, control, candidates.
+// A comparison without recorded rounds, or with a round count per
+// implementation that does not match its names, writes nothing.
+func writeRounds(bw *benchfmt.Writer, cfg []benchfmt.Config, c ComparisonRow) error {
+	names := []string{c.Baseline, c.Control.Name}
+	if names[1] == "" {
+		names[1] = "control"
+	}
+	for _, e := range c.Candidates {
+		names = append(names, e.Name)
+	}
+	if len(c.RoundNs) != len(names) {
+		return nil
+	}
+	base, suffix := roundsName(c.Benchmark, c.Procs)
+	for i, ns := range c.RoundNs {
+		name := benchfmt.Name(base + "/impl=" + names[i] + suffix)
+		for _, v := range ns {
+			if !finite(v) || v <= 0 {
+				continue
+			}
+			res := &benchfmt.Result{Config: cfg, Name: name, Iters: max(c.BatchIters, 1), Values: []benchfmt.Value{nsValue(v)}}
+			if err := bw.Write(res); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// roundsName splits a comparison's registry key ("BenchmarkFormat-2")
+// into the name without "Benchmark" and the GOMAXPROCS suffix ("Format",
+// "-2"), so that "/impl=x" goes before the suffix as go test would print
+// a sub-benchmark. Whitespace becomes '_'.
+func roundsName(key string, procs int) (base, suffix string) {
+	base = strings.TrimPrefix(key, "Benchmark")
+	if procs > 1 {
+		suffix = "-" + strconv.Itoa(procs)
+		base = strings.TrimSuffix(base, suffix)
+	}
+	return underscoreSpace(base), suffix
+}
+
+// noControl maps control characters to spaces, so that a value stays on
+// one line.
+func noControl(r rune) rune {
+	if r < ' ' || r == 0x7f {
+		return ' '
+	}
+	return r
+}
+
+// benchName is the result name benchfmt writes after "Benchmark": the
+// display name with spaces (which go test never prints) replaced by '_'.
+func benchName(r Row) string { return underscoreSpace(r.Display) }
+
+// underscoreSpace replaces spaces, tabs and line breaks in a benchmark
+// name with '_', as go test prints them, so that the name stays one field
+// of a result line.
+func underscoreSpace(name string) string {
+	return strings.Map(func(c rune) rune {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			return '_'
+		}
+		return c
+	}, name)
+}
+
+func nsValue(ns float64) benchfmt.Value {
+	return benchfmt.Value{Value: ns * 1e-9, Unit: "sec/op", OrigValue: ns, OrigUnit: "ns/op"}
+}
+
+// againstSamples writes the cross-build samples: one result line per
+// round and side, with that process's iteration count (1 when unknown),
+// under the configuration "samples: against" and "side: base", "side:
+// new" or "side: control" (the base binary's second process), so that
+// `benchstat -col side file` puts old, new and the A/A control in
+// columns, base first.
+func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Against) error {
+	if a == nil {
+		return nil
+	}
+	for _, side := range []string{"base", "new", "control"} {
+		cfg := append(append([]benchfmt.Config{}, base...),
+			benchfmt.Config{Key: "samples", Value: []byte("against"), File: true},
+			benchfmt.Config{Key: "side", Value: []byte(side), File: true})
+		for _, b := range a.Benches {
+			s := map[string]registry.Side{"base": b.Base, "new": b.New, "control": b.Control}[side]
+			for r, ns := range s.NsPerOp {
+				if !finite(ns) || ns < 0 {
+					continue
+				}
+				iters := 1
+				if r < len(s.Iters) {
+					iters = max(s.Iters[r], 1)
+				}
+				res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(underscoreSpace(b.Name)), Iters: iters, Values: []benchfmt.Value{nsValue(ns)}}
+				if r < len(s.AllocsPerOp) && r < len(s.BytesPerOp) {
+					res.Values = append(res.Values,
+						benchfmt.Value{Value: math.Trunc(s.BytesPerOp[r]), Unit: "B/op"},
+						benchfmt.Value{Value: math.Trunc(s.AllocsPerOp[r]), Unit: "allocs/op"})
+				}
+				if err := bw.Write(res); err != nil {
+					return fmt.Errorf("report: writing the samples file: %w", err)
+				}
+			}
+		}
+	}
+	return nil
+}
