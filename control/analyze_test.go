@@ -269,7 +269,7 @@ func TestAnalyzeExtremeTimes(t *testing.T) {
 		t.Helper()
 		vals := []float64{res.BaselineNsPerOp, res.Confidence}
 		for _, e := range append([]Estimate{res.Control}, res.Candidates...) {
-			vals = append(vals, e.NsPerOp, e.DeltaPct, e.LoPct, e.HiPct, RatioPct(e))
+			vals = append(vals, e.NsPerOp, e.DeltaPct, e.LoPct, e.HiPct, ratioPct(e))
 			vals = append(vals, e.ForkDeltaPct...)
 		}
 		for i, v := range vals {
@@ -304,7 +304,7 @@ func TestLines(t *testing.T) {
 		Control:    Estimate{Name: "control", DeltaPct: 0.02, LoPct: -0.21, HiPct: 0.25, Verdict: Same, Reason: "noise floor"},
 		Candidates: []Estimate{{Name: "new", DeltaPct: 4.93, LoPct: 4.61, HiPct: 5.2, Verdict: Slower, Reason: "r"}},
 		Warnings:   []string{"w"}}
-	got := Lines(res)
+	got := lines(res)
 	require.Len(t, got, 4)
 	assert.Equal(t, "control: old 412.3 ns/op; 712 rounds × 120 calls within one process; closure 1.8 ns/op; 97.5% intervals (Bonferroni over 2); seed 1", got[0])
 	assert.Equal(t, "control: control   +0.02% [-0.21%, +0.25%] same: noise floor", got[1])

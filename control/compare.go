@@ -34,11 +34,6 @@ func Compare(b *testing.B, base Impl, cands ...Impl) Result {
 	return Comparer{}.Compare(b, base, cands...)
 }
 
-// DefaultBenchtime is the -benchtime Compare assumes when the flag is
-// absent, and the per-implementation budget it falls back to under
-// -benchtime=Nx.
-const DefaultBenchtime = testflag.DefaultBenchtime
-
 // Compare measures base, a control copy of base and each candidate inside
 // the one benchmark b, interleaved, and reports the verdicts. Call it once,
 // as the whole body of a benchmark function:
@@ -237,7 +232,7 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	for _, n := range notes {
 		b.Log("control: note: " + n)
 	}
-	for _, line := range Lines(res) {
+	for _, line := range lines(res) {
 		b.Log(line)
 	}
 
@@ -268,9 +263,9 @@ func reportImpls(b *testing.B, res Result, ms measurement) {
 	b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
 	for _, e := range res.Candidates {
 		b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
-		b.ReportMetric(RatioPct(e), RatioUnit(e.Name, res.Baseline))
+		b.ReportMetric(ratioPct(e), ratioUnit(e.Name, res.Baseline))
 	}
-	b.ReportMetric(RatioPct(res.Control), RatioUnit(ControlName, res.Baseline))
+	b.ReportMetric(ratioPct(res.Control), ratioUnit(ControlName, res.Baseline))
 	b.ReportMetric(ms.overhead, "closure-ns/op")
 }
 
@@ -298,7 +293,7 @@ func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
 	}
 }
 
-// Lines returns the human-readable summary of a Result that Compare logs:
+// lines returns the human-readable summary of a Result that Compare logs:
 // a header line, then one line per implementation, control first:
 //
 //	control: alpha 412.3 ns/op; 712 rounds × 2400 calls; closure 1.80 ns/op; 98.3% intervals (Bonferroni over 3)
@@ -306,7 +301,7 @@ func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
 //	control: plus5    +4.93% [+4.61%, +5.20%] slower: the interval excludes 0 ...
 //
 // The format is for people; the Result fields are the stable contract.
-func Lines(res Result) []string {
+func lines(res Result) []string {
 	w := len(ControlName)
 	for _, e := range res.Candidates {
 		w = max(w, len(e.Name))
@@ -340,11 +335,11 @@ func fmtCI(e Estimate, conf float64) string {
 	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct))
 }
 
-// RatioUnit returns the metric unit Compare reports an implementation's
+// ratioUnit returns the metric unit Compare reports an implementation's
 // time ratio under: "<name>/<base>-%", for example "plus5/alpha-%".
-func RatioUnit(name, base string) string { return name + "/" + base + "-%" }
+func ratioUnit(name, base string) string { return name + "/" + base + "-%" }
 
-// RatioPct returns the value Compare reports under [RatioUnit]: the median
+// ratioPct returns the value Compare reports under ratioUnit: the median
 // per-round ratio of the implementation's time to the baseline's, in
 // percent of the baseline: 100 + DeltaPct (104.93 for 4.93% slower, 95.0
 // for 5% faster). A ratio centred on 100 stays positive, so benchstat
@@ -352,4 +347,4 @@ func RatioUnit(name, base string) string { return name + "/" + base + "-%" }
 // compares it across files. go test prints metrics to four significant
 // digits, so the benchmark line resolves 0.1 points near 100; the log
 // line has two decimals and the Result full precision.
-func RatioPct(e Estimate) float64 { return 100 + e.DeltaPct }
+func ratioPct(e Estimate) float64 { return 100 + e.DeltaPct }

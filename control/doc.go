@@ -140,7 +140,7 @@
 //	                  (benchstat shows <name>-sec/op)
 //	<name>/<base>-%   median time ratio to the baseline in percent, 100 =
 //	                  equal (plus5/alpha-% 104.8 is +4.8%); also for the
-//	                  control ([RatioUnit], [RatioPct])
+//	                  control
 //	closure-ns/op     calibrated cost of one call through the Func closure
 //	rounds            measured rounds
 //	allocs/op, B/op   the baseline's, with -benchmem

@@ -67,10 +67,10 @@ func ExampleAnalyze() {
 		fmt.Println(err)
 		return
 	}
-	for _, line := range control.Lines(res)[1:] {
-		fmt.Println(line)
+	for _, e := range append([]control.Estimate{res.Control}, res.Candidates...) {
+		fmt.Printf("%-7s %+.2f%% [%+.2f%%, %+.2f%%] %s: %s\n", e.Name, e.DeltaPct, e.LoPct, e.HiPct, e.Verdict, e.Reason)
 	}
 	// Output:
-	// control: control   +0.00% [-0.20%, +0.20%] same: noise floor: a copy of old lies within [-0.20%, +0.20%]
-	// control: new       +5.00% [+4.80%, +5.20%] slower: the interval excludes 0 and lies above the control's [-0.20%, +0.20%]
+	// control +0.00% [-0.20%, +0.20%] same: noise floor: a copy of old lies within [-0.20%, +0.20%]
+	// new     +5.00% [+4.80%, +5.20%] slower: the interval excludes 0 and lies above the control's [-0.20%, +0.20%]
 }

@@ -85,7 +85,7 @@ func planFor(name string, bt testflag.Benchtime, k, forks int, fs *flag.FlagSet,
 	impls := time.Duration(max(2, 1+k))
 	p.budget = bt.D * impls
 	if bt.N > 0 {
-		p.budget = DefaultBenchtime * impls
+		p.budget = testflag.DefaultBenchtime * impls
 		p.maxRounds = bt.N
 		forks = min(forks, bt.N)
 	}

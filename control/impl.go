@@ -232,7 +232,7 @@ func checkUnits(impls []Impl) error {
 			units = append(units, metric{im.name + "-ns/op", "its time"}, metric{im.name + "-MB/s", "its throughput"})
 		}
 		if i != 0 { // the baseline, its time only
-			units = append(units, metric{RatioUnit(im.name, base), "its ratio to the baseline"})
+			units = append(units, metric{ratioUnit(im.name, base), "its ratio to the baseline"})
 		}
 		for _, u := range units {
 			if other, taken := owner[u.unit]; taken {
