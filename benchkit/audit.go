@@ -104,7 +104,7 @@ const (
 	togglingMinIdle    = 10 * time.Millisecond
 	togglingIdleRatio  = 9
 	togglingMinToggles = 16
-	// setupMinOverhead: the Setup warning needs the stop/start pairs to
+	// setupMinOverhead: the LoopWithSetup warning needs the stop/start pairs to
 	// cost at least this much wall time in total.
 	setupMinOverhead = 10 * time.Millisecond
 )
@@ -198,7 +198,7 @@ func stoppedDetail(name string, prev, cur step, late bool) string {
 	return fmt.Sprintf("benchkit: %s: the timer is stopped and never started again: "+
 		"b.N grew from %d to %d but the timed time by %s (%s, then %s) while the wall time did (%s untimed of %s)%s; "+
 		"testing would keep ramping b.N to 1e9 and report about 0 ns/op. "+
-		"Fix: call b.StartTimer() after the untimed part (or use benchkit.Setup for per-iteration setup)",
+		"Fix: call b.StartTimer() after the untimed part (or use benchkit.LoopWithSetup for per-iteration setup)",
 		name, prev.N, cur.N, grew, textfmt.Dur(prev.Timed), textfmt.Dur(cur.Timed), textfmt.Dur(cur.idleHi()), textfmt.Dur(cur.Wall), note)
 }
 
@@ -214,7 +214,7 @@ func heavyToggling(s step) bool {
 // togglingMessage returns the headline (logged) and the detail (report).
 func togglingMessage(name string, s step) (head, detail string) {
 	head = fmt.Sprintf("benchkit: %s: the timer was off for %.0f%% of %s wall time (%d stop-the-world pauses). "+
-		"Fix: inputs made before the loop, or benchkit.Setup", name,
+		"Fix: inputs made before the loop, or benchkit.LoopWithSetup", name,
 		100*float64(s.untimed())/float64(max(s.Wall, 1)), textfmt.Dur(s.Wall), s.Toggles)
 	return head, togglingDetail(name, s)
 }
@@ -223,7 +223,7 @@ func togglingDetail(name string, s step) string {
 	return fmt.Sprintf("benchkit: %s: the timer was stopped for %s of the run's %s wall time (timed %s, %.1f%%), "+
 		"with %d stop-the-world pauses: each StopTimer/StartTimer pair costs about 10 µs (two runtime.ReadMemStats), "+
 		"and testing grows b.N until the timed time reaches -benchtime, so the wall time balloons. "+
-		"Fix: prepare inputs in bulk before the loop, or use benchkit.Setup, which reports the pairs' cost, and a fixed -benchtime=Nx",
+		"Fix: prepare inputs in bulk before the loop, or use benchkit.LoopWithSetup, which reports the pairs' cost, and a fixed -benchtime=Nx",
 		name, textfmt.Dur(s.untimed()), textfmt.Dur(s.Wall), textfmt.Dur(s.Timed),
 		100*float64(s.Timed)/float64(max(s.Wall, 1)), s.Toggles)
 }
@@ -305,7 +305,7 @@ func allocsDetail(name string, allocsPerOp float64, n, expect int) string {
 		name, allocsPerOp, total, n, expect, expect)
 }
 
-// setupCostly reports whether Setup's stop/start pairs cost more wall
+// setupCostly reports whether LoopWithSetup's stop/start pairs cost more wall
 // time than the measured work, and at least 10 ms in total.
 func setupCostly(pairs time.Duration, work time.Duration) bool {
 	return pairs >= setupMinOverhead && pairs > work

@@ -156,7 +156,7 @@ func TestHeavyToggling(t *testing.T) {
 		})
 	}
 	head, msg := togglingMessage("BenchmarkT", step{N: 1e5, Timed: 200 * ms, Wall: 3000 * ms, Toggles: 2e5})
-	checkHeadline(t, head, "93% of 3s wall time", "200000 stop-the-world pauses", "benchkit.Setup")
+	checkHeadline(t, head, "93% of 3s wall time", "200000 stop-the-world pauses", "benchkit.LoopWithSetup")
 	for _, want := range []string{"benchkit: BenchmarkT:", "6.7%", "200000 stop-the-world", "Fix:"} {
 		assert.Contains(t, msg, want, "message %q lacks %q", msg, want)
 	}
@@ -307,7 +307,7 @@ func TestMisuseHeadlines(t *testing.T) {
 	const name = "BenchmarkParseJSONLarge"
 	checkHeadline(t, parallelMessage(name, "Loop", true), "Loop called inside a RunParallel body", "pb.Next()")
 	checkHeadline(t, parallelMessage(name, "", false), "Track called inside a RunParallel body", "before b.RunParallel")
-	checkHeadline(t, loopAgainMessage(name, "Setup"), "Setup called after b.Loop already ran")
+	checkHeadline(t, loopAgainMessage(name, "LoopWithSetup"), "LoopWithSetup called after b.Loop already ran")
 	checkHeadline(t, trackTwiceMessage(name), "Track called twice")
 	checkHeadline(t, parentMessage(name), "calls b.Run", "Fix: Track in each b.Run function")
 	checkHeadline(t, staleProcsMessage(name, 2, 1), "BenchmarkParseJSONLarge-2: ", "GOMAXPROCS=1, not 2", "golang/go#49980")

@@ -17,7 +17,7 @@
 //	}
 //
 //	func BenchmarkProcess(b *testing.B) {
-//		benchkit.Setup(b, newInput, process) // untimed setup per iteration
+//		benchkit.LoopWithSetup(b, newInput, process) // untimed setup per iteration
 //	}
 //
 // # Track
@@ -57,12 +57,12 @@
 // b.N-style run about 1.5 µs of timed time in all, visible only with a tiny
 // -benchtime=Nx.
 //
-// # Loop and Setup
+// # Loop and LoopWithSetup
 //
 // [Loop](b, f) runs `for b.Loop() { f() }` itself, which keeps f's result
 // alive, and times batches of iterations so that one run (-count=1) has a
 // CV, batchcv%, and a timeline for the report's strip plot, in fixed memory
-// whatever b.N is. [Setup](b, setup, f) runs a per-iteration setup with the
+// whatever b.N is. [LoopWithSetup](b, setup, f) runs a per-iteration setup with the
 // timer stopped, in the one order that measures f alone (seed 004's
 // TimerOrder bug cannot be written with it), and warns when the
 // StopTimer/StartTimer pairs cost more wall time than the work.
@@ -79,7 +79,7 @@
 // full explanation, and logged with b.Log under the benchmark's line
 // (--- BENCH:) as a one-line headline with the numbers and the fix,
 // attributed to the line of the benchmark that called Track, Loop or
-// Setup. A warning is logged the first time a benchmark raises its kind
+// LoopWithSetup. A warning is logged the first time a benchmark raises its kind
 // in the process, not under every -count repeat (the report counts the
 // runs). The flags:
 //
@@ -100,11 +100,11 @@
 //   - timer-toggling: the timer was off for more than 90% of at least 10 ms
 //     of wall time, across at least 16 stop-the-world pauses: per-iteration
 //     StopTimer/StartTimer (about 10 µs a pair) makes the wall time balloon.
-//   - setup-cost: Setup's stop/start pairs cost more wall time than the
+//   - setup-cost: LoopWithSetup's stop/start pairs cost more wall time than the
 //     measured work, and at least 10 ms. When the setup and the pairs
 //     dwarf f so much that the run is headed for more than 5 minutes
 //     (testing grows b.N until f's own time reaches -benchtime: a 200 µs
-//     setup before a 100 ns f would take 40 minutes), Setup fails the
+//     setup before a 100 ns f would take 40 minutes), LoopWithSetup fails the
 //     benchmark within its first few dozen iterations instead; never
 //     under -benchtime=Nx, which bounds the run.
 //   - eliminated: ns/op within 2.5× of an empty loop iteration (calibrated
@@ -140,7 +140,7 @@
 //
 // [Main], called from TestMain, checks the environment and warms the
 // machine up before the first benchmark, runs the tests and benchmarks,
-// prints one report of everything Track, Loop, Setup and package control
+// prints one report of everything Track, Loop, LoopWithSetup and package control
 // recorded (to stdout, stderr, a file or nowhere: -benchkit.report),
 // optionally writes a JSON report and a benchstat samples file, and exits.
 // [Run] does the same and returns the exit code, for a TestMain with
@@ -238,7 +238,7 @@
 //
 // # Limits
 //
-// Track, Loop and Setup take a *testing.B: calling them from a Test does
+// Track, Loop and LoopWithSetup take a *testing.B: calling them from a Test does
 // not compile. Call them in leaf benchmarks: a benchmark that calls b.Run
 // is not measured itself, so Track there records nothing and raises a
 // misuse flag once (its log line shows only under go test -v, where

@@ -134,8 +134,10 @@ func (o e2eOutput) checkParses(t *testing.T) {
 	}
 }
 
+// TestE2ESeed004 runs the user's copy of seed 004 (examples/seed004):
+// the flags warn and never fail, the metrics appear where they should.
 func TestE2ESeed004(t *testing.T) {
-	bin := e2eBuild(t, "seed004")
+	bin := testbin.Build(t, "../examples/seed004")
 	const count = 3
 	o := e2eRun(t, bin, 5*time.Minute, "-test.bench=.", "-test.benchtime=50ms", "-test.count=3", "-test.benchmem")
 	require.False(t, o.failed, "seed004 benchmarks failed; flags must warn, not fail:\n%s", o.text)
@@ -190,7 +192,7 @@ func TestE2ESeed004(t *testing.T) {
 	l := logs("BenchmarkProcess_PerIterSetup_Correct")
 	assert.Contains(t, l, "stop-the-world pauses", "per-iteration StopTimer/StartTimer not reported as heavy toggling:\n%s", l)
 	l = logs("BenchmarkProcess_Setup")
-	assert.Contains(t, l, "StopTimer/StartTimer pairs cost", "Setup's pair cost not reported:\n%s", l)
+	assert.Contains(t, l, "StopTimer/StartTimer pairs cost", "LoopWithSetup's pair cost not reported:\n%s", l)
 }
 
 var e2eGrew = regexp.MustCompile(`b\.N grew from (\d+) to (\d+)`)
@@ -255,7 +257,7 @@ func TestE2EMisuse(t *testing.T) {
 	}{
 		{"BenchmarkTrackTwice", 2, false, "Track called twice", "a misuse flag warns"},
 		{"BenchmarkNilLoopFunc", 0, true, "benchkit: Loop called with a nil f", "nil f fails the benchmark with the fix"},
-		{"BenchmarkNilSetupFunc", 0, true, "benchkit: Setup called with a nil setup or f", "nil setup fails the benchmark with the fix"},
+		{"BenchmarkNilSetupFunc", 0, true, "benchkit: LoopWithSetup called with a nil setup or f", "nil setup fails the benchmark with the fix"},
 		{"BenchmarkSkips", 0, false, "", "a skip records and prints nothing"},
 		{"BenchmarkFails", 0, true, "", "a failure gets no benchkit metric or flag"},
 		{"BenchmarkParent/len=16", 2, false, "", "sub-benchmarks are measured"},
@@ -263,7 +265,7 @@ func TestE2EMisuse(t *testing.T) {
 		{"BenchmarkParallel", 2, false, "", "RunParallel with Track at the top works"},
 		{"BenchmarkStrictDCE", 0, true, "ExpectAllocs(1) declared", "FailOnFlags turns the flag into a failure"},
 		{"BenchmarkLoopTwice", 0, true, "benchkit: BenchmarkLoopTwice: Loop called after b.Loop already ran", "a second Loop fails with benchkit's message"},
-		{"BenchmarkLoopAfterBLoop", 0, true, "benchkit: BenchmarkLoopAfterBLoop: Setup called after b.Loop already ran", "Setup after a plain b.Loop fails with benchkit's message"},
+		{"BenchmarkLoopAfterBLoop", 0, true, "benchkit: BenchmarkLoopAfterBLoop: LoopWithSetup called after b.Loop already ran", "LoopWithSetup after a plain b.Loop fails with benchkit's message"},
 		{"BenchmarkLoopInParallel", 0, true, "benchkit: BenchmarkLoopInParallel: Loop called inside a RunParallel body", "Loop in a RunParallel body fails with benchkit's message"},
 		{"BenchmarkTrackInParallel", 2, false, "benchkit: BenchmarkTrackInParallel: Track called inside a RunParallel body", "Track in a RunParallel body warns and is ignored"},
 	}
@@ -303,7 +305,7 @@ func TestE2EMisuse(t *testing.T) {
 	assert.True(t, o.failed, "the binary exited 0; the failing benchmarks must fail it")
 }
 
-var e2eSetupStopped = regexp.MustCompile(`Setup stopped at iteration (\d+): the run would take about (\S+)`)
+var e2eSetupStopped = regexp.MustCompile(`LoopWithSetup stopped at iteration (\d+): the run would take about (\S+)`)
 
 // TestE2ESetupRunaway: a 200 µs setup before a 100 ns f (issue 11, bug 1)
 // fails at an early iteration with the projection and the fix, at the
@@ -316,7 +318,7 @@ func TestE2ESetupRunaway(t *testing.T) {
 	for _, bt := range []string{"1s", "10s"} {
 		t.Run("benchtime="+bt, func(t *testing.T) {
 			o := e2eRun(t, bin, 2*time.Minute, "-test.bench=SlowSetup", "-test.benchtime="+bt)
-			require.True(t, o.failed, "the runaway Setup passed:\n%s", o.text)
+			require.True(t, o.failed, "the runaway LoopWithSetup passed:\n%s", o.text)
 			o.checkParses(t)
 			// A b.Loop benchmark runs in testing's run1, whose failure
 			// line has no GOMAXPROCS suffix.
@@ -345,7 +347,7 @@ func TestE2ESetupRunaway(t *testing.T) {
 	t.Run("a cheap setup passes", func(t *testing.T) {
 		o := e2eRun(t, bin, 2*time.Minute, "-test.bench=CheapSetup", "-test.benchtime=100ms")
 		require.False(t, o.failed, "a cheap setup failed:\n%s", o.text)
-		assert.NotContains(t, strings.Join(o.logs[e2eName("BenchmarkCheapSetup")], ""), "Setup stopped")
+		assert.NotContains(t, strings.Join(o.logs[e2eName("BenchmarkCheapSetup")], ""), "LoopWithSetup stopped")
 	})
 }
 

@@ -46,11 +46,11 @@ func ExampleLoop() {
 	testing.Benchmark(benchmarkHash)
 }
 
-// Setup builds a fresh input for every iteration with the timer stopped
+// LoopWithSetup builds a fresh input for every iteration with the timer stopped
 // and measures only the work on it.
-func ExampleSetup() {
+func ExampleLoopWithSetup() {
 	benchmarkUpper := func(b *testing.B) {
-		benchkit.Setup(b,
+		benchkit.LoopWithSetup(b,
 			func() string { return strings.Repeat("abcdefgh", 8<<10) }, // not timed
 			strings.ToUpper, // timed
 		)

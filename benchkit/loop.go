@@ -109,7 +109,7 @@ func (t *batcher) perIter() []float64 {
 // down to that constant.
 //
 // Loop panics if b is nil and fails the benchmark if f is nil. Call it once
-// per benchmark function: a Loop or Setup after b.Loop already ran in the
+// per benchmark function: a Loop or LoopWithSetup after b.Loop already ran in the
 // same call fails the benchmark with a message (testing itself would say
 // "B.Loop called with timer stopped"), and so does a Loop inside a
 // RunParallel body, where b.Loop cannot run (loop with pb.Next there, and
@@ -140,54 +140,54 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 	}
 }
 
-// Setup runs `for b.Loop()` with a per-iteration setup that is not timed:
+// LoopWithSetup runs `for b.Loop()` with a per-iteration setup that is not timed:
 // each iteration stops the timer, calls setup, starts the timer and calls
 // f with setup's result, in the only order that measures f alone, and
 // keeps f's result alive:
 //
 //	func BenchmarkProcess(b *testing.B) {
-//		benchkit.Setup(b,
+//		benchkit.LoopWithSetup(b,
 //			func() string { return buildFixture(1024) }, // not timed
 //			func(s string) string { return process(s) }, // timed
 //		)
 //	}
 //
 // Seed 004's TimerOrder bug, a StartTimer placed after the work, cannot be
-// written with it. Setup calls [Track] (joining it if already called) and
+// written with it. LoopWithSetup calls [Track] (joining it if already called) and
 // checks everything Track does.
 //
 // Each StopTimer/StartTimer pair costs about 10 µs of wall time (two
 // stop-the-world runtime.ReadMemStats), and testing grows b.N until the
 // timed time, f's alone, reaches -benchtime: a 1 µs f runs for about 11×
 // -benchtime of wall time. When the pairs cost more wall time than the
-// measured work, and at least 10 ms in all, Setup raises a setup-cost flag
+// measured work, and at least 10 ms in all, LoopWithSetup raises a setup-cost flag
 // with the numbers and the fix (a pool of inputs prepared before the loop,
 // or -benchtime=Nx).
 //
 // Because testing grows b.N until f's own time reaches -benchtime, a slow
 // setup before a fast f makes the run last -benchtime times their ratio:
 // a 200 µs setup before a 100 ns f would run for about 40 minutes at the
-// default -benchtime=1s. Setup projects the run's wall time from its
+// default -benchtime=1s. LoopWithSetup projects the run's wall time from its
 // first iterations (at 16, 32, 64, ... iterations, once 10 ms have
 // passed) and fails the benchmark at once, with the numbers and the fix,
 // when the projection exceeds 5 minutes. Under -benchtime=Nx the run is
 // bounded by N and never stopped.
 //
-// Setup panics if b is nil and fails the benchmark if setup or f is nil,
+// LoopWithSetup panics if b is nil and fails the benchmark if setup or f is nil,
 // after b.Loop already ran in the same call, or inside a RunParallel body,
 // as Loop does.
-func Setup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...Option) {
+func LoopWithSetup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...Option) {
 	if b == nil {
-		panic("benchkit: Setup called with a nil *testing.B; pass the benchmark's own b: benchkit.Setup(b, setup, f)")
+		panic("benchkit: LoopWithSetup called with a nil *testing.B; pass the benchmark's own b: benchkit.LoopWithSetup(b, setup, f)")
 	}
 	b.Helper()
-	if !loopCheck(b, "Setup") {
+	if !loopCheck(b, "LoopWithSetup") {
 		return
 	}
 	if setup == nil || f == nil {
-		b.Fatal("benchkit: Setup called with a nil setup or f; pass both: benchkit.Setup(b, func() In { return input() }, func(in In) Out { return work(in) })")
+		b.Fatal("benchkit: LoopWithSetup called with a nil setup or f; pass both: benchkit.LoopWithSetup(b, func() In { return input() }, func(in In) Out { return work(in) })")
 	}
-	st := track(b, opts, "Setup", pause(b))
+	st := track(b, opts, "LoopWithSetup", pause(b))
 	su := &setupStats{}
 	guard := newSetupGuard(testflag.Read())
 	var start time.Time

@@ -34,7 +34,7 @@ import (
 //
 // Without -bench, Main only runs m and exits with its code: it adds nothing
 // to the output. With -bench but no benchmark that called [Track], [Loop],
-// [Setup] or control.Compare, it prints nothing either (the files, if
+// [LoopWithSetup] or control.Compare, it prints nothing either (the files, if
 // requested, are still written, with no benchmarks). The report's sections
 // and the JSON schema are described in the repository's docs/report.md.
 //

@@ -7,7 +7,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
-// Option changes what [Track], [Loop] and [Setup] check. Options are built
+// Option changes what [Track], [Loop] and [LoopWithSetup] check. Options are built
 // by the functions of this package ([ExpectAllocs], [FailOnFlags],
 // [Allow]); the interface is sealed.
 type Option interface {
@@ -94,7 +94,7 @@ var allowable = map[registry.FlagKind]bool{
 //	benchkit.Track(b, benchkit.Allow("eliminated", "one AND; kept, per go test -gcflags=-S"))
 //
 // kind is one of the flags judged from timing: "eliminated",
-// "timer-toggling" or "setup-cost" (Setup still stops a run headed past
+// "timer-toggling" or "setup-cost" (LoopWithSetup still stops a run headed past
 // 5 minutes). Allow panics for any other kind, with the reason it cannot
 // be allowed, and for an empty why: the report shows the reason to
 // whoever reads the flag next.

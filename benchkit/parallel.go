@@ -13,10 +13,10 @@ import (
 )
 
 // inParallelBody reports whether the user's function that called Track,
-// Loop or Setup runs inside a body given to b.RunParallel: the nearest
+// Loop or LoopWithSetup runs inside a body given to b.RunParallel: the nearest
 // frame of a testing.B method above it is RunParallel's worker, not runN.
 // depth is the number of benchkit frames between inParallelBody and the
-// user's function (1 from Track, 2 from Loop and Setup through
+// user's function (1 from Track, 2 from Loop and LoopWithSetup through
 // loopCheck). It looks at most 16 frames up (a body that reaches Track
 // through deeper helpers is not recognised). It must come before Track
 // pauses the timer, because in a RunParallel body every goroutine would
@@ -48,12 +48,12 @@ func underRunParallel(pcs []uintptr) bool {
 }
 
 // parallelWarned holds the *testing.B whose RunParallel body called Track,
-// Loop or Setup, so that the message is given once per *testing.B (one
+// Loop or LoopWithSetup, so that the message is given once per *testing.B (one
 // -count repeat), not once per goroutine and ramp step. Only misused Bs
 // are kept.
 var parallelWarned sync.Map // *testing.B → struct{}
 
-// parallelMisuse handles a call of Track (fail false) or Loop/Setup (fail
+// parallelMisuse handles a call of Track (fail false) or Loop/LoopWithSetup (fail
 // true) from a RunParallel body, once per run of b: it records a misuse
 // flag and logs the message, or fails b with it (b.Error, which is safe
 // from any goroutine; b.Fatal is not). The calls do nothing else: no
@@ -75,10 +75,10 @@ func parallelMisuse(b *testing.B, by string, fail bool) {
 	}
 }
 
-// loopCheck reports whether Loop or Setup (by) may run b.Loop for b: not
+// loopCheck reports whether Loop or LoopWithSetup (by) may run b.Loop for b: not
 // from a RunParallel body (parallelMisuse fails b once), and not after
 // b.Loop already ran in this call of the benchmark function (a second
-// Loop, Setup, or a plain `for b.Loop()` before them), which testing
+// Loop, LoopWithSetup, or a plain `for b.Loop()` before them), which testing
 // would fail with "B.Loop called with timer stopped": loopCheck fails b
 // with benchkit's message instead (b.Fatal).
 func loopCheck(b *testing.B, by string) bool {
@@ -93,7 +93,7 @@ func loopCheck(b *testing.B, by string) bool {
 	return true
 }
 
-// parallelMessage is the headline for Track (fail false) or Loop/Setup
+// parallelMessage is the headline for Track (fail false) or Loop/LoopWithSetup
 // (by, fail true) called in a RunParallel body.
 func parallelMessage(name, by string, fail bool) string {
 	if fail {
@@ -104,9 +104,9 @@ func parallelMessage(name, by string, fail bool) string {
 		"Fix: call Track once, before b.RunParallel", name)
 }
 
-// loopAgainMessage is the headline for Loop or Setup (by) called after
+// loopAgainMessage is the headline for Loop or LoopWithSetup (by) called after
 // b.Loop ran in the same call of the benchmark function.
 func loopAgainMessage(name, by string) string {
 	return fmt.Sprintf("benchkit: %s: %s called after b.Loop already ran in this function; b.Loop runs once per call. "+
-		"Fix: one Loop or Setup per benchmark", name, by)
+		"Fix: one Loop or LoopWithSetup per benchmark", name, by)
 }

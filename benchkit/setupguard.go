@@ -9,11 +9,11 @@ import (
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
-// setupMaxWall is the longest wall time [Setup] lets a run head for: a
+// setupMaxWall is the longest wall time [LoopWithSetup] lets a run head for: a
 // run projected to take longer is failed at once (issue 11, bug 1). go
 // test's default -timeout kills the whole test binary after 10 minutes,
 // losing every result; half of that for one benchmark is already far
-// beyond what anyone asks of -benchtime. A correct Setup whose
+// beyond what anyone asks of -benchtime. A correct LoopWithSetup whose
 // StopTimer/StartTimer pairs (about 10 µs each, tens of µs under load)
 // dwarf a 300 ns f runs for 30–150× -benchtime: 2.5 minutes at the
 // default 1s, under the bound.
@@ -27,7 +27,7 @@ const (
 	setupGuardWall = 10 * time.Millisecond
 )
 
-// setupGuard projects the wall time of a Setup run from its first
+// setupGuard projects the wall time of a LoopWithSetup run from its first
 // iterations. testing grows b.N until the timed time (f's alone) reaches
 // -benchtime d, capped at 1e9 iterations; each iteration costs wall/iters
 // of wall time (setup, the timer pair and f). The projected wall time is
@@ -71,9 +71,9 @@ func (g setupGuard) projected(iters int, wall, timed time.Duration) time.Duratio
 func (g setupGuard) runaway(projected time.Duration) bool { return projected > setupMaxWall }
 
 // setupRunawayMessage is the headline (one line, for b.Fatal) and the
-// detail (for the report) of a Setup run stopped by the guard.
+// detail (for the report) of a LoopWithSetup run stopped by the guard.
 func setupRunawayMessage(name string, iters int, wall, timed, setup, projected, d time.Duration) (headline, detail string) {
-	headline = fmt.Sprintf("benchkit: %s: Setup stopped at iteration %d: the run would take about %s for -benchtime=%s. "+
+	headline = fmt.Sprintf("benchkit: %s: LoopWithSetup stopped at iteration %d: the run would take about %s for -benchtime=%s. "+
 		"Fix: -benchtime=Nx, or a pool of inputs",
 		name, iters, textfmt.Dur(projected), d)
 	n := time.Duration(max(iters, 1))
@@ -85,9 +85,9 @@ func setupRunawayMessage(name string, iters int, wall, timed, setup, projected, 
 }
 
 // checkSetupRunaway fails b at once (b.Fatal, on the benchmark's
-// goroutine, from inside Setup's loop) when the guard projects the run
+// goroutine, from inside LoopWithSetup's loop) when the guard projects the run
 // beyond setupMaxWall, after recording the failure for the report.
-// wall is the wall time since Setup's first iteration; b's timer is
+// wall is the wall time since LoopWithSetup's first iteration; b's timer is
 // stopped, so reading b.Elapsed costs the measurement nothing.
 func (st *state) checkSetupRunaway(g setupGuard, su *setupStats, wall time.Duration) {
 	b := st.b

@@ -10,7 +10,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
-// TestSetupGuardProjection checks the projection of Setup's wall time on
+// TestSetupGuardProjection checks the projection of LoopWithSetup's wall time on
 // synthetic iterations (issue 11, bug 1).
 func TestSetupGuardProjection(t *testing.T) {
 	g := newSetupGuard(testflag.Benchtime{D: time.Second})
@@ -19,7 +19,7 @@ func TestSetupGuardProjection(t *testing.T) {
 	assert.InDelta(t, 2100.0, p.Seconds(), 1, "1e7 iterations of 210 µs")
 	assert.True(t, g.runaway(p))
 
-	// seed 004's correct Setup: 10 µs pairs against a 300 ns f, ×33.
+	// seed 004's correct LoopWithSetup: 10 µs pairs against a 300 ns f, ×33.
 	p = g.projected(1024, 1024*10300*time.Nanosecond, 1024*300*time.Nanosecond)
 	assert.False(t, g.runaway(p), "a 34 s run is not a runaway: %v", p)
 
@@ -42,7 +42,7 @@ func TestSetupGuardProjection(t *testing.T) {
 func TestSetupRunawayMessage(t *testing.T) {
 	head, detail := setupRunawayMessage("BenchmarkS", 64, 13*time.Millisecond, 6400*time.Nanosecond,
 		12800*time.Microsecond, 35*time.Minute, time.Second)
-	checkHeadline(t, head, "Setup stopped at iteration 64: the run would take about 35m0s for -benchtime=1s", "-benchtime=Nx")
+	checkHeadline(t, head, "LoopWithSetup stopped at iteration 64: the run would take about 35m0s for -benchtime=1s", "-benchtime=Nx")
 	assert.True(t, strings.HasPrefix(detail, head), "the detail starts with the headline")
 	assert.Contains(t, detail, "200µs of setup")
 }

@@ -45,7 +45,7 @@ type state struct {
 
 	mu      sync.Mutex
 	cfg     config
-	active  bool // between the step's first Track/Loop/Setup and its cleanup
+	active  bool // between the step's first Track/Loop/LoopWithSetup and its cleanup
 	tracked bool // Track itself was called in this step
 
 	// start of the current step
@@ -62,13 +62,13 @@ type state struct {
 	havePrev bool
 	suspect  bool // the timer audit found prev suspect
 
-	// set by Loop and Setup during the current step
+	// set by Loop and LoopWithSetup during the current step
 	within   float64 // batch CV in percent, -1 none
 	timeline []float64
 	setup    *setupStats
 }
 
-// setupStats is what Setup measured of its stop/start pairs.
+// setupStats is what LoopWithSetup measured of its stop/start pairs.
 type setupStats struct {
 	iters int
 	wall  time.Duration // wall time of the whole loop
@@ -102,7 +102,7 @@ var states sync.Map // *testing.B → *state
 // metrics, the flags and their thresholds.
 //
 // Track panics if b is nil. A second call in the same run of the benchmark
-// function (or a call after [Loop] or [Setup], which call it) is ignored
+// function (or a call after [Loop] or [LoopWithSetup], which call it) is ignored
 // and flagged as misuse. A benchmark that skips or fails records nothing;
 // one that calls b.Run records nothing for itself (testing measures only
 // the sub-benchmarks, and Track cannot reach them: call Track in the
@@ -174,7 +174,7 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 
 // join returns b's state with a new step started, or nil when a step is
 // already running (Track was called before in this run of the benchmark
-// function, or Loop or Setup after Track): Loop and Setup then add their
+// function, or Loop or LoopWithSetup after Track): Loop and LoopWithSetup then add their
 // options to it, and a second Track is flagged as misuse.
 func join(b *testing.B, opts []Option, by string) *state {
 	v, ok := states.Load(b)
@@ -378,7 +378,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 }
 
 // check raises the flags of the recorded final step s, whose run is run:
-// eliminated work, fewer allocations than declared, setup cost (Setup) or
+// eliminated work, fewer allocations than declared, setup cost (LoopWithSetup) or
 // heavy timer toggling (otherwise).
 func (st *state) check(run registry.Run, s step, th threadDelta) {
 	st.b.Helper()
@@ -473,7 +473,7 @@ func nameOf(b *testing.B) string { return testingb.Name(b) }
 
 // trackTwiceMessage is the headline for a second Track in one run.
 func trackTwiceMessage(name string) string {
-	return fmt.Sprintf("benchkit: %s: Track called twice in one run (Loop and Setup call it); the extra call is ignored. "+
+	return fmt.Sprintf("benchkit: %s: Track called twice in one run (Loop and LoopWithSetup call it); the extra call is ignored. "+
 		"Fix: call only one, once", name)
 }
 

@@ -215,7 +215,7 @@ func TestBadInputPanics(t *testing.T) {
 		{"Allow unknown", func() { Allow("slow", "x") }, `benchkit: Allow("slow"): the kinds that can be allowed are "eliminated"`},
 		{"Allow without a reason", func() { Allow("eliminated", " ") }, `benchkit: Allow("eliminated", ""): give the reason`},
 		{"Loop nil b", func() { Loop(nil, func() int { return 0 }) }, "benchkit: Loop called with a nil *testing.B"},
-		{"Setup nil b", func() { Setup(nil, func() int { return 0 }, func(int) int { return 0 }) }, "benchkit: Setup called with a nil *testing.B"},
+		{"LoopWithSetup nil b", func() { LoopWithSetup(nil, func() int { return 0 }, func(int) int { return 0 }) }, "benchkit: LoopWithSetup called with a nil *testing.B"},
 		{"ExpectAllocs 0", func() { ExpectAllocs(0) }, "benchkit: ExpectAllocs(0)"},
 	}
 	for _, tt := range tests {
@@ -234,7 +234,7 @@ func TestSetupRunsSetupOncePerIteration(t *testing.T) {
 	runs := records(t)
 	setups, works := 0, 0
 	r := testing.Benchmark(func(b *testing.B) {
-		Setup(b, func() []uint64 { setups++; return xs }, func(in []uint64) uint64 { works++; return sum(in) })
+		LoopWithSetup(b, func() []uint64 { setups++; return xs }, func(in []uint64) uint64 { works++; return sum(in) })
 	})
 	const countsWant = "N=%d setups=%d works=%d; want 100 each"
 	assert.Equal(t, 100, r.N, countsWant, r.N, setups, works)

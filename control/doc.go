@@ -195,7 +195,7 @@
 //     since that ratio has no finite percentage (tested in
 //     TestAnalyzeExtremeTimes); no result field is ever NaN or ±Inf;
 //   - an implementation that panics: b.Fatal with its name, the panic
-//     value and the original stack (in Rounds' leaves too), rather than a
+//     value and the original stack (in Benchstat's leaves too), rather than a
 //     re-raised panic, which testing can lose: it signals a benchmark's
 //     end from a deferred call, so a loaded machine could print PASS and
 //     exit 0 before the panic's stack was printed;
@@ -207,7 +207,7 @@
 //     whatever GOMAXPROCS is) or from two goroutines sharing b: a panic
 //     with the fix, since b.Fatal is not allowed off the benchmark
 //     goroutine; called twice: b.Fatalf;
-//   - Rounds(b, 0, …): b.Fatalf, the number of rounds must be ≥ 1;
+//   - Benchstat(b, 0, …): b.Fatalf, the number of rounds must be ≥ 1;
 //   - BENCHKIT_FORKS or -benchkit.forks that is not a whole number ≥ 1,
 //     or Forks(0): b.Fatalf with the fix;
 //   - a fork that fails, panics or passes its deadline: b.Fatalf with the
@@ -215,13 +215,13 @@
 //
 // # benchstat mode
 //
-// [Rounds] registers sub-benchmarks round=<r>/impl=<name>, control
+// [Benchstat] registers sub-benchmarks round=<r>/impl=<name>, control
 // included, in a new order every round, for
 //
 //	go test -run='^$' -bench=X -count=1 | benchstat -col /impl -ignore /round -
 //
 // Each leaf is an ordinary `for b.Loop() { f() }` benchmark; the control
-// column is that run's error bar. Rounds costs R × (k + 2) × -benchtime
+// column is that run's error bar. Benchstat costs R × (k + 2) × -benchtime
 // and gives no verdict; Compare is the mode that decides.
 //
 // Compare's own rounds reach benchstat too: under benchkit.Main with

@@ -38,9 +38,9 @@ func ExampleWith() {
 // Rounds registers round=<r>/impl=<name> sub-benchmarks for benchstat:
 //
 //	go test -run='^$' -bench=FormatRounds -count=1 | benchstat -col /impl -ignore /round -
-func ExampleRounds() {
+func ExampleBenchstat() {
 	benchmarkFormatRounds := func(b *testing.B) {
-		control.Rounds(b, 10,
+		control.Benchstat(b, 10,
 			control.Func("sprintf", func() string { return fmt.Sprint(n) }),
 			control.Func("itoa", func() string { return strconv.Itoa(n) }),
 		)

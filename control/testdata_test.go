@@ -163,7 +163,7 @@ func TestTestdataBench(t *testing.T) {
 		{"WhitespaceName", nil, []string{`invalid name "new impl": the name contains whitespace`}},
 		{"ClosureName", []string{"-test.benchtime=1x"}, []string{`control: candidate 1 ("closure") reports its time as "closure-ns/op", the unit of Compare's own closure-call overhead: rename the implementation`}},
 		{"RoundsDigitsName", nil, []string{`invalid name "copy-2"`, "GOMAXPROCS suffix"}},
-		{"RoundsZero", nil, []string{"control: Rounds(b, 0, ...): the number of rounds must be ≥ 1"}},
+		{"RoundsZero", nil, []string{"control: Benchstat(b, 0, ...): the number of rounds must be ≥ 1"}},
 		{"BadOption", nil, []string{"control: Gate(-3): the threshold must be a finite percentage ≥ 0"}},
 		{"Panic", nil, []string{`control: implementation "boom" panicked: assignment to entry in nil map`, "original stack"}},
 		{"Twice", []string{"-test.benchtime=1x"}, []string{"control: Compare called twice in BenchmarkTwice: call it once per benchmark function"}},

@@ -49,7 +49,7 @@ func BenchmarkAA(b *testing.B) {
 // It costs 6 rounds × 4 implementations × -benchtime.
 func BenchmarkRounds(b *testing.B) {
 	alpha, beta, plus5 := sumImpls()
-	control.Rounds(b, 6, alpha, beta, plus5)
+	control.Benchstat(b, 6, alpha, beta, plus5)
 }
 
 // BenchmarkPlain is the seed's way: ordinary sub-benchmarks, one per

@@ -88,10 +88,10 @@ func BenchmarkProcess_TimerOrder_Fixed(b *testing.B) {
 }
 
 // BenchmarkProcess_PerIterSetup is the same measurement with
-// benchkit.Setup, where the wrong order cannot be written and the result
+// benchkit.LoopWithSetup, where the wrong order cannot be written and the result
 // is kept alive without a sink.
 func BenchmarkProcess_PerIterSetup(b *testing.B) {
-	benchkit.Setup(b, func() string { return BuildFixture(FixtureSize) }, Process)
+	benchkit.LoopWithSetup(b, func() string { return BuildFixture(FixtureSize) }, Process)
 }
 
 var payload = []byte(strings.Repeat("x", 1024))

@@ -45,9 +45,9 @@ func BenchmarkNilLoopFunc(b *testing.B) {
 	benchkit.Loop(b, f)
 }
 
-// BenchmarkNilSetupFunc passes a nil setup to Setup.
+// BenchmarkNilSetupFunc passes a nil setup to LoopWithSetup.
 func BenchmarkNilSetupFunc(b *testing.B) {
-	benchkit.Setup[int, int](b, nil, func(int) int { return 0 })
+	benchkit.LoopWithSetup[int, int](b, nil, func(int) int { return 0 })
 }
 
 // BenchmarkSkips skips after Track: nothing is recorded or reported.
@@ -108,12 +108,12 @@ func BenchmarkLoopTwice(b *testing.B) {
 	benchkit.Loop(b, func() uint64 { return sum(xs) })
 }
 
-// BenchmarkLoopAfterBLoop runs a plain b.Loop, then Setup.
+// BenchmarkLoopAfterBLoop runs a plain b.Loop, then LoopWithSetup.
 func BenchmarkLoopAfterBLoop(b *testing.B) {
 	for b.Loop() {
 		sink.Keep(sum(xs))
 	}
-	benchkit.Setup(b, func() int { return 1 }, func(int) uint64 { return sum(xs) })
+	benchkit.LoopWithSetup(b, func() int { return 1 }, func(int) uint64 { return sum(xs) })
 }
 
 // BenchmarkLoopInParallel calls Loop inside a RunParallel body: it fails

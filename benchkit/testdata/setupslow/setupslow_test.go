@@ -1,4 +1,4 @@
-// Package setupslow holds benchkit.Setup benchmarks whose untimed setup
+// Package setupslow holds benchkit.LoopWithSetup benchmarks whose untimed setup
 // dwarfs the timed work, for benchkit's end-to-end tests (issue 11, bug
 // 1). Without the runaway guard BenchmarkSlowSetup would run for about 40
 // minutes at -benchtime=1s: testing grows b.N until f's 100 ns reach 1s.
@@ -33,10 +33,10 @@ func work(x int) int {
 
 // BenchmarkSlowSetup is the issue's reproducer: a 200 µs setup, a 100 ns f.
 func BenchmarkSlowSetup(b *testing.B) {
-	benchkit.Setup(b, func() int { return spin(200 * time.Microsecond) }, work)
+	benchkit.LoopWithSetup(b, func() int { return spin(200 * time.Microsecond) }, work)
 }
 
 // BenchmarkCheapSetup has a setup cheaper than its f: it must pass.
 func BenchmarkCheapSetup(b *testing.B) {
-	benchkit.Setup(b, func() int { return sink + 1 }, func(x int) int { return spin(20*time.Microsecond) + x })
+	benchkit.LoopWithSetup(b, func() int { return sink + 1 }, func(x int) int { return spin(20*time.Microsecond) + x })
 }

@@ -27,7 +27,7 @@ func sum(n int) func() uint64 {
 }
 
 func BenchmarkRounds(b *testing.B) {
-	control.With(control.Seed(1)).Rounds(b, 5, control.Func("alpha", sum(100)), control.Func("beta", sum(100)), control.Func("plus5", sum(105)))
+	control.With(control.Seed(1)).Benchstat(b, 5, control.Func("alpha", sum(100)), control.Func("beta", sum(100)), control.Func("plus5", sum(105)))
 }
 
 func BenchmarkNilFunc(b *testing.B) {
@@ -51,11 +51,11 @@ func BenchmarkClosureName(b *testing.B) {
 }
 
 func BenchmarkRoundsDigitsName(b *testing.B) {
-	control.Rounds(b, 2, control.Func("a", sum(10)), control.Func("copy-2", sum(10)))
+	control.Benchstat(b, 2, control.Func("a", sum(10)), control.Func("copy-2", sum(10)))
 }
 
 func BenchmarkRoundsZero(b *testing.B) {
-	control.Rounds(b, 0, control.Func("a", sum(10)))
+	control.Benchstat(b, 0, control.Func("a", sum(10)))
 }
 
 func BenchmarkPanic(b *testing.B) {

@@ -11,13 +11,13 @@ import (
 	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
-// Rounds is With().Rounds: see [Comparer.Rounds].
-func Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
+// Benchstat is With().Benchstat: see [Comparer.Benchstat].
+func Benchstat(b *testing.B, r int, base Impl, cands ...Impl) {
 	b.Helper()
-	Comparer{}.Rounds(b, r, base, cands...)
+	Comparer{}.Benchstat(b, r, base, cands...)
 }
 
-// Rounds is the benchstat-compatible mode: it registers r rounds of
+// Benchstat is the benchstat-compatible mode: it registers r rounds of
 // sub-benchmarks named round=<rrr>/impl=<name>, one per implementation
 // including the control copy of the baseline (named "control"), each an
 // ordinary `for b.Loop() { f() }` benchmark run for -benchtime. Round 000
@@ -29,19 +29,19 @@ func Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
 //	go test -run='^$' -bench=BenchmarkX -count=1 | benchstat -col /impl -ignore /round -
 //
 // The run costs about r × (len(cands)+2) × -benchtime. Names are checked as
-// in [Compare]; r must be at least 1. Rounds computes no verdict (benchstat
-// does); [Compare] is the in-process mode with verdicts. Rounds logs its
+// in [Compare]; r must be at least 1. Benchstat computes no verdict (benchstat
+// does); [Compare] is the mode with verdicts. Benchstat logs its
 // seed and notes on the parent benchmark, which go test shows only with
 // -v; a -count above 1 is also recorded for benchkit's report. Gate, BatchTime,
 // Negligible, Confidence and Bootstrap do not apply and are ignored.
-func (c Comparer) Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
+func (c Comparer) Benchstat(b *testing.B, r int, base Impl, cands ...Impl) {
 	b.Helper()
 	cfg := buildConfig(c.opts)
 	if len(cfg.errs) > 0 {
 		b.Fatalf("%s", strings.Join(cfg.errs, "; "))
 	}
 	if r < 1 {
-		b.Fatalf("control: Rounds(b, %d, ...): the number of rounds must be ≥ 1; benchstat needs ≥ 6 for an interval, 10 is a good start", r)
+		b.Fatalf("control: Benchstat(b, %d, ...): the number of rounds must be ≥ 1; benchstat needs ≥ 6 for an interval, 10 is a good start", r)
 	}
 	impls, err := validate(base, cands)
 	if err != nil {
@@ -51,7 +51,7 @@ func (c Comparer) Rounds(b *testing.B, r int, base Impl, cands ...Impl) {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}
 	if n := testflag.Count(); n > 1 && once(b.Name()) {
-		msg := fmt.Sprintf("control: -count=%d repeats each round=/impl= leaf back to back; Rounds already repeats by round, so run it with -count=1", n)
+		msg := fmt.Sprintf("control: -count=%d repeats each round=/impl= leaf back to back; Benchstat already repeats by round, so run it with -count=1", n)
 		b.Log(msg) // shown with -v: go test prints a parent benchmark's log only then
 		registry.Default().AddFlag(testingb.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: msg})
 	}
