@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
@@ -240,9 +241,9 @@ func TestThreadDelta(t *testing.T) {
 	assert.False(t, other.ok, "sub across threads without per-thread waits = %+v; want unknown", other)
 	assert.False(t, other.waitOK, "sub across threads without per-thread waits = %+v; want unknown", other)
 	// The goroutine moved from thread 7 to thread 8: both threads' waits.
-	a.waits = map[int]threadTimes{7: {run: 1 * us, wait: 5 * us}, 8: {run: 2 * us, wait: 100 * us}, 9: {}}
-	c := threadSample{tid: 8, cpu: 70 * us, wait: 130 * us, ok: true, waits: map[int]threadTimes{
-		7: {run: 31 * us, wait: 25 * us}, 8: {run: 22 * us, wait: 130 * us}, 9: {run: 500 * us, wait: 900 * us}}}
+	a.waits = map[int]env.ThreadTimes{7: {Run: 1 * us, Wait: 5 * us}, 8: {Run: 2 * us, Wait: 100 * us}, 9: {}}
+	c := threadSample{tid: 8, cpu: 70 * us, Wait: 130 * us, ok: true, waits: map[int]env.ThreadTimes{
+		7: {Run: 31 * us, Wait: 25 * us}, 8: {Run: 22 * us, Wait: 130 * us}, 9: {Run: 500 * us, Wait: 900 * us}}}
 	d = c.sub(a)
 	const acrossWant = "sub across threads = %+v; want cpu 50µs (30 + 20) and wait 50µs (20 + 30), thread 9 ignored"
 	assert.False(t, d.ok, acrossWant, d)

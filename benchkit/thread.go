@@ -1,6 +1,10 @@
 package benchkit
 
-import "time"
+import (
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/env"
+)
 
 // threadSample is a snapshot of the OS thread running the benchmark
 // goroutine (Linux only; ok is false elsewhere).
@@ -9,14 +13,7 @@ type threadSample struct {
 	cpu   time.Duration // thread CPU time
 	wait  time.Duration // thread run-queue wait
 	ok    bool
-	waits map[int]threadTimes // every thread's schedstat times, by tid
-}
-
-// threadTimes is one thread's time on a CPU and waiting for one, from
-// schedstat (the CPU time lags by up to a scheduler tick for a running
-// thread).
-type threadTimes struct {
-	run, wait time.Duration
+	waits map[int]env.ThreadTimes // every thread's schedstat times, by tid
 }
 
 // threadDelta is what the benchmark's thread did between two samples. ok:
@@ -44,8 +41,8 @@ func (s threadSample) sub(before threadSample) threadDelta {
 		if !ok0 || !ok1 {
 			return threadDelta{}
 		}
-		d.cpu += max(0, t1.run-t0.run)
-		d.wait += max(0, t1.wait-t0.wait)
+		d.cpu += max(0, t1.Run-t0.Run)
+		d.wait += max(0, t1.Wait-t0.Wait)
 	}
 	d.waitOK = true
 	return d

@@ -11,6 +11,17 @@ func readRunQueueWait() (time.Duration, bool) {
 	return runQueueWaitFS(os.DirFS("/"))
 }
 
+// ReadThreadTimes returns the schedstat times of every thread of the
+// process, by thread id; nil where they cannot be read (outside Linux).
+// It costs a few µs per thread.
+func ReadThreadTimes() map[int]ThreadTimes { return threadTimesFS(os.DirFS("/")) }
+
+// ReadThreadSelf returns the calling OS thread's schedstat times
+// (/proc/thread-self/schedstat); ok is false where they cannot be read.
+func ReadThreadSelf() (ThreadTimes, bool) {
+	return schedstatFS(os.DirFS("/"), "proc/thread-self/schedstat")
+}
+
 // readStealTime reads the machine-wide steal time from /proc/stat.
 func readStealTime() (time.Duration, bool) {
 	b, err := os.ReadFile("/proc/stat")

@@ -7,3 +7,9 @@ import "time"
 func readRunQueueWait() (time.Duration, bool) { return 0, false }
 
 func readStealTime() (time.Duration, bool) { return 0, false }
+
+// ReadThreadTimes is unavailable outside Linux.
+func ReadThreadTimes() map[int]ThreadTimes { return nil }
+
+// ReadThreadSelf is unavailable outside Linux.
+func ReadThreadSelf() (ThreadTimes, bool) { return ThreadTimes{}, false }

@@ -36,12 +36,8 @@ func runTime() time.Duration {
 
 // threadWait is the run-queue wait of the calling OS thread so far.
 func threadWait() time.Duration {
-	b, err := os.ReadFile("/proc/thread-self/schedstat")
-	if err != nil {
-		return 0
-	}
-	w, _ := parseSchedstatWait(string(b))
-	return time.Duration(w)
+	t, _ := ReadThreadSelf()
+	return t.Wait
 }
 
 // spinResult is what one spin phase measured.

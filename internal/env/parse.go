@@ -396,42 +396,66 @@ func gcflagsDisableOpt(v string) bool {
 	return false
 }
 
-// runQueueWaitFS sums the run-queue wait of every thread of the process,
-// the second field of proc/self/task/*/schedstat under fsys. Threads whose
-// file vanished (the thread exited) or does not parse are skipped; the sum
-// is known when at least one thread was read.
-func runQueueWaitFS(fsys fs.FS) (time.Duration, bool) {
-	entries, err := fs.ReadDir(fsys, "proc/self/task")
-	if err != nil {
-		return 0, false
-	}
-	var total int64
-	read := 0
-	for _, e := range entries {
-		b, ok := readSmall(fsys, "proc/self/task/"+e.Name()+"/schedstat")
-		if !ok {
-			continue
-		}
-		wait, ok := parseSchedstatWait(b)
-		if !ok {
-			continue
-		}
-		total += wait
-		read++
-	}
-	return time.Duration(total), read > 0
+// ThreadTimes is one thread's time on a CPU and time runnable but waiting
+// for one, from its schedstat file (the first two fields, in ns). The CPU
+// time lags by up to a scheduler tick for a thread that is running.
+type ThreadTimes struct {
+	Run, Wait time.Duration
 }
 
-// parseSchedstatWait returns the second field (run-queue wait, ns) of a
-// schedstat line "run_ns wait_ns slices".
-func parseSchedstatWait(s string) (int64, bool) {
+// threadTimesFS reads proc/self/task/*/schedstat under fsys: every thread
+// of the process, by thread id. Threads whose file vanished (the thread
+// exited) or does not parse are left out; nil when the directory cannot
+// be read.
+func threadTimesFS(fsys fs.FS) map[int]ThreadTimes {
+	entries, err := fs.ReadDir(fsys, "proc/self/task")
+	if err != nil {
+		return nil
+	}
+	m := make(map[int]ThreadTimes, len(entries))
+	for _, e := range entries {
+		tid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if t, ok := schedstatFS(fsys, "proc/self/task/"+e.Name()+"/schedstat"); ok {
+			m[tid] = t
+		}
+	}
+	return m
+}
+
+// schedstatFS reads and parses one schedstat file under fsys.
+func schedstatFS(fsys fs.FS, path string) (ThreadTimes, bool) {
+	b, ok := readSmall(fsys, path)
+	if !ok {
+		return ThreadTimes{}, false
+	}
+	return parseSchedstat(b)
+}
+
+// runQueueWaitFS sums the run-queue wait of every thread of the process
+// under fsys; the sum is known when at least one thread was read.
+func runQueueWaitFS(fsys fs.FS) (time.Duration, bool) {
+	threads := threadTimesFS(fsys)
+	var total time.Duration
+	for _, t := range threads {
+		total += t.Wait
+	}
+	return total, len(threads) > 0
+}
+
+// parseSchedstat returns the first two fields (time on a CPU, run-queue
+// wait, both ns) of a schedstat line "run_ns wait_ns slices".
+func parseSchedstat(s string) (ThreadTimes, bool) {
 	f := strings.Fields(s)
 	if len(f) < 2 {
-		return 0, false
+		return ThreadTimes{}, false
 	}
-	v, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil || v < 0 {
-		return 0, false
+	run, err1 := strconv.ParseInt(f[0], 10, 64)
+	wait, err2 := strconv.ParseInt(f[1], 10, 64)
+	if err1 != nil || err2 != nil || run < 0 || wait < 0 {
+		return ThreadTimes{}, false
 	}
-	return v, true
+	return ThreadTimes{Run: time.Duration(run), Wait: time.Duration(wait)}, true
 }

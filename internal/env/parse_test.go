@@ -65,31 +65,32 @@ func TestParseStatCPU(t *testing.T) {
 	assert.Equal(t, 0.0, statCPU{}.stealPercent(), "no NaN on an all-zero line")
 }
 
-func TestParseSchedstatWait(t *testing.T) {
+func TestParseSchedstat(t *testing.T) {
 	tests := []struct {
-		in   string
-		want int64
-		ok   bool
+		in        string
+		run, wait time.Duration
+		ok        bool
 	}{
-		{"9618724977 2426912293 1298\n", 2426912293, true},
-		{"0 0 1", 0, true},
-		{"1 2", 2, true},
-		{"123\n", 0, false},
-		{"a b c", 0, false},
-		{"1 -5 2", 0, false},
-		{"1 99999999999999999999 2", 0, false},
-		{"", 0, false},
+		{"9618724977 2426912293 1298\n", 9618724977, 2426912293, true},
+		{"0 0 1", 0, 0, true},
+		{"1 2", 1, 2, true},
+		{"123\n", 0, 0, false},
+		{"a b c", 0, 0, false},
+		{"1 -5 2", 0, 0, false},
+		{"-1 5 2", 0, 0, false},
+		{"1 99999999999999999999 2", 0, 0, false},
+		{"", 0, 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := parseSchedstatWait(tt.in)
+		got, ok := parseSchedstat(tt.in)
 		assert.Equal(t, tt.ok, ok, "%q", tt.in)
-		assert.Equal(t, tt.want, got, "%q", tt.in)
+		assert.Equal(t, ThreadTimes{Run: tt.run, Wait: tt.wait}, got, "%q", tt.in)
 	}
 	// The captured files parse to what TestFixtureRunQueueWait sums.
 	for _, f := range []string{"testdata/vm-hogs/proc/self/task/25503/schedstat", "testdata/vm/proc/self/task/25473/schedstat"} {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
-		_, ok := parseSchedstatWait(string(b))
+		_, ok := parseSchedstat(string(b))
 		assert.True(t, ok, f)
 	}
 }

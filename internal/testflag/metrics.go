@@ -39,9 +39,7 @@ func Metrics(getenv func(string) string, fs *flag.FlagSet) bool {
 			on = b
 		}
 	}
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == MetricsFlag })
-	if set {
+	if IsSet(fs, MetricsFlag) {
 		if b, err := ParseSwitch(fs.Lookup(MetricsFlag).Value.String()); err == nil {
 			on = b
 		}
