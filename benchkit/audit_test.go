@@ -242,7 +242,7 @@ func TestThreadDelta(t *testing.T) {
 	assert.False(t, other.waitOK, "sub across threads without per-thread waits = %+v; want unknown", other)
 	// The goroutine moved from thread 7 to thread 8: both threads' waits.
 	a.waits = map[int]env.ThreadTimes{7: {Run: 1 * us, Wait: 5 * us}, 8: {Run: 2 * us, Wait: 100 * us}, 9: {}}
-	c := threadSample{tid: 8, cpu: 70 * us, Wait: 130 * us, ok: true, waits: map[int]env.ThreadTimes{
+	c := threadSample{tid: 8, cpu: 70 * us, wait: 130 * us, ok: true, waits: map[int]env.ThreadTimes{
 		7: {Run: 31 * us, Wait: 25 * us}, 8: {Run: 22 * us, Wait: 130 * us}, 9: {Run: 500 * us, Wait: 900 * us}}}
 	d = c.sub(a)
 	const acrossWant = "sub across threads = %+v; want cpu 50µs (30 + 20) and wait 50µs (20 + 30), thread 9 ignored"
