@@ -107,6 +107,6 @@ func parallelMessage(name, by string, fail bool) string {
 // loopAgainMessage is the headline for Loop or LoopWithSetup (by) called after
 // b.Loop ran in the same call of the benchmark function.
 func loopAgainMessage(name, by string) string {
-	return fmt.Sprintf("benchkit: %s: %s called after b.Loop already ran in this function; b.Loop runs once per call. "+
+	return fmt.Sprintf("benchkit: %s: %s called after b.Loop already ran in this function. "+
 		"Fix: one Loop or LoopWithSetup per benchmark", name, by)
 }
