@@ -145,7 +145,7 @@ func TestE2ESeed004(t *testing.T) {
 	names := []string{
 		"BenchmarkMakeBuffer_DCE", "BenchmarkMakeBuffer_Correct",
 		"BenchmarkOnesCount_ConstantFolded", "BenchmarkOnesCount_Correct",
-		"BenchmarkProcess_PerIterSetup_Correct", "BenchmarkProcess_TimerOrder_BUG", "BenchmarkProcess_Setup",
+		"BenchmarkProcess_TimerOrder_Fixed", "BenchmarkProcess_PerIterSetup",
 		"BenchmarkHash_BLoop", "BenchmarkHash_Loop",
 	}
 	for _, base := range names {
@@ -189,9 +189,19 @@ func TestE2ESeed004(t *testing.T) {
 		l := logs(base)
 		assert.NotContains(t, l, "benchkit:", "%s flagged; want no flag:\n%s", base, l)
 	}
-	l := logs("BenchmarkProcess_PerIterSetup_Correct")
+}
+
+// TestE2ESetupCost: per-iteration StopTimer/StartTimer pairs that cost
+// more wall time than the work raise timer-toggling (b.N style) and
+// setup-cost (LoopWithSetup), as warnings.
+func TestE2ESetupCost(t *testing.T) {
+	bin := e2eBuild(t, "setupcost")
+	o := e2eRun(t, bin, 5*time.Minute, "-test.bench=.", "-test.benchtime=50ms")
+	require.False(t, o.failed, "the flags must warn, not fail:\n%s", o.text)
+	o.checkParses(t)
+	l := strings.Join(o.logs[e2eName("BenchmarkStopStart")], "")
 	assert.Contains(t, l, "stop-the-world pauses", "per-iteration StopTimer/StartTimer not reported as heavy toggling:\n%s", l)
-	l = logs("BenchmarkProcess_Setup")
+	l = strings.Join(o.logs[e2eName("BenchmarkLoopWithSetup")], "")
 	assert.Contains(t, l, "StopTimer/StartTimer pairs cost", "LoopWithSetup's pair cost not reported:\n%s", l)
 }
 
