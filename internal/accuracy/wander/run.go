@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/report"
 )
 

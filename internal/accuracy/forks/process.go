@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 // obs is one estimate of one variant against base in one repetition;

@@ -24,7 +24,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.reps, "r", 20, "repetitions, each a fresh process per binary")
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime for the steady workloads and the hog")
 	fs.StringVar(&cfg.tinyBT, "tiny-benchtime", "300ms", "-test.benchtime for the 1–3 ns workloads")
-	fs.StringVar(&cfg.pkg, "pkg", "./examples/signals", "package holding BenchmarkSteady and BenchmarkTiny")
+	fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/signals", "package holding BenchmarkSteady and BenchmarkTiny")
 	fs.StringVar(&cfg.hogPkg, "hog-pkg", "./examples/seed001", "package holding seed 001's hog benchmark")
 	fs.DurationVar(&cfg.timeout, "timeout", 5*time.Minute, "deadline of each process")
 	fs.BoolVar(&cfg.verbose, "v", false, "print each process's rows to stderr")

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 // errFailed reports that some processes failed; their output has already

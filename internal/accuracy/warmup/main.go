@@ -39,7 +39,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 func main() {

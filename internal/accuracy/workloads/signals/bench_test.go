@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/benchkit/go-benchkit/benchkit"
-	"github.com/benchkit/go-benchkit/examples/calibrate"
 	"github.com/benchkit/go-benchkit/examples/seed000"
+	"github.com/benchkit/go-benchkit/internal/accuracy/workloads/calibrate"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/sink"
 )

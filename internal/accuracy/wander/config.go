@@ -23,7 +23,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.count, "count", 3, "-test.count of each of those processes")
 	fs.IntVar(&cfg.long, "long", 25, "-test.count of the one long process (0: skip it)")
 	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime of every run")
-	fs.StringVar(&cfg.pkg, "pkg", "./examples/signals", "package to build and run")
+	fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/signals", "package to build and run")
 	fs.StringVar(&cfg.bench, "bench", "^BenchmarkSteady$", "-test.bench pattern: the benchmarks to measure (the first, sum if present, is the correlation's reference)")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "deadline of each process")
 	fs.BoolVar(&cfg.verbose, "v", false, "print each process's runs to stderr")

@@ -37,7 +37,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 var (

@@ -73,7 +73,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/report"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )

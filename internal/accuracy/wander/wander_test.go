@@ -112,7 +112,7 @@ func TestParseReport(t *testing.T) {
 func TestParseFlags(t *testing.T) {
 	cfg, err := parseFlags(nil)
 	require.NoError(t, err)
-	assert.Equal(t, "go run ./examples/cmd/wander -procs 12 -count 3 -long 25 -benchtime 1s -pkg ./examples/signals -bench '^BenchmarkSteady$' -timeout 10m0s", cfg.commandLine())
+	assert.Equal(t, "go run ./examples/cmd/wander -procs 12 -count 3 -long 25 -benchtime 1s -pkg ./internal/accuracy/workloads/signals -bench '^BenchmarkSteady$' -timeout 10m0s", cfg.commandLine())
 	for _, args := range [][]string{{"-procs", "1"}, {"-count", "1"}, {"-long", "1"}, {"-timeout", "0s"}, {"-bench", ""}, {"extra"}} {
 		_, err := parseFlags(args)
 		assert.Error(t, err, "%q", args)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/benchkit/go-benchkit/examples/cmd/internal/harness"
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 // swapWork is the workload that compares FNV-1a with a word fold, about

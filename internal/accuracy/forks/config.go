@@ -49,7 +49,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.count, "count", 10, "-test.count for BenchmarkPlain")
 	fs.StringVar(&cfg.plainBT, "plain-benchtime", "100ms", "-test.benchtime for BenchmarkPlain")
 	fs.StringVar(&works, "works", strings.Join(allWorks, ","), "comma-separated workloads, a subset of "+strings.Join(allWorks, ","))
-	fs.StringVar(&cfg.pkg, "pkg", "./examples/calibrate", "package holding BenchmarkCompare and BenchmarkPlain")
+	fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/calibrate", "package holding BenchmarkCompare and BenchmarkPlain")
 	fs.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "deadline of each process")
 	fs.BoolVar(&cfg.verbose, "v", false, "print each process's wall time and estimates to stderr")
 	if err := fs.Parse(args); err != nil {
