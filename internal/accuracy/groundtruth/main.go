@@ -1,8 +1,10 @@
-// Command groundtruth runs seed 000's harness R times two ways and prints
-// one markdown table of how often each way got the known answers: beta is
-// identical to alpha (truth 0%), plus5 does 5% more work (truth +5%).
+// Package groundtruth measures how often two ways of comparing benchmarks
+// get known answers: it runs seed 000's harness R times with
+// control.Compare and with go test -count + benchstat, and prints one
+// markdown table of how often each way got them. beta is identical to
+// alpha (truth 0%), plus5 does 5% more work (truth +5%).
 //
-//	go run ./examples/cmd/groundtruth -r 30
+//	go run ./internal/accuracy groundtruth -r 30
 //
 // Each repetition runs two processes of one test binary built once from
 // -pkg (examples/seed000), in alternating order:
@@ -23,12 +25,13 @@
 // wrong-sign verdicts, undecided verdicts (control only), the median and
 // range of the estimated delta, and the wall time per repetition of each
 // way's process (both workloads).
-package main
+package groundtruth
 
 import (
 	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -41,16 +44,20 @@ import (
 )
 
 var (
-	reps       = flag.Int("r", 30, "repetitions")
-	benchtime  = flag.String("benchtime", "1s", "-benchtime for the control.Compare run (its budget is this × 3 per workload)")
-	count      = flag.Int("count", 10, "-count for the plain run")
-	plainBT    = flag.String("plain-benchtime", "100ms", "-benchtime for the plain run")
-	pkg        = flag.String("pkg", "./examples/seed000", "package holding BenchmarkCompare and BenchmarkPlain")
-	verbose    = flag.Bool("v", false, "print each repetition's numbers to stderr")
 	works      = []string{"sum", "alloc"}
 	pairs      = []string{"beta", "plus5"}
 	methodList = []string{"control.Compare", "go test -count + benchstat"}
 )
+
+// config is the parsed command line.
+type config struct {
+	reps      int
+	benchtime string // -benchtime of the control.Compare run
+	count     int    // -count of the plain run
+	plainBT   string // -benchtime of the plain run
+	pkg       string
+	verbose   bool
+}
 
 // obs is one estimate of one pair in one repetition (the delta in percent
 // of alpha and the verdict; no interval is kept).
@@ -58,77 +65,96 @@ type obs = harness.Estimate
 
 type key struct{ method, work, pair string }
 
-func main() {
-	flag.Parse()
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "groundtruth:", err)
-		os.Exit(1)
-	}
+// Main runs the table with the command-line arguments args (its flags,
+// without the table's name): the table goes to stdout, -v's lines and
+// errors to stderr. It returns the exit status (see [harness.Main]).
+func Main(args []string, stdout, stderr io.Writer) int {
+	return harness.Main("groundtruth", args, stderr, parseFlags, func(c config) error { return run(c, stdout, stderr) })
 }
 
-func run() error {
+// parseFlags parses args into a config.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	err := harness.ParseFlags("groundtruth", args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&c.reps, "r", 30, "repetitions")
+		fs.StringVar(&c.benchtime, "benchtime", "1s", "-benchtime for the control.Compare run (its budget is this × 3 per workload)")
+		fs.IntVar(&c.count, "count", 10, "-count for the plain run")
+		fs.StringVar(&c.plainBT, "plain-benchtime", "100ms", "-benchtime for the plain run")
+		fs.StringVar(&c.pkg, "pkg", "./examples/seed000", "package holding BenchmarkCompare and BenchmarkPlain")
+		fs.BoolVar(&c.verbose, "v", false, "print each repetition's numbers to stderr")
+	})
+	return c, err
+}
+
+// run builds the binary, runs the repetitions and prints the table.
+func run(c config, stdout, stderr io.Writer) error {
 	machine := harness.MachineLine()
 	tmp, err := os.MkdirTemp("", "groundtruth")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	bin, err := harness.Build(*pkg, tmp)
+	bin, err := harness.Build(c.pkg, tmp)
 	if err != nil {
 		return err
 	}
 	data := map[key][]obs{}
 	wall := map[string][]time.Duration{}
-	for rep := range *reps {
+	for rep := range c.reps {
 		order := methodList
 		if rep%2 == 1 {
 			order = []string{methodList[1], methodList[0]}
 		}
 		for _, m := range order {
-			out, w, err := harness.Run(bin, args(m), nil, 0)
+			out, w, err := harness.Run(bin, c.args(m), nil, 0)
 			wall[m] = append(wall[m], w)
 			if err != nil {
 				return fmt.Errorf("repetition %d, %s: %v", rep+1, m, err)
 			}
-			if err := record(data, out, m, rep); err != nil {
+			got, err := parse(out, m)
+			if err != nil {
 				return fmt.Errorf("repetition %d, %s: %v", rep+1, m, err)
+			}
+			record(data, got)
+			if c.verbose {
+				logRep(stderr, rep, got)
 			}
 		}
 	}
-	printTable(os.Stdout, machine, data, wall)
+	printTable(stdout, c, machine, data, wall)
 	return nil
 }
 
 // args returns the test binary's arguments for method m.
-func args(m string) []string {
+func (c config) args(m string) []string {
 	if m == methodList[0] {
-		return []string{"-test.run=^$", "-test.bench=^BenchmarkCompare$", "-test.benchtime=" + *benchtime}
+		return []string{"-test.run=^$", "-test.bench=^BenchmarkCompare$", "-test.benchtime=" + c.benchtime}
 	}
-	return []string{"-test.run=^$", "-test.bench=^BenchmarkPlain$", "-test.count=" + strconv.Itoa(*count), "-test.benchtime=" + *plainBT,
+	return []string{"-test.run=^$", "-test.bench=^BenchmarkPlain$", "-test.count=" + strconv.Itoa(c.count), "-test.benchtime=" + c.plainBT,
 		// the plain way gets no warm-up: benchkit.Main is the package's TestMain
 		"-benchkit.warmup=off"}
 }
 
-// record parses one process's output of method m and adds its estimates
-// to data (and prints them to stderr with -v).
-func record(data map[key][]obs, out []byte, m string, rep int) error {
-	var got map[key]obs
-	var err error
+// parse reads one process's output of method m.
+func parse(out []byte, m string) (map[key]obs, error) {
 	if m == methodList[0] {
-		got, err = parseCompare(out)
-	} else {
-		got, err = parsePlain(out)
+		return parseCompare(out)
 	}
-	if err != nil {
-		return err
-	}
+	return parsePlain(out)
+}
+
+// record adds one process's estimates to data.
+func record(data map[key][]obs, got map[key]obs) {
 	for k, o := range got {
 		data[k] = append(data[k], o)
-		if *verbose {
-			fmt.Fprintf(os.Stderr, "rep %2d %-28s %-5s %-5s %+7.2f%% %s\n", rep+1, k.method, k.work, k.pair, o.Delta, o.Verdict)
-		}
 	}
-	return nil
+}
+
+// logRep prints one process's estimates to w (-v).
+func logRep(w io.Writer, rep int, got map[key]obs) {
+	for k, o := range got {
+		fmt.Fprintf(w, "rep %2d %-28s %-5s %-5s %+7.2f%% %s\n", rep+1, k.method, k.work, k.pair, o.Delta, o.Verdict)
+	}
 }
 
 // parseCompare reads the Compare run: deltas from the benchmark line
@@ -214,7 +240,9 @@ func parsePlain(out []byte) (map[key]obs, error) {
 	return got, nil
 }
 
-func printTable(f *os.File, machine string, data map[key][]obs, wall map[string][]time.Duration) {
+// printTable writes the machine line, the markdown table, its footnotes
+// and the command line that repeats the run.
+func printTable(f io.Writer, c config, machine string, data map[key][]obs, wall map[string][]time.Duration) {
 	fmt.Fprintf(f, "%s\n\n", machine)
 	fmt.Fprintf(f, "| method | work | pair (truth) | flagged / caught | wrong sign | undecided | median Δ | Δ range (min – max) | Δ IQR | wall / rep |\n")
 	fmt.Fprintf(f, "|---|---|---|---|---|---|---|---|---|---|\n")
@@ -228,7 +256,7 @@ func printTable(f *os.File, machine string, data map[key][]obs, wall map[string]
 	}
 	fmt.Fprintf(f, "\nflagged: a decided verdict (control.Compare: faster or slower) or p ≤ 0.05 (benchstat prints a delta, not ~); caught: flagged with the right sign; undecided: verdicts control.Compare refused to give (not flagged).\n")
 	fmt.Fprintf(f, "wall / rep is the median wall time of that method's process per repetition (both workloads, process start included).\n")
-	fmt.Fprintf(f, "command: go run ./examples/cmd/groundtruth -r %d -benchtime %s -count %d -plain-benchtime %s -pkg %s\n", *reps, *benchtime, *count, *plainBT, *pkg)
+	fmt.Fprintf(f, "command: go run ./internal/accuracy groundtruth -r %d -benchtime %s -count %d -plain-benchtime %s -pkg %s\n", c.reps, c.benchtime, c.count, c.plainBT, c.pkg)
 }
 
 // formatRow formats the row of method m, workload w and pair p from its
