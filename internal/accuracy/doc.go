@@ -14,6 +14,7 @@
 // The tables:
 //
 //	groundtruth  control.Compare against go test -count + benchstat on seed 000's identical pair and +5% (package groundtruth)
+//	forks        control.Compare with 1 and 10 forks against benchstat on four workloads 0–10% apart, and a swapped baseline (package forks)
 //
 // A table prints to standard output (markdown, with a line describing the
 // machine and the command that repeats the run) and its progress and

@@ -1,16 +1,19 @@
-package main
+package forks
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
-// allWorks are the workloads of examples/calibrate, in its order; swap's
-// rows go to a table of their own.
+// allWorks are the workloads of internal/accuracy/workloads/calibrate, in
+// its order; swap's rows go to a table of their own.
 var allWorks = []string{"sum", "alloc", "map", "sort", swapWork}
 
 // variants are the implementations compared with base, in table order.
@@ -38,30 +41,27 @@ type method struct {
 
 func (m method) isPlain() bool { return m.forks == 0 }
 
-// parseFlags parses args (without the program name) into a config.
-func parseFlags(args []string) (config, error) {
-	fs := flag.NewFlagSet("forkcal", flag.ContinueOnError)
+// parseFlags parses args (without the table's name) into a config.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var cfg config
 	var forks, works string
-	fs.IntVar(&cfg.reps, "r", 20, "repetitions, each a fresh process per method")
-	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime for BenchmarkCompare (its budget is this × 5 per workload)")
-	fs.StringVar(&forks, "forks", "1,10", "comma-separated fork counts (BENCHKIT_FORKS) to run Compare with, each ≥ 1")
-	fs.IntVar(&cfg.count, "count", 10, "-test.count for BenchmarkPlain")
-	fs.StringVar(&cfg.plainBT, "plain-benchtime", "100ms", "-test.benchtime for BenchmarkPlain")
-	fs.StringVar(&works, "works", strings.Join(allWorks, ","), "comma-separated workloads, a subset of "+strings.Join(allWorks, ","))
-	fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/calibrate", "package holding BenchmarkCompare and BenchmarkPlain")
-	fs.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "deadline of each process")
-	fs.BoolVar(&cfg.verbose, "v", false, "print each process's wall time and estimates to stderr")
-	if err := fs.Parse(args); err != nil {
+	err := harness.ParseFlags("forks", args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&cfg.reps, "r", 20, "repetitions, each a fresh process per method")
+		fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime for BenchmarkCompare (its budget is this × 5 per workload)")
+		fs.StringVar(&forks, "forks", "1,10", "comma-separated fork counts (BENCHKIT_FORKS) to run Compare with, each ≥ 1")
+		fs.IntVar(&cfg.count, "count", 10, "-test.count for BenchmarkPlain")
+		fs.StringVar(&cfg.plainBT, "plain-benchtime", "100ms", "-test.benchtime for BenchmarkPlain")
+		fs.StringVar(&works, "works", strings.Join(allWorks, ","), "comma-separated workloads, a subset of "+strings.Join(allWorks, ","))
+		fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/calibrate", "package holding BenchmarkCompare and BenchmarkPlain")
+		fs.DurationVar(&cfg.timeout, "timeout", 15*time.Minute, "deadline of each process")
+		fs.BoolVar(&cfg.verbose, "v", false, "print each process's wall time and estimates to stderr")
+	})
+	if err != nil {
 		return config{}, err
-	}
-	if fs.NArg() > 0 {
-		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if cfg.reps < 1 || cfg.count < 1 || cfg.timeout <= 0 {
 		return config{}, fmt.Errorf("-r %d, -count %d, -timeout %v: want -r ≥ 1, -count ≥ 1, -timeout > 0", cfg.reps, cfg.count, cfg.timeout)
 	}
-	var err error
 	if cfg.forks, err = parseForks(forks); err != nil {
 		return config{}, err
 	}
@@ -131,7 +131,7 @@ func (c config) commandLine() string {
 	for i, f := range c.forks {
 		forks[i] = strconv.Itoa(f)
 	}
-	s := fmt.Sprintf("go run ./examples/cmd/forkcal -r %d -benchtime %s -forks %s -count %d -plain-benchtime %s -works %s -pkg %s -timeout %v",
+	s := fmt.Sprintf("go run ./internal/accuracy forks -r %d -benchtime %s -forks %s -count %d -plain-benchtime %s -works %s -pkg %s -timeout %v",
 		c.reps, c.benchtime, strings.Join(forks, ","), c.count, c.plainBT, strings.Join(c.works, ","), c.pkg, c.timeout)
 	if c.verbose {
 		s += " -v"

@@ -1,10 +1,12 @@
-// Command forkcal prints issue 9's calibration table: how often
-// control.Compare, run with several fork counts, and plain go test -count
-// + benchstat get known answers on the workloads of examples/calibrate,
-// over R repetitions that are each a fresh process.
+// Package forks measures what spreading control.Compare over several
+// fresh processes (its forks) does to its intervals and verdicts, next to
+// plain go test -count + benchstat: how often each way gets known answers
+// on the workloads of internal/accuracy/workloads/calibrate, over R
+// repetitions that are each a fresh process, and whether a ratio depends
+// on which side is the baseline.
 //
-//	go run ./examples/cmd/forkcal -r 20                    # 1s Compare, forks 1 and 10 (the default)
-//	go run ./examples/cmd/forkcal -r 2 -benchtime 50ms -count 2 -plain-benchtime 10ms -forks 1,2
+//	go run ./internal/accuracy forks -r 20                    # 1s Compare, forks 1 and 10 (the default)
+//	go run ./internal/accuracy forks -r 2 -benchtime 50ms -count 2 -plain-benchtime 10ms -forks 1,2
 //
 // It builds the test binary of -pkg once with go test -c. Each repetition
 // then runs, as separate processes, in an order rotated by one place per
@@ -13,8 +15,7 @@
 //   - for each fork count F in -forks, "Compare F=<F>": the binary with
 //     -test.run='^$' -test.bench='^BenchmarkCompare$/^work=(<works>)$'
 //     -test.benchtime=<-benchtime> and BENCHKIT_FORKS=<F> in the
-//     environment. Until control.Compare reads BENCHKIT_FORKS, every F
-//     measures in one process and the rows differ only by chance;
+//     environment, so that Compare spreads its rounds over F processes;
 //   - "plain": the binary with -test.run='^$'
 //     -test.bench='^BenchmarkPlain$/^work=(<works>)$' -test.count=<-count>
 //     -test.benchtime=<-plain-benchtime>.
@@ -22,7 +23,7 @@
 // Every process has a deadline (-timeout). A process that fails, passes its
 // deadline or prints output that cannot be read is reported with its
 // output on stderr, its repetition is left out of that method's rows, and
-// forkcal exits with status 1 after printing the table.
+// Main returns status 1 after printing the table.
 //
 // Compare's estimate, interval and verdict for each implementation are
 // read from the log line it prints (two decimals). The plain way is
@@ -66,26 +67,22 @@
 // After the tables come footnotes, a line describing the machine (Go
 // version, CPU model, CPU count, load average at start, UTC date) and the
 // command line that reproduces the run, every flag spelled out.
-package main
+package forks
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
-func main() {
-	cfg, err := parseFlags(os.Args[1:])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "forkcal:", err)
-		os.Exit(2)
-	}
-	if err := run(cfg); err != nil {
-		fmt.Fprintln(os.Stderr, "forkcal:", err)
-		os.Exit(1)
-	}
+// Main runs the table with the command-line arguments args (its flags,
+// without the table's name): the table goes to stdout, failures and -v's
+// lines to stderr. It returns the exit status (see [harness.Main]).
+func Main(args []string, stdout, stderr io.Writer) int {
+	return harness.Main("forks", args, stderr, parseFlags, func(cfg config) error { return run(cfg, stdout, stderr) })
 }
 
 // errFailed reports that some processes failed; their output has already
@@ -93,9 +90,9 @@ func main() {
 var errFailed = errors.New("some processes failed (see above); their repetitions are left out of the table")
 
 // run builds the binary, runs the repetitions and prints the table.
-func run(cfg config) error {
+func run(cfg config, stdout, stderr io.Writer) error {
 	machine := harness.MachineLine()
-	tmp, err := os.MkdirTemp("", "forkcal")
+	tmp, err := os.MkdirTemp("", "forks")
 	if err != nil {
 		return err
 	}
@@ -109,13 +106,13 @@ func run(cfg config) error {
 	failed := 0
 	for rep := range cfg.reps {
 		for _, m := range rotate(methods, rep) {
-			if !runMethod(cfg, bin, m, rep, res) {
+			if !runMethod(stderr, cfg, bin, m, rep, res) {
 				failed++
 			}
 		}
 	}
-	printTable(os.Stdout, cfg, methods, res)
-	fmt.Fprintf(os.Stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	printTable(stdout, cfg, methods, res)
+	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
 	if failed > 0 {
 		return fmt.Errorf("%d of %d processes failed: %w", failed, cfg.reps*len(methods), errFailed)
 	}

@@ -1,7 +1,8 @@
-package main
+package forks
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ const forksEnv = "BENCHKIT_FORKS"
 // measured to res. It reports false, after printing the failure and the
 // process's output to stderr, if the process failed or its output could
 // not be read.
-func runMethod(cfg config, bin string, m method, rep int, res *results) bool {
+func runMethod(stderr io.Writer, cfg config, bin string, m method, rep int, res *results) bool {
 	out, wall, err := harness.Run(bin, cfg.args(m), env(m), cfg.timeout)
 	var got map[key]obs
 	if err == nil {
@@ -30,17 +31,17 @@ func runMethod(cfg config, bin string, m method, rep int, res *results) bool {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "forkcal: repetition %d, %s: %v\n", rep+1, m.name, err)
+		fmt.Fprintf(stderr, "forks: repetition %d, %s: %v\n", rep+1, m.name, err)
 		return false
 	}
 	res.add(m.name, wall, got)
 	if cfg.verbose {
-		logRep(rep, m, wall, got, cfg.works)
+		logRep(stderr, rep, m, wall, got, cfg.works)
 	}
 	return true
 }
 
-// env returns forkcal's environment for m's process: without
+// env returns this process's environment for m's process: without
 // BENCHKIT_FORKS for the plain way, with BENCHKIT_FORKS=<m.forks> for
 // Compare.
 func env(m method) []string {
@@ -53,21 +54,21 @@ func env(m method) []string {
 	if !m.isPlain() {
 		out = append(out, forksEnv+"="+strconv.Itoa(m.forks))
 	}
-	// examples/calibrate runs its benchmarks only when asked to.
+	// The calibrate workloads run their benchmarks only when asked to.
 	return append(out, "BENCHKIT_CALIBRATE=1")
 }
 
-// logRep prints one process's wall time and estimates to stderr (-v).
-func logRep(rep int, m method, wall time.Duration, got map[key]obs, works []string) {
-	fmt.Fprintf(os.Stderr, "rep %2d %-26s wall %s\n", rep+1, m.name, textfmt.Dur(wall))
-	for _, w := range works {
-		for _, v := range variantsOf(w, m.isPlain()) {
-			o := got[key{m.name, w, v}]
+// logRep prints one process's wall time and estimates to w (-v).
+func logRep(w io.Writer, rep int, m method, wall time.Duration, got map[key]obs, works []string) {
+	fmt.Fprintf(w, "rep %2d %-26s wall %s\n", rep+1, m.name, textfmt.Dur(wall))
+	for _, wk := range works {
+		for _, v := range variantsOf(wk, m.isPlain()) {
+			o := got[key{m.name, wk, v}]
 			ci := ""
 			if o.HasCI {
 				ci = fmt.Sprintf(" [%+.2f%%, %+.2f%%]", o.Lo, o.Hi)
 			}
-			fmt.Fprintf(os.Stderr, "    %-5s %-9s %+7.2f%%%s %s\n", w, v, o.Delta, ci, o.Verdict)
+			fmt.Fprintf(w, "    %-5s %-9s %+7.2f%%%s %s\n", wk, v, o.Delta, ci, o.Verdict)
 		}
 	}
 }
