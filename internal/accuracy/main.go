@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/internal/accuracy/against"
 	"github.com/benchkit/go-benchkit/internal/accuracy/forks"
 	"github.com/benchkit/go-benchkit/internal/accuracy/groundtruth"
 )
@@ -21,6 +22,7 @@ type table struct {
 var tables = []table{
 	{"groundtruth", "how often control.Compare and go test -count + benchstat flag identical code and catch +5% on seed 000's workloads", groundtruth.Main},
 	{"forks", "control.Compare's interval coverage and verdicts with 1 and 10 fork processes, and benchstat's, on four workloads 0–10% apart; whether a ratio depends on the baseline", forks.Main},
+	{"against", "how often -benchkit.against and two-file benchstat flag identical binaries and catch +5%, at about the same wall time", against.Main},
 }
 
 func main() {

@@ -1,9 +1,9 @@
-// Command againstcal prints issue 10's table: how often benchkit's
-// -benchkit.against and plain two-file benchstat (-count=10 each side)
-// flag identical code, and how often they catch a 5% slowdown, over R
-// repetitions at about the same wall time.
+// Package against measures how often benchkit's -benchkit.against (the
+// new test binary run against the base's, interleaved) and plain two-file
+// benchstat (-count=10 each side) flag identical code, and how often they
+// catch a 5% slowdown, over R repetitions at about the same wall time.
 //
-//	go run ./examples/cmd/againstcal -r 20 -benchtime 100ms
+//	go run ./internal/accuracy against -r 20 -benchtime 100ms
 //
 // It builds benchkit/testdata/against twice with go test -c: plainly
 // (base.test) and with -tags against_plus5 (plus5.test, whose
@@ -26,4 +26,4 @@
 // or caught (+5%: slower), wrong sign, undecided (against only), the
 // median Δ and the median wall time per repetition. A line describing
 // the machine and the command follows.
-package main
+package against

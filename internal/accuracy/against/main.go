@@ -1,9 +1,10 @@
-package main
+package against
 
 import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
+// config is the parsed command line.
 type config struct {
 	r         int
 	benchtime string
@@ -31,22 +33,29 @@ type row struct {
 	walls            []time.Duration
 }
 
-func main() {
-	var c config
-	flag.IntVar(&c.r, "r", 20, "repetitions")
-	flag.StringVar(&c.benchtime, "benchtime", "100ms", "-test.benchtime of every run (against gives each process 2/3 of it)")
-	flag.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds")
-	flag.IntVar(&c.count, "count", 10, "plain: -test.count of each side")
-	flag.DurationVar(&c.timeout, "timeout", 10*time.Minute, "deadline of each process")
-	flag.Parse()
-	if err := run(c); err != nil {
-		fmt.Fprintln(os.Stderr, "againstcal:", err)
-		os.Exit(1)
-	}
+// Main runs the table with the command-line arguments args (its flags,
+// without the table's name): the table goes to stdout, progress and errors
+// to stderr. It returns the exit status (see [harness.Main]).
+func Main(args []string, stdout, stderr io.Writer) int {
+	return harness.Main("against", args, stderr, parseFlags, func(c config) error { return run(c, stdout, stderr) })
 }
 
-func run(c config) error {
-	dir, err := os.MkdirTemp("", "againstcal-")
+// parseFlags parses args into a config.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	err := harness.ParseFlags("against", args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&c.r, "r", 20, "repetitions")
+		fs.StringVar(&c.benchtime, "benchtime", "100ms", "-test.benchtime of every run (against gives each process 2/3 of it)")
+		fs.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds")
+		fs.IntVar(&c.count, "count", 10, "plain: -test.count of each side")
+		fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "deadline of each process")
+	})
+	return c, err
+}
+
+// run builds the two binaries, runs the repetitions and prints the table.
+func run(c config, stdout, stderr io.Writer) error {
+	dir, err := os.MkdirTemp("", "against-")
 	if err != nil {
 		return err
 	}
@@ -71,15 +80,15 @@ func run(c config) error {
 			rw := rows[(k+i)%len(rows)] // rotate the order between repetitions
 			v, d, wall, err := measure(c, rw.method, base, cands[rw.scenario], dir)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "againstcal: repetition %d, %s %s left out: %v\n", i+1, rw.scenario, rw.method, err)
+				fmt.Fprintf(stderr, "against: repetition %d, %s %s left out: %v\n", i+1, rw.scenario, rw.method, err)
 				continue
 			}
 			rw.verdicts, rw.deltas, rw.walls = append(rw.verdicts, v), append(rw.deltas, d), append(rw.walls, wall)
 		}
-		fmt.Fprintf(os.Stderr, "againstcal: repetition %d of %d done\n", i+1, c.r)
+		fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
 	}
-	printTable(rows)
-	fmt.Printf("\n%s\ngo run ./examples/cmd/againstcal -r %d -benchtime %s -rounds %d -count %d\n", load, c.r, c.benchtime, c.rounds, c.count)
+	printTable(stdout, rows)
+	fmt.Fprintf(stdout, "\n%s\ngo run ./internal/accuracy against -r %d -benchtime %s -rounds %d -count %d\n", load, c.r, c.benchtime, c.rounds, c.count)
 	return nil
 }
 
@@ -145,8 +154,9 @@ func measurePlain(c config, base, cand string) (string, float64, time.Duration, 
 	return e.Verdict, e.Delta, wall, nil
 }
 
-func printTable(rows []*row) {
-	w := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+// printTable writes the table of rows, aligned in columns.
+func printTable(out io.Writer, rows []*row) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "scenario\tmethod\tflagged / caught\twrong sign\tundecided\tmedian Δ\twall / rep")
 	for _, rw := range rows {
 		t := harness.TallyVerdicts(rw.verdicts, rw.zero)
