@@ -9,6 +9,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/accuracy/against"
 	"github.com/benchkit/go-benchkit/internal/accuracy/forks"
 	"github.com/benchkit/go-benchkit/internal/accuracy/groundtruth"
+	"github.com/benchkit/go-benchkit/internal/accuracy/signals"
 )
 
 // table is one accuracy table: its name on the command line, what it
@@ -23,6 +24,7 @@ var tables = []table{
 	{"groundtruth", "how often control.Compare and go test -count + benchstat flag identical code and catch +5% on seed 000's workloads", groundtruth.Main},
 	{"forks", "control.Compare's interval coverage and verdicts with 1 and 10 fork processes, and benchstat's, on four workloads 0–10% apart; whether a ratio depends on the baseline", forks.Main},
 	{"against", "how often -benchkit.against and two-file benchstat flag identical binaries and catch +5%, at about the same wall time", against.Main},
+	{"signals", "how often the report's grades, regime calls and timing-only flags fire on steady, correct benchmarks and on a hog; its runs-needed against the run-to-run CV", signals.Main},
 }
 
 func main() {

@@ -1,4 +1,4 @@
-package main
+package signals
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/report"
 )
 
-// row is what signalcal reads of one benchmark's row in a JSON report.
+// row is what the table reads of one benchmark's row in a JSON report.
 type row struct {
 	Display         string    `json:"display"`
 	Source          string    `json:"sample_source"`
@@ -68,7 +68,7 @@ func (c config) procs(signalsBin, hogBin, dir string, rep int) []proc {
 }
 
 // runProc runs p and returns its report's rows. The environment sets
-// BENCHKIT_SIGNALS=1 so that examples/signals measures.
+// BENCHKIT_SIGNALS=1 so that the signals workloads measure.
 func runProc(p proc, timeout time.Duration) ([]row, time.Duration, error) {
 	env := append(os.Environ(), "BENCHKIT_SIGNALS=1")
 	if _, wall, err := harness.Run(p.bin, p.args, env, timeout); err != nil {

@@ -1,8 +1,9 @@
-package main
+package signals
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
@@ -13,9 +14,9 @@ import (
 var errFailed = errors.New("some processes failed (see above); they are left out of the table")
 
 // run builds the binaries, runs the repetitions and prints the table.
-func run(cfg config) error {
+func run(cfg config, stdout, stderr io.Writer) error {
 	machine := harness.MachineLine()
-	tmp, err := os.MkdirTemp("", "signalcal")
+	tmp, err := os.MkdirTemp("", "signals")
 	if err != nil {
 		return err
 	}
@@ -34,21 +35,21 @@ func run(cfg config) error {
 		for _, p := range cfg.procs(signalsBin, hogBin, tmp, rep) {
 			rows, _, err := runProc(p, cfg.timeout)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "signalcal: repetition %d: %v\n", rep+1, err)
+				fmt.Fprintf(stderr, "signals: repetition %d: %v\n", rep+1, err)
 				failed++
 				continue
 			}
 			for _, r := range rows {
 				obs[r.Display] = append(obs[r.Display], r)
 				if cfg.verbose {
-					fmt.Fprintf(os.Stderr, "rep %d %s: %s grade %s ± %s runs %s regimes %v\n", rep+1, p.name, r.Display,
+					fmt.Fprintf(stderr, "rep %d %s: %s grade %s ± %s runs %s regimes %v\n", rep+1, p.name, r.Display,
 						r.Grade, fmtPtr(r.CIPct), fmtIntPtr(r.RunsNeeded), r.Regimes != nil)
 				}
 			}
 		}
 	}
-	printTable(os.Stdout, obs)
-	fmt.Fprintf(os.Stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	printTable(stdout, obs)
+	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
 	if failed > 0 {
 		return fmt.Errorf("%d of %d processes failed: %w", failed, cfg.reps*3, errFailed)
 	}
