@@ -10,6 +10,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/accuracy/forks"
 	"github.com/benchkit/go-benchkit/internal/accuracy/groundtruth"
 	"github.com/benchkit/go-benchkit/internal/accuracy/signals"
+	"github.com/benchkit/go-benchkit/internal/accuracy/wander"
 )
 
 // table is one accuracy table: its name on the command line, what it
@@ -25,6 +26,7 @@ var tables = []table{
 	{"forks", "control.Compare's interval coverage and verdicts with 1 and 10 fork processes, and benchstat's, on four workloads 0–10% apart; whether a ratio depends on the baseline", forks.Main},
 	{"against", "how often -benchkit.against and two-file benchstat flag identical binaries and catch +5%, at about the same wall time", against.Main},
 	{"signals", "how often the report's grades, regime calls and timing-only flags fire on steady, correct benchmarks and on a hog; its runs-needed against the run-to-run CV", signals.Main},
+	{"wander", "whether medians differ between fresh processes because the machine changes speed over time or because of something fixed per process", wander.Main},
 }
 
 func main() {

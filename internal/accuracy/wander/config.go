@@ -1,9 +1,12 @@
-package main
+package wander
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 // config is the parsed command line.
@@ -15,23 +18,21 @@ type config struct {
 	verbose            bool
 }
 
-// parseFlags parses args (without the program name) into a config.
-func parseFlags(args []string) (config, error) {
-	fs := flag.NewFlagSet("wander", flag.ContinueOnError)
+// parseFlags parses args (without the table's name) into a config.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var cfg config
-	fs.IntVar(&cfg.procs, "procs", 12, "fresh processes, one after another")
-	fs.IntVar(&cfg.count, "count", 3, "-test.count of each of those processes")
-	fs.IntVar(&cfg.long, "long", 25, "-test.count of the one long process (0: skip it)")
-	fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime of every run")
-	fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/signals", "package to build and run")
-	fs.StringVar(&cfg.bench, "bench", "^BenchmarkSteady$", "-test.bench pattern: the benchmarks to measure (the first, sum if present, is the correlation's reference)")
-	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "deadline of each process")
-	fs.BoolVar(&cfg.verbose, "v", false, "print each process's runs to stderr")
-	if err := fs.Parse(args); err != nil {
+	err := harness.ParseFlags("wander", args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&cfg.procs, "procs", 12, "fresh processes, one after another")
+		fs.IntVar(&cfg.count, "count", 3, "-test.count of each of those processes")
+		fs.IntVar(&cfg.long, "long", 25, "-test.count of the one long process (0: skip it)")
+		fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime of every run")
+		fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/signals", "package to build and run")
+		fs.StringVar(&cfg.bench, "bench", "^BenchmarkSteady$", "-test.bench pattern: the benchmarks to measure (the first, sum if present, is the correlation's reference)")
+		fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "deadline of each process")
+		fs.BoolVar(&cfg.verbose, "v", false, "print each process's runs to stderr")
+	})
+	if err != nil {
 		return config{}, err
-	}
-	if fs.NArg() > 0 {
-		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	if cfg.bench == "" {
 		return config{}, fmt.Errorf("-bench is empty: give a -test.bench pattern such as ^BenchmarkSteady$")
@@ -45,7 +46,7 @@ func parseFlags(args []string) (config, error) {
 
 // commandLine returns the go run command that repeats this run.
 func (c config) commandLine() string {
-	s := fmt.Sprintf("go run ./examples/cmd/wander -procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v",
+	s := fmt.Sprintf("go run ./internal/accuracy wander -procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v",
 		c.procs, c.count, c.long, c.benchtime, c.pkg, c.bench, c.timeout)
 	if c.verbose {
 		s += " -v"

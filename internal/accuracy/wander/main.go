@@ -1,15 +1,14 @@
-// Command wander tells apart the two reasons a benchmark's median differs
-// between fresh processes on a quiet machine: the machine changing speed
-// over time (another guest on a shared host, invisible to this one as
-// wait% or steal time), and something fixed per process (a map's hash
-// seed, heap or stack placement). Issue 13 needed it: on the project's
-// VM the steady workloads' medians differed by 8–21% from process to
-// process while each process's own batches were steady.
+// Package wander measures which of two reasons makes a benchmark's median
+// differ between fresh processes on a quiet machine: the machine changing
+// speed over time (another guest on a shared host, invisible to this one
+// as wait% or steal time), or something fixed per process (a map's hash
+// seed, heap or stack placement).
 //
-//	go run ./examples/cmd/wander                        # the table in docs/measurements.md
-//	go run ./examples/cmd/wander -procs 2 -count 2 -long 3 -benchtime 100ms   # a smoke run
+//	go run ./internal/accuracy wander                        # the table in docs/measurements.md
+//	go run ./internal/accuracy wander -procs 2 -count 2 -long 3 -benchtime 100ms   # a smoke run
 //
-// It builds -pkg (examples/signals: BenchmarkSteady's sum, sort and map)
+// It builds -pkg (internal/accuracy/workloads/signals: BenchmarkSteady's
+// sum, sort and map)
 // with go test -c, then runs two experiments with the same binary on the
 // benchmarks -bench selects (any package's: -pkg ./mypkg -bench
 // '^BenchmarkX$' asks the same question of your own benchmark and
@@ -20,14 +19,15 @@
 //     -test.count=<-count>: every process measures each workload -count
 //     times in a row, so the spread of one process's runs is the spread at
 //     a fixed process over a few seconds, and the spread of the processes'
-//     medians is the run-to-run spread issue 13 calls the truth;
+//     medians is the run-to-run spread (the truth the signals table sizes
+//     runs-needed against);
 //   - one process with -test.count=<-long>: the same workloads in one
 //     process, run after run, over a minute or more.
 //
 // Every process has a deadline (-timeout) and writes a JSON report
 // (-benchkit.json), from which wander reads each workload's per-run ns/op.
 // A failed process is reported on stderr with its output and fails the
-// command.
+// table (Main returns 1).
 //
 // The table has one row per workload, with the columns:
 //
@@ -54,21 +54,17 @@
 // which no fresh process escapes and no single run can see. When separate
 // processes spread far more than one process's long sequence, something
 // fixed per process differs.
-package main
+package wander
 
 import (
-	"fmt"
-	"os"
+	"io"
+
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
-func main() {
-	cfg, err := parseFlags(os.Args[1:])
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "wander:", err)
-		os.Exit(2)
-	}
-	if err := run(cfg); err != nil {
-		fmt.Fprintln(os.Stderr, "wander:", err)
-		os.Exit(1)
-	}
+// Main runs the table with the command-line arguments args (its flags,
+// without the table's name): the table goes to stdout, errors and -v's
+// lines to stderr. It returns the exit status (see [harness.Main]).
+func Main(args []string, stdout, stderr io.Writer) int {
+	return harness.Main("wander", args, stderr, parseFlags, func(cfg config) error { return run(cfg, stdout, stderr) })
 }

@@ -1,8 +1,9 @@
-package main
+package wander
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 type runs map[string][]float64
 
 // run builds the binary, runs both experiments and prints the table.
-func run(cfg config) error {
+func run(cfg config, stdout, stderr io.Writer) error {
 	machine := harness.MachineLine()
 	tmp, err := os.MkdirTemp("", "wander")
 	if err != nil {
@@ -36,24 +37,24 @@ func run(cfg config) error {
 			return fmt.Errorf("process %d of %d: %w", i+1, cfg.procs, err)
 		}
 		procs = append(procs, r)
-		cfg.log(fmt.Sprintf("process %d", i+1), r)
+		cfg.log(stderr, fmt.Sprintf("process %d", i+1), r)
 	}
 	var long runs
 	if cfg.long > 0 {
 		if long, err = runProc(cfg, bin, filepath.Join(tmp, "long.json"), cfg.long); err != nil {
 			return fmt.Errorf("the long process: %w", err)
 		}
-		cfg.log("long process", long)
+		cfg.log(stderr, "long process", long)
 	}
-	printTable(os.Stdout, procs, long, cfg.long)
-	fmt.Fprintf(os.Stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	printTable(stdout, procs, long, cfg.long)
+	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
 	return nil
 }
 
 // runProc runs the -bench benchmarks in one fresh process with
 // -test.count=count and returns each workload's runs from its JSON report
-// at path. BENCHKIT_SIGNALS=1 lets examples/signals measure (it skips
-// without it); other packages ignore it.
+// at path. BENCHKIT_SIGNALS=1 lets the signals workloads measure (they
+// skip without it); other packages ignore it.
 func runProc(cfg config, bin, path string, count int) (runs, error) {
 	args := []string{"-test.run=^$", "-test.bench=" + cfg.bench, fmt.Sprintf("-test.count=%d", count),
 		"-test.benchtime=" + cfg.benchtime, "-benchkit.json=" + path}
@@ -102,12 +103,12 @@ func parseReport(data []byte, count int) (runs, error) {
 	return out, nil
 }
 
-// log prints a process's runs to stderr with -v, workloads sorted.
-func (c config) log(what string, r runs) {
+// log prints a process's runs to w with -v, workloads sorted.
+func (c config) log(w io.Writer, what string, r runs) {
 	if !c.verbose {
 		return
 	}
 	for _, n := range slices.Sorted(maps.Keys(r)) {
-		fmt.Fprintf(os.Stderr, "%s %s %s: %.4g\n", time.Now().UTC().Format("15:04:05"), what, n, r[n])
+		fmt.Fprintf(w, "%s %s %s: %.4g\n", time.Now().UTC().Format("15:04:05"), what, n, r[n])
 	}
 }

@@ -1,8 +1,9 @@
-package main
+package wander
 
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -110,11 +111,11 @@ func TestParseReport(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
-	cfg, err := parseFlags(nil)
+	cfg, err := parseFlags(nil, io.Discard)
 	require.NoError(t, err)
-	assert.Equal(t, "go run ./examples/cmd/wander -procs 12 -count 3 -long 25 -benchtime 1s -pkg ./internal/accuracy/workloads/signals -bench '^BenchmarkSteady$' -timeout 10m0s", cfg.commandLine())
+	assert.Equal(t, "go run ./internal/accuracy wander -procs 12 -count 3 -long 25 -benchtime 1s -pkg ./internal/accuracy/workloads/signals -bench '^BenchmarkSteady$' -timeout 10m0s", cfg.commandLine())
 	for _, args := range [][]string{{"-procs", "1"}, {"-count", "1"}, {"-long", "1"}, {"-timeout", "0s"}, {"-bench", ""}, {"extra"}} {
-		_, err := parseFlags(args)
+		_, err := parseFlags(args, io.Discard)
 		assert.Error(t, err, "%q", args)
 	}
 }
