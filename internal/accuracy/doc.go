@@ -18,6 +18,7 @@
 //	against      -benchkit.against against two-file benchstat on identical binaries and on +5% (package against)
 //	signals      the report's grades, regime calls and flags on steady benchmarks and on a hog; runs-needed against the run-to-run CV (package signals)
 //	wander       whether fresh processes differ because the machine changes speed or because of something fixed per process (package wander)
+//	warmup       what a disposable first benchmark (warmup.Benchmark) does to the first-position penalty (package warmup)
 //
 // A table prints to standard output (markdown, with a line describing the
 // machine and the command that repeats the run) and its progress and

@@ -11,6 +11,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/accuracy/groundtruth"
 	"github.com/benchkit/go-benchkit/internal/accuracy/signals"
 	"github.com/benchkit/go-benchkit/internal/accuracy/wander"
+	"github.com/benchkit/go-benchkit/internal/accuracy/warmup"
 )
 
 // table is one accuracy table: its name on the command line, what it
@@ -27,6 +28,7 @@ var tables = []table{
 	{"against", "how often -benchkit.against and two-file benchstat flag identical binaries and catch +5%, at about the same wall time", against.Main},
 	{"signals", "how often the report's grades, regime calls and timing-only flags fire on steady, correct benchmarks and on a hog; its runs-needed against the run-to-run CV", signals.Main},
 	{"wander", "whether medians differ between fresh processes because the machine changes speed over time or because of something fixed per process", wander.Main},
+	{"warmup", "what a disposable first benchmark (warmup.Benchmark) does to the first-position penalty of an identical pair", warmup.Main},
 }
 
 func main() {

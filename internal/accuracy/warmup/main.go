@@ -1,13 +1,13 @@
-// Command warmupeffect measures what a disposable first benchmark
-// (warmup.Benchmark) does to the first-position penalty, the way seed 000
-// measured it: an identical pair of benchmarks, many separate processes,
-// the per-process delta between the two copies, without and with the
-// warm-up benchmark in first place.
+// Package warmup measures what a disposable first benchmark (Benchmark of
+// the module's top-level warmup package) does to the first-position
+// penalty, the way seed 000 measured it: an identical pair of benchmarks,
+// many separate processes, the per-process delta between the two copies,
+// without and with the warm-up benchmark in first place.
 //
 // Run it from the module root:
 //
-//	go run ./examples/cmd/warmupeffect            # 2 × 30 processes, 200ms per benchmark
-//	go run ./examples/cmd/warmupeffect -n 10 -benchtime 100ms
+//	go run ./internal/accuracy warmup            # 2 × 30 processes, 200ms per benchmark
+//	go run ./internal/accuracy warmup -n 10 -benchtime 100ms
 //
 // It builds warmup/testdata/pair once with `go test -c`, then runs the test
 // binary 2·n times as separate processes, each with -test.count=1: n times
@@ -25,7 +25,7 @@
 // (25th to 75th percentile, which one preempted process cannot move), and
 // how many runs called the second copy faster (delta < 0), plus a line
 // describing the machine (harness.MachineLine) and the time the runs took.
-package main
+package warmup
 
 import (
 	"bytes"
@@ -42,20 +42,34 @@ import (
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
-func main() {
-	n := flag.Int("n", 30, "processes per row")
-	benchtime := flag.String("benchtime", "200ms", "-test.benchtime of each process")
-	pkg := flag.String("pkg", "./warmup/testdata/pair", "package holding Benchmark1First, Benchmark2Second and BenchmarkWarmup")
-	verbose := flag.Bool("v", false, "print each process's delta to stderr")
-	flag.Parse()
-	if *n < 1 {
-		fmt.Fprintf(os.Stderr, "warmupeffect: -n %d: need at least 1 process per row\n", *n)
-		os.Exit(2)
+// Main runs the table with the command-line arguments args (its flags,
+// without the table's name): the table goes to stdout, errors and -v's
+// lines to stderr. It returns the exit status (see [harness.Main]).
+func Main(args []string, stdout, stderr io.Writer) int {
+	return harness.Main("warmup", args, stderr, parseFlags, func(c config) error { return run(c, stdout, stderr) })
+}
+
+// config is the parsed command line.
+type config struct {
+	n         int // processes per row
+	benchtime string
+	pkg       string
+	verbose   bool
+}
+
+// parseFlags parses args into a config.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	err := harness.ParseFlags("warmup", args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&c.n, "n", 30, "processes per row")
+		fs.StringVar(&c.benchtime, "benchtime", "200ms", "-test.benchtime of each process")
+		fs.StringVar(&c.pkg, "pkg", "./warmup/testdata/pair", "package holding Benchmark1First, Benchmark2Second and BenchmarkWarmup")
+		fs.BoolVar(&c.verbose, "v", false, "print each process's delta to stderr")
+	})
+	if err == nil && c.n < 1 {
+		err = fmt.Errorf("-n %d: need at least 1 process per row", c.n)
 	}
-	if err := run(os.Stdout, *n, *benchtime, *pkg, *verbose); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
+	return c, err
 }
 
 // row is one kind of process and the deltas its processes measured.
@@ -65,34 +79,40 @@ type row struct {
 	deltas []float64
 }
 
-func run(w io.Writer, n int, benchtime, pkg string, verbose bool) error {
+// run builds the binary, measures both rows and prints the table.
+func run(c config, stdout, stderr io.Writer) error {
 	machine := harness.MachineLine()
-	dir, err := os.MkdirTemp("", "warmupeffect")
+	dir, err := os.MkdirTemp("", "warmup")
 	if err != nil {
-		return fmt.Errorf("warmupeffect: %v", err)
+		return err
 	}
 	defer os.RemoveAll(dir)
-	bin, err := harness.Build(pkg, dir)
+	bin, err := harness.Build(c.pkg, dir)
 	if err != nil {
-		return fmt.Errorf("warmupeffect: %v (run from the module root, or pass -pkg)", err)
+		return fmt.Errorf("%v (run from the module root, or pass -pkg)", err)
 	}
 	rows := []*row{
 		{name: "no warm-up", bench: "First|Second"},
 		{name: "with warm-up", bench: "Warmup|First|Second"},
 	}
+	var log io.Writer
+	if c.verbose {
+		log = stderr
+	}
 	start := time.Now()
-	if err := measureRows(rows, n, bin, benchtime, verbose); err != nil {
+	if err := measureRows(rows, c.n, bin, c.benchtime, log); err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
-	printTable(w, rows, n, benchtime)
-	fmt.Fprintf(w, "\n%s; took %s\n", machine, elapsed.Round(time.Second))
+	printTable(stdout, rows, c.n, c.benchtime)
+	fmt.Fprintf(stdout, "\n%s; took %s\n", machine, elapsed.Round(time.Second))
 	return nil
 }
 
 // measureRows runs n processes of each row, the two kinds alternating in
-// ABBA order, and appends each process's delta to its row.
-func measureRows(rows []*row, n int, bin, benchtime string, verbose bool) error {
+// ABBA order, and appends each process's delta to its row. It prints
+// each delta to log, unless log is nil.
+func measureRows(rows []*row, n int, bin, benchtime string, log io.Writer) error {
 	for i := range n {
 		order := []*row{rows[0], rows[1]}
 		if i%2 == 1 {
@@ -101,11 +121,11 @@ func measureRows(rows []*row, n int, bin, benchtime string, verbose bool) error 
 		for _, r := range order {
 			d, err := measure(bin, r.bench, benchtime)
 			if err != nil {
-				return fmt.Errorf("warmupeffect: run %d (%s): %v", i+1, r.name, err)
+				return fmt.Errorf("run %d (%s): %v", i+1, r.name, err)
 			}
 			r.deltas = append(r.deltas, d)
-			if verbose {
-				fmt.Fprintf(os.Stderr, "run %2d %-13s delta %+.2f%%\n", i+1, r.name, d)
+			if log != nil {
+				fmt.Fprintf(log, "run %2d %-13s delta %+.2f%%\n", i+1, r.name, d)
 			}
 		}
 	}
