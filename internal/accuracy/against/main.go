@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 // config is the parsed command line.
@@ -164,8 +165,9 @@ func printTable(out io.Writer, rows []*row) {
 		if rw.method == "plain" {
 			und = "–"
 		}
+		med, _ := stats.Median(rw.deltas) // 0 for no repetitions
 		fmt.Fprintf(w, "%s\t%s\t%d/%d\t%d\t%s\t%+.2f%%\t%s\n", rw.scenario, rw.method, t.Flagged, t.N, t.Wrong, und,
-			harness.Quantile(rw.deltas, 0.5), harness.MedianDuration(rw.walls).Round(10*time.Millisecond))
+			med, harness.MedianDuration(rw.walls).Round(10*time.Millisecond))
 	}
 	_ = w.Flush()
 }

@@ -3,8 +3,9 @@ package forks
 import (
 	"fmt"
 	"io"
+	"slices"
 
-	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 // swapWork is the workload that compares FNV-1a with a word fold, about
@@ -74,7 +75,7 @@ func summarizeSwap(res *results, m method) (rows []swapRow, pooled float64) {
 			all = append(all, r)
 		}
 	}
-	pooled = harness.Quantile(all, 0.5)
+	pooled, _ = stats.Median(all)
 	for _, v := range vs {
 		var rs, ws []float64
 		row := swapRow{}
@@ -87,8 +88,9 @@ func summarizeSwap(res *results, m method) (rows []swapRow, pooled float64) {
 		}
 		row.n = len(rs)
 		if row.n > 0 {
-			row.med, row.min, row.max = harness.Quantile(rs, 0.5), harness.Quantile(rs, 0), harness.Quantile(rs, 1)
-			row.wid = harness.Quantile(ws, 0.5)
+			row.med, _ = stats.Median(rs)
+			row.min, row.max = slices.Min(rs), slices.Max(rs)
+			row.wid, _ = stats.Median(ws)
 		}
 		rows = append(rows, row)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
@@ -32,8 +33,11 @@ func summarize(xs []obs, variant string) row {
 	}
 	t := harness.TallyVerdicts(verdicts, variant == "same")
 	r := row{n: t.N, flagged: t.Flagged, wrong: t.Wrong, undecided: t.Undecided}
-	r.med, r.min, r.max = harness.Quantile(ds, 0.5), harness.Quantile(ds, 0), harness.Quantile(ds, 1)
-	r.width = harness.Quantile(ws, 0.5)
+	if r.n > 0 { // otherwise the row prints "–"
+		r.med, _ = stats.Median(ds)
+		r.min, r.max = slices.Min(ds), slices.Max(ds)
+		r.width, _ = stats.Median(ws)
+	}
 	for _, o := range xs {
 		if o.HasCI && o.Lo-1e-9 <= r.med && r.med <= o.Hi+1e-9 {
 			r.covered++

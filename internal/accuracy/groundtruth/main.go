@@ -41,6 +41,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 var (
@@ -279,7 +280,7 @@ func formatRow(m, w, p string, xs []obs, wallSec float64) string {
 	if m == methodList[0] {
 		undS = fmt.Sprintf("%d/%d", t.Undecided, t.N)
 	}
-	q := func(p float64) float64 { return harness.Quantile(ds, p) }
+	q := func(p float64) float64 { v, _ := stats.Quantile(ds, p); return v } // 0 for no estimates
 	return fmt.Sprintf("| %s | %s | %s vs alpha (%s) | %s %d/%d | %s | %s | %+.2f%% | %+.2f%% – %+.2f%% | %.2f | %.1fs |",
 		m, w, p, truth, what, t.Flagged, t.N, wrongS, undS, q(0.5), q(0), q(1), q(0.75)-q(0.25), wallSec)
 }

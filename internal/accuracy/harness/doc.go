@@ -1,12 +1,13 @@
-// Package harness holds what the example commands (examples/cmd/forkcal, signalcal,
-// groundtruth and warmupeffect) share: building a test binary once, running
-// it as a fresh process with a deadline, reading what control.Compare and
-// plain sub-benchmarks print, comparing the plain way as benchstat does,
-// quantiles, and the line that describes the machine.
+// Package harness holds what the accuracy tables under internal/accuracy
+// share: parsing a table's flags and turning its errors into an exit
+// status, building a test binary once, running it as a fresh process with
+// a deadline, reading what control.Compare and plain sub-benchmarks print,
+// comparing the plain way as benchstat does, medians, and the line that
+// describes the machine.
 //
 // # Conventions
 //
-// The packages the commands measure name their benchmarks
+// The packages the tables measure name their benchmarks
 // BenchmarkCompare/work=<w> (one control.Compare per workload) and
 // BenchmarkPlain/work=<w>/impl=<i> (ordinary sub-benchmarks, for go test
 // -count and benchstat -col /impl).
@@ -22,6 +23,6 @@
 // slower) when p ≤ α = 0.05, that is when benchstat prints a delta instead
 // of ~; it has no interval on the ratio.
 //
-// Quantiles are type 7 (linear interpolation between order statistics), the
-// one R and internal/stats use.
+// Medians and other quantiles are internal/stats' (type 7: linear
+// interpolation between order statistics, R's default).
 package harness

@@ -2,44 +2,29 @@ package harness
 
 import (
 	"math"
-	"slices"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
-// Quantile returns the p-quantile (0 ≤ p ≤ 1) of xs, type 7: linear
-// interpolation between order statistics; p = 0.5 is the median, 0 the
-// minimum, 1 the maximum. xs need not be sorted and is not modified. It
-// returns 0 for no xs.
-func Quantile(xs []float64, p float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Sorted(slices.Values(xs))
-	h := float64(len(s)-1) * p
-	i := int(h)
-	if i >= len(s)-1 {
-		return s[len(s)-1]
-	}
-	return s[i] + (h-float64(i))*(s[i+1]-s[i])
-}
-
-// MedianOrNaN is the median of xs (Quantile at 0.5), or NaN for no xs:
+// MedianOrNaN is the median of xs ([stats.Median]), or NaN for no xs:
 // for a table cell that must read "none" rather than 0.
 func MedianOrNaN(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
+	if m, ok := stats.Median(xs); ok {
+		return m
 	}
-	return Quantile(xs, 0.5)
+	return math.NaN()
 }
 
-// MedianDuration returns the median of ds (type 7, truncated to whole
-// nanoseconds), or 0 for no ds.
+// MedianDuration returns the median of ds ([stats.Median], truncated to
+// whole nanoseconds), or 0 for no ds.
 func MedianDuration(ds []time.Duration) time.Duration {
 	s := make([]float64, len(ds))
 	for i, d := range ds {
 		s[i] = float64(d)
 	}
-	return time.Duration(Quantile(s, 0.5))
+	m, _ := stats.Median(s)
+	return time.Duration(m)
 }
 
 // Tally counts n verdicts on one candidate whose true difference is known

@@ -40,6 +40,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 // Main runs the table with the command-line arguments args (its flags,
@@ -140,6 +141,7 @@ func printTable(w io.Writer, rows []*row, n int, benchtime string) {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		s := slices.Sorted(slices.Values(r.deltas))
+		q := func(p float64) float64 { v, _ := stats.Quantile(s, p); return v }
 		faster := 0
 		for _, d := range s {
 			if d < 0 {
@@ -147,7 +149,7 @@ func printTable(w io.Writer, rows []*row, n int, benchtime string) {
 			}
 		}
 		fmt.Fprintf(w, "| %s | %+.2f%% | %+.2f%% | %+.2f%% | %.2f pts | %+.2f%% … %+.2f%% | %d/%d |\n",
-			r.name, s[0], harness.Quantile(s, 0.5), s[len(s)-1], s[len(s)-1]-s[0], harness.Quantile(s, 0.25), harness.Quantile(s, 0.75), faster, len(s))
+			r.name, s[0], q(0.5), s[len(s)-1], s[len(s)-1]-s[0], q(0.25), q(0.75), faster, len(s))
 	}
 }
 
