@@ -73,7 +73,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
@@ -91,28 +90,23 @@ var errFailed = errors.New("some processes failed (see above); their repetitions
 
 // run builds the binary, runs the repetitions and prints the table.
 func run(cfg config, stdout, stderr io.Writer) error {
-	machine := harness.MachineLine()
-	tmp, err := os.MkdirTemp("", "forks")
+	ws, err := harness.NewWorkspace("forks", cfg.pkg)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	bin, err := harness.Build(cfg.pkg, tmp)
-	if err != nil {
-		return err
-	}
+	defer ws.Close()
 	methods := cfg.methods()
 	res := newResults()
 	failed := 0
 	for rep := range cfg.reps {
 		for _, m := range rotate(methods, rep) {
-			if !runMethod(stderr, cfg, bin, m, rep, res) {
+			if !runMethod(stderr, cfg, ws.Bin, m, rep, res) {
 				failed++
 			}
 		}
 	}
 	printTable(stdout, cfg, methods, res)
-	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", ws.Machine, cfg.commandLine())
 	if failed > 0 {
 		return fmt.Errorf("%d of %d processes failed: %w", failed, cfg.reps*len(methods), errFailed)
 	}

@@ -33,7 +33,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -89,16 +88,11 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // run builds the binary, runs the repetitions and prints the table.
 func run(c config, stdout, stderr io.Writer) error {
-	machine := harness.MachineLine()
-	tmp, err := os.MkdirTemp("", "groundtruth")
+	ws, err := harness.NewWorkspace("groundtruth", c.pkg)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	bin, err := harness.Build(c.pkg, tmp)
-	if err != nil {
-		return err
-	}
+	defer ws.Close()
 	data := map[key][]obs{}
 	wall := map[string][]time.Duration{}
 	for rep := range c.reps {
@@ -107,7 +101,7 @@ func run(c config, stdout, stderr io.Writer) error {
 			order = []string{methodList[1], methodList[0]}
 		}
 		for _, m := range order {
-			out, w, err := harness.Run(bin, c.args(m), nil, 0)
+			out, w, err := harness.Run(ws.Bin, c.args(m), nil, 0)
 			wall[m] = append(wall[m], w)
 			if err != nil {
 				return fmt.Errorf("repetition %d, %s: %v", rep+1, m, err)
@@ -122,7 +116,7 @@ func run(c config, stdout, stderr io.Writer) error {
 			}
 		}
 	}
-	printTable(stdout, c, machine, data, wall)
+	printTable(stdout, c, ws.Machine, data, wall)
 	return nil
 }
 

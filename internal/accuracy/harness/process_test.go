@@ -34,3 +34,18 @@ func TestBuildFails(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "building ./no-such-package: ")
 }
+
+func TestNewWorkspaceFails(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("runs go")
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // os.MkdirTemp's parent on Unix
+	ws, err := NewWorkspace("harness-test", "./no-such-package")
+	require.Error(t, err)
+	assert.Nil(t, ws)
+	assert.Contains(t, err.Error(), "building ./no-such-package: ")
+	left, err := filepath.Glob(filepath.Join(tmp, "harness-test*"))
+	require.NoError(t, err)
+	assert.Empty(t, left, "the directory is removed")
+}

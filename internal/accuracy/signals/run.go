@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
@@ -15,24 +14,19 @@ var errFailed = errors.New("some processes failed (see above); they are left out
 
 // run builds the binaries, runs the repetitions and prints the table.
 func run(cfg config, stdout, stderr io.Writer) error {
-	machine := harness.MachineLine()
-	tmp, err := os.MkdirTemp("", "signals")
+	ws, err := harness.NewWorkspace("signals", cfg.pkg)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	signalsBin, err := harness.Build(cfg.pkg, tmp)
-	if err != nil {
-		return err
-	}
-	hogBin, err := harness.Build(cfg.hogPkg, tmp)
+	defer ws.Close()
+	hogBin, err := harness.Build(cfg.hogPkg, ws.Dir)
 	if err != nil {
 		return err
 	}
 	obs := map[string][]row{} // display name → one row per process
 	failed := 0
 	for rep := range cfg.reps {
-		for _, p := range cfg.procs(signalsBin, hogBin, tmp, rep) {
+		for _, p := range cfg.procs(ws.Bin, hogBin, ws.Dir, rep) {
 			rows, _, err := runProc(p, cfg.timeout)
 			if err != nil {
 				fmt.Fprintf(stderr, "signals: repetition %d: %v\n", rep+1, err)
@@ -49,7 +43,7 @@ func run(cfg config, stdout, stderr io.Writer) error {
 		}
 	}
 	printTable(stdout, obs)
-	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", ws.Machine, cfg.commandLine())
 	if failed > 0 {
 		return fmt.Errorf("%d of %d processes failed: %w", failed, cfg.reps*3, errFailed)
 	}

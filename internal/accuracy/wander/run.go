@@ -20,19 +20,14 @@ type runs map[string][]float64
 
 // run builds the binary, runs both experiments and prints the table.
 func run(cfg config, stdout, stderr io.Writer) error {
-	machine := harness.MachineLine()
-	tmp, err := os.MkdirTemp("", "wander")
+	ws, err := harness.NewWorkspace("wander", cfg.pkg)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	bin, err := harness.Build(cfg.pkg, tmp)
-	if err != nil {
-		return err
-	}
+	defer ws.Close()
 	var procs []runs
 	for i := range cfg.procs {
-		r, err := runProc(cfg, bin, filepath.Join(tmp, fmt.Sprintf("p%d.json", i)), cfg.count)
+		r, err := runProc(cfg, ws.Bin, filepath.Join(ws.Dir, fmt.Sprintf("p%d.json", i)), cfg.count)
 		if err != nil {
 			return fmt.Errorf("process %d of %d: %w", i+1, cfg.procs, err)
 		}
@@ -41,13 +36,13 @@ func run(cfg config, stdout, stderr io.Writer) error {
 	}
 	var long runs
 	if cfg.long > 0 {
-		if long, err = runProc(cfg, bin, filepath.Join(tmp, "long.json"), cfg.long); err != nil {
+		if long, err = runProc(cfg, ws.Bin, filepath.Join(ws.Dir, "long.json"), cfg.long); err != nil {
 			return fmt.Errorf("the long process: %w", err)
 		}
 		cfg.log(stderr, "long process", long)
 	}
 	printTable(stdout, procs, long, cfg.long)
-	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", machine, cfg.commandLine())
+	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", ws.Machine, cfg.commandLine())
 	return nil
 }
 

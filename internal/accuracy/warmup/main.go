@@ -33,7 +33,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"time"
 
@@ -82,16 +81,11 @@ type row struct {
 
 // run builds the binary, measures both rows and prints the table.
 func run(c config, stdout, stderr io.Writer) error {
-	machine := harness.MachineLine()
-	dir, err := os.MkdirTemp("", "warmup")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	bin, err := harness.Build(c.pkg, dir)
+	ws, err := harness.NewWorkspace("warmup", c.pkg)
 	if err != nil {
 		return fmt.Errorf("%v (run from the module root, or pass -pkg)", err)
 	}
+	defer ws.Close()
 	rows := []*row{
 		{name: "no warm-up", bench: "First|Second"},
 		{name: "with warm-up", bench: "Warmup|First|Second"},
@@ -101,12 +95,12 @@ func run(c config, stdout, stderr io.Writer) error {
 		log = stderr
 	}
 	start := time.Now()
-	if err := measureRows(rows, c.n, bin, c.benchtime, log); err != nil {
+	if err := measureRows(rows, c.n, ws.Bin, c.benchtime, log); err != nil {
 		return err
 	}
 	elapsed := time.Since(start)
 	printTable(stdout, rows, c.n, c.benchtime)
-	fmt.Fprintf(stdout, "\n%s; took %s\n", machine, elapsed.Round(time.Second))
+	fmt.Fprintf(stdout, "\n%s; took %s\n", ws.Machine, elapsed.Round(time.Second))
 	return nil
 }
 
