@@ -38,7 +38,7 @@ type row struct {
 // without the table's name): the table goes to stdout, progress and errors
 // to stderr. It returns the exit status (see [harness.Main]).
 func Main(args []string, stdout, stderr io.Writer) int {
-	return harness.Main("against", args, stderr, parseFlags, func(c config) error { return run(c, stdout, stderr) })
+	return harness.Main("against", args, stdout, stderr, parseFlags, run)
 }
 
 // parseFlags parses args into a config.
@@ -89,7 +89,8 @@ func run(c config, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
 	}
 	printTable(stdout, rows)
-	fmt.Fprintf(stdout, "\n%s\ngo run ./internal/accuracy against -r %d -benchtime %s -rounds %d -count %d\n", load, c.r, c.benchtime, c.rounds, c.count)
+	fmt.Fprintf(stdout, "\n%s\n%s\n", load, harness.CommandLine("against",
+		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d", c.r, c.benchtime, c.rounds, c.count), false))
 	return nil
 }
 

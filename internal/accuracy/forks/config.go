@@ -131,10 +131,6 @@ func (c config) commandLine() string {
 	for i, f := range c.forks {
 		forks[i] = strconv.Itoa(f)
 	}
-	s := fmt.Sprintf("go run ./internal/accuracy forks -r %d -benchtime %s -forks %s -count %d -plain-benchtime %s -works %s -pkg %s -timeout %v",
-		c.reps, c.benchtime, strings.Join(forks, ","), c.count, c.plainBT, strings.Join(c.works, ","), c.pkg, c.timeout)
-	if c.verbose {
-		s += " -v"
-	}
-	return s
+	return harness.CommandLine("forks", fmt.Sprintf("-r %d -benchtime %s -forks %s -count %d -plain-benchtime %s -works %s -pkg %s -timeout %v",
+		c.reps, c.benchtime, strings.Join(forks, ","), c.count, c.plainBT, strings.Join(c.works, ","), c.pkg, c.timeout), c.verbose)
 }

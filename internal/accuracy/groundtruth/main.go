@@ -69,7 +69,7 @@ type key struct{ method, work, pair string }
 // without the table's name): the table goes to stdout, -v's lines and
 // errors to stderr. It returns the exit status (see [harness.Main]).
 func Main(args []string, stdout, stderr io.Writer) int {
-	return harness.Main("groundtruth", args, stderr, parseFlags, func(c config) error { return run(c, stdout, stderr) })
+	return harness.Main("groundtruth", args, stdout, stderr, parseFlags, run)
 }
 
 // parseFlags parses args into a config.
@@ -251,7 +251,8 @@ func printTable(f io.Writer, c config, machine string, data map[key][]obs, wall 
 	}
 	fmt.Fprintf(f, "\nflagged: a decided verdict (control.Compare: faster or slower) or p ≤ 0.05 (benchstat prints a delta, not ~); caught: flagged with the right sign; undecided: verdicts control.Compare refused to give (not flagged).\n")
 	fmt.Fprintf(f, "wall / rep is the median wall time of that method's process per repetition (both workloads, process start included).\n")
-	fmt.Fprintf(f, "command: go run ./internal/accuracy groundtruth -r %d -benchtime %s -count %d -plain-benchtime %s -pkg %s\n", c.reps, c.benchtime, c.count, c.plainBT, c.pkg)
+	fmt.Fprintf(f, "command: %s\n", harness.CommandLine("groundtruth",
+		fmt.Sprintf("-r %d -benchtime %s -count %d -plain-benchtime %s -pkg %s", c.reps, c.benchtime, c.count, c.plainBT, c.pkg), false))
 }
 
 // formatRow formats the row of method m, workload w and pair p from its

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"testing"
 
@@ -35,15 +36,27 @@ func TestMainExitStatus(t *testing.T) {
 		{args: []string{"extra"}, code: 2, stderr: `t: unexpected arguments ["extra"]`},
 		{args: []string{"-n", "3"}, runErr: errors.New("boom"), code: 1, stderr: "t: boom\n"},
 	} {
-		var stderr bytes.Buffer
+		var stdout, stderr bytes.Buffer
 		ran := 0
-		code := Main("t", tc.args, &stderr, parseN, func(n int) error { ran = n; return tc.runErr })
+		code := Main("t", tc.args, &stdout, &stderr, parseN, func(n int, stdout, _ io.Writer) error {
+			ran = n
+			fmt.Fprint(stdout, "table")
+			return tc.runErr
+		})
 		assert.Equal(t, tc.code, code, "%q", tc.args)
 		assert.Contains(t, stderr.String(), tc.stderr, "%q", tc.args)
 		if tc.code == 2 || len(tc.args) > 0 && tc.args[0] == "-h" {
 			assert.Zero(t, ran, "%q: run is not called", tc.args)
+			assert.Empty(t, stdout.String(), "%q", tc.args)
+		} else {
+			assert.Equal(t, "table", stdout.String(), "%q: run writes to stdout", tc.args)
 		}
 	}
+}
+
+func TestCommandLine(t *testing.T) {
+	assert.Equal(t, "go run ./internal/accuracy t -r 2", CommandLine("t", "-r 2", false))
+	assert.Equal(t, "go run ./internal/accuracy t -r 2 -v", CommandLine("t", "-r 2", true))
 }
 
 func TestParseFlagsHelp(t *testing.T) {

@@ -43,10 +43,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // commandLine returns the go run command that repeats this run.
 func (c config) commandLine() string {
-	s := fmt.Sprintf("go run ./internal/accuracy signals -r %d -benchtime %s -tiny-benchtime %s -pkg %s -hog-pkg %s -timeout %v",
-		c.reps, c.benchtime, c.tinyBT, c.pkg, c.hogPkg, c.timeout)
-	if c.verbose {
-		s += " -v"
-	}
-	return s
+	return harness.CommandLine("signals", fmt.Sprintf("-r %d -benchtime %s -tiny-benchtime %s -pkg %s -hog-pkg %s -timeout %v",
+		c.reps, c.benchtime, c.tinyBT, c.pkg, c.hogPkg, c.timeout), c.verbose)
 }

@@ -46,10 +46,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // commandLine returns the go run command that repeats this run.
 func (c config) commandLine() string {
-	s := fmt.Sprintf("go run ./internal/accuracy wander -procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v",
-		c.procs, c.count, c.long, c.benchtime, c.pkg, c.bench, c.timeout)
-	if c.verbose {
-		s += " -v"
-	}
-	return s
+	return harness.CommandLine("wander", fmt.Sprintf("-procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v",
+		c.procs, c.count, c.long, c.benchtime, c.pkg, c.bench, c.timeout), c.verbose)
 }

@@ -66,5 +66,5 @@ import (
 // without the table's name): the table goes to stdout, errors and -v's
 // lines to stderr. It returns the exit status (see [harness.Main]).
 func Main(args []string, stdout, stderr io.Writer) int {
-	return harness.Main("wander", args, stderr, parseFlags, func(cfg config) error { return run(cfg, stdout, stderr) })
+	return harness.Main("wander", args, stdout, stderr, parseFlags, run)
 }

@@ -46,7 +46,7 @@ import (
 // without the table's name): the table goes to stdout, errors and -v's
 // lines to stderr. It returns the exit status (see [harness.Main]).
 func Main(args []string, stdout, stderr io.Writer) int {
-	return harness.Main("warmup", args, stderr, parseFlags, func(c config) error { return run(c, stdout, stderr) })
+	return harness.Main("warmup", args, stdout, stderr, parseFlags, run)
 }
 
 // config is the parsed command line.
