@@ -136,7 +136,7 @@ func BenchmarkPlain(b *testing.B) {
 // (base=fnv, then base=fold). The ratio fnv/fold must not depend on which
 // one is the baseline.
 //
-//	BENCHKIT_CALIBRATE=1 go test -run='^$' -bench=Compare/work=swap ./examples/calibrate
+//	BENCHKIT_CALIBRATE=1 go test -run='^$' -bench=Compare/work=swap ./internal/accuracy/workloads/calibrate
 func swapCompare(b *testing.B) {
 	fnv, fold := swapImpls()
 	b.Run("base=fnv", func(b *testing.B) { control.Compare(b, fnv, fold) })
@@ -163,14 +163,13 @@ func swapImpls() (fnv, fold control.Impl) {
 }
 
 // calibrateEnv, set to 1, runs this package's benchmarks at a measuring
-// -benchtime; forkcal sets it. Without it they run only in a smoke run
-// (-benchtime=Nx) and are skipped otherwise, so that the README's main
-// job, go test -bench=. ./examples/..., does not spend a minute on a
-// measurement harness.
+// -benchtime; the forks table sets it. Without it they run only in a smoke
+// run (-benchtime=Nx) and are skipped otherwise, so that go test -bench=.
+// ./... does not spend minutes on a measurement harness.
 const calibrateEnv = "BENCHKIT_CALIBRATE"
 
 func harnessOnly(b *testing.B) {
 	if os.Getenv(calibrateEnv) == "" && testflag.Read().N == 0 {
-		b.Skipf("a measurement harness for examples/cmd/forkcal: set %s=1 to run it with a -benchtime duration", calibrateEnv)
+		b.Skipf("a measurement harness for go run ./internal/accuracy forks: set %s=1 to run it with a -benchtime duration", calibrateEnv)
 	}
 }

@@ -1,12 +1,12 @@
-// Package calibrate holds the workloads of issue 9's calibration table:
-// four workloads of different kinds, each in five implementations whose
-// true difference is known in direction and roughly in size, and a swap
-// pair compared both ways round.
-// examples/cmd/forkcal runs them many times as fresh processes and counts
-// how often each way of comparing gets the answer. The benchmarks run only
-// with BENCHKIT_CALIBRATE=1 in the environment (forkcal sets it) or under
-// a -benchtime=Nx smoke run; otherwise they skip, so that the examples'
-// main job stays short.
+// Package calibrate holds the workloads of the forks table
+// (internal/accuracy/forks): four workloads of different kinds, each in
+// five implementations whose true difference is known in direction and
+// roughly in size, and a swap pair compared both ways round. The table
+// (go run ./internal/accuracy forks) runs them many times as fresh
+// processes and counts how often each way of comparing gets the answer.
+// The benchmarks run only with BENCHKIT_CALIBRATE=1 in the environment
+// (the table sets it) or under a -benchtime=Nx smoke run; otherwise they
+// skip, so that go test -bench=. ./... stays short.
 //
 // Every workload has a baseline "base", an identical copy "same" (the
 // same work in a distinct function literal, truth 0%), and variants "p2",

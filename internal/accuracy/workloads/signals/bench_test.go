@@ -19,7 +19,7 @@ const signalsEnv = "BENCHKIT_SIGNALS"
 
 func harnessOnly(b *testing.B) {
 	if os.Getenv(signalsEnv) == "" && testflag.Read().N == 0 {
-		b.Skipf("a measurement harness for examples/cmd/signalcal: set %s=1 to run it with a -benchtime duration", signalsEnv)
+		b.Skipf("a measurement harness for go run ./internal/accuracy signals: set %s=1 to run it with a -benchtime duration", signalsEnv)
 	}
 }
 

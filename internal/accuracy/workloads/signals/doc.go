@@ -1,8 +1,10 @@
-// Package signals holds the workloads of issue 13's calibration: how often
-// the report's grades, regime calls and timing-only flags fire on
-// benchmarks that are correct and steady. examples/cmd/signalcal runs its
-// benchmarks many times, each time in a fresh process, next to
-// examples/seed001's hog, and counts.
+// Package signals holds the workloads of the signals table
+// (internal/accuracy/signals): benchmarks that are correct and steady, on
+// which it counts how often the report's grades, regime calls and
+// timing-only flags fire. The table runs them many times, each time in a
+// fresh process, next to examples/seed001's hog, and counts; the wander
+// table (internal/accuracy/wander) runs BenchmarkSteady to tell why fresh
+// processes differ.
 //
 // BenchmarkSteady measures, with benchkit.Loop (one run, the batch
 // timeline), three steady workloads of different kinds:
@@ -19,6 +21,6 @@
 // the empty-loop floor.
 //
 // The benchmarks run only with BENCHKIT_SIGNALS=1 in the environment
-// (signalcal sets it) or under a -benchtime=Nx smoke run; otherwise they
-// skip, so that the examples' main job stays short.
+// (both tables set it) or under a -benchtime=Nx smoke run; otherwise they
+// skip, so that go test -bench=. ./... stays short.
 package signals
