@@ -11,19 +11,20 @@
 //	go run ./internal/accuracy <table> -h           # its flags
 //	go run ./internal/accuracy all                  # every table with its defaults, one after another
 //
-// The tables:
+// The tables, each a package of the same name:
 //
-//	groundtruth  control.Compare against go test -count + benchstat on seed 000's identical pair and +5% (package groundtruth)
-//	forks        control.Compare with 1 and 10 forks against benchstat on four workloads 0–10% apart, and a swapped baseline (package forks)
-//	against      -benchkit.against against two-file benchstat on identical binaries and on +5% (package against)
-//	signals      the report's grades, regime calls and flags on steady benchmarks and on a hog; runs-needed against the run-to-run CV (package signals)
-//	wander       whether fresh processes differ because the machine changes speed or because of something fixed per process (package wander)
-//	warmup       what a disposable first benchmark (warmup.Benchmark) does to the first-position penalty (package warmup)
+//	groundtruth  control.Compare vs go test -count + benchstat on seed 000: identical code flagged, +5% caught
+//	forks        control.Compare with 1 and 10 forks vs benchstat: interval coverage, verdicts on 0–10%, swapped baselines
+//	against      -benchkit.against vs two-file benchstat: identical binaries flagged, +5% caught, at equal wall time
+//	signals      the report's grades, regime calls and flags on steady benchmarks and a hog; runs-needed vs run-to-run CV
+//	wander       why fresh processes differ: the machine's speed changing over time, or something fixed per process
+//	warmup       what a disposable first benchmark (warmup.Benchmark) does to an identical pair's first-position penalty
 //
-// A table prints to standard output (markdown, with a line describing the
-// machine and the command that repeats the run) and its progress and
-// errors to standard error. all prints "## <table>" before each table and
-// exits with the largest status of the tables it ran. An unknown table
+// A table prints its measurements to standard output (markdown for all
+// but against, whose columns are aligned with spaces) with a line
+// describing the machine, and its progress and errors to standard error.
+// all runs the tables in the order above, prints "## <table>" before each,
+// and exits with the largest status of the tables it ran. An unknown table
 // name exits with status 2.
 //
 // Each table runs many processes one after another, for minutes; run the

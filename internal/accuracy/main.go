@@ -23,12 +23,12 @@ type table struct {
 
 // tables are the tables, in the order the listing and all show them.
 var tables = []table{
-	{"groundtruth", "how often control.Compare and go test -count + benchstat flag identical code and catch +5% on seed 000's workloads", groundtruth.Main},
-	{"forks", "control.Compare's interval coverage and verdicts with 1 and 10 fork processes, and benchstat's, on four workloads 0–10% apart; whether a ratio depends on the baseline", forks.Main},
-	{"against", "how often -benchkit.against and two-file benchstat flag identical binaries and catch +5%, at about the same wall time", against.Main},
-	{"signals", "how often the report's grades, regime calls and timing-only flags fire on steady, correct benchmarks and on a hog; its runs-needed against the run-to-run CV", signals.Main},
-	{"wander", "whether medians differ between fresh processes because the machine changes speed over time or because of something fixed per process", wander.Main},
-	{"warmup", "what a disposable first benchmark (warmup.Benchmark) does to the first-position penalty of an identical pair", warmup.Main},
+	{"groundtruth", "control.Compare vs go test -count + benchstat on seed 000: identical code flagged, +5% caught", groundtruth.Main},
+	{"forks", "control.Compare with 1 and 10 forks vs benchstat: interval coverage, verdicts on 0–10%, swapped baselines", forks.Main},
+	{"against", "-benchkit.against vs two-file benchstat: identical binaries flagged, +5% caught, at equal wall time", against.Main},
+	{"signals", "the report's grades, regime calls and flags on steady benchmarks and a hog; runs-needed vs run-to-run CV", signals.Main},
+	{"wander", "why fresh processes differ: the machine's speed changing over time, or something fixed per process", wander.Main},
+	{"warmup", "what a disposable first benchmark (warmup.Benchmark) does to an identical pair's first-position penalty", warmup.Main},
 }
 
 func main() {
