@@ -81,7 +81,7 @@ func runAll(ts []table, stdout, stderr io.Writer) int {
 	return code
 }
 
-// list writes the usage line and one line per table of ts.
+// list writes the usage lines and one line per table of ts.
 func list(w io.Writer, ts []table) {
 	fmt.Fprint(w, `usage: go run ./internal/accuracy <table> [flags]
        go run ./internal/accuracy <table> -h   (the table's flags)

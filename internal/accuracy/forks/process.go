@@ -41,9 +41,9 @@ func runMethod(stderr io.Writer, cfg config, bin string, m method, rep int, res 
 	return true
 }
 
-// env returns this process's environment for m's process: without
-// BENCHKIT_FORKS for the plain way, with BENCHKIT_FORKS=<m.forks> for
-// Compare.
+// env returns the environment of m's process: this process's without
+// BENCHKIT_FORKS, then BENCHKIT_FORKS=<m.forks> for Compare (none for the
+// plain way) and BENCHKIT_CALIBRATE=1.
 func env(m method) []string {
 	var out []string
 	for _, kv := range os.Environ() {
