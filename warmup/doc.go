@@ -6,7 +6,8 @@
 // ramping its clock, cold caches and page tables, and a runtime still
 // sizing itself are the usual suspects). Package warmup offers two ways to
 // pay that cost where it does not matter. Whether it helps on a given
-// machine is an empirical question: examples/cmd/warmupeffect measures it.
+// machine is an empirical question: the warmup table of this module's
+// accuracy command (go run ./internal/accuracy warmup) measures it.
 //
 // From TestMain, or anywhere before measuring, call [Run]. It runs a fixed
 // CPU-bound workload in short batches of equal work until the last few batch

@@ -54,7 +54,8 @@ func BenchmarkRounds(b *testing.B) {
 
 // BenchmarkPlain is the seed's way: ordinary sub-benchmarks, one per
 // workload and implementation, for go test -count=10 and
-// benchstat -col /impl. examples/cmd/groundtruth runs it next to Compare.
+// benchstat -col /impl. The groundtruth table (go run ./internal/accuracy
+// groundtruth) runs it next to Compare.
 func BenchmarkPlain(b *testing.B) {
 	b.Run("work=sum", func(b *testing.B) {
 		b.Run("impl=alpha", func(b *testing.B) {

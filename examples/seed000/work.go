@@ -7,8 +7,9 @@
 //
 // bench_test.go measures them three ways: plain sub-benchmarks (the way
 // the seed did, for -count + benchstat), control.Compare, and
-// control.Rounds. examples/cmd/groundtruth runs the first two 30 times and
-// counts how often each way gets the known answers.
+// control.Rounds. The groundtruth table (go run ./internal/accuracy
+// groundtruth) runs the first two 30 times and counts how often each way
+// gets the known answers.
 package seed000
 
 // Work sizes: the baseline's, and 5% more.

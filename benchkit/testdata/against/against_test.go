@@ -7,7 +7,7 @@
 // BenchmarkOnlyNew appears and BenchmarkFixed no longer fails.
 // BENCHKIT_TESTDATA_PANIC=1 makes BenchmarkPanics panic in the new
 // version only. With -tags against_plus5 the base build's BenchmarkWork
-// does 5% more work (examples/cmd/againstcal).
+// does 5% more work (the against table, internal/accuracy/against).
 package against
 
 import (

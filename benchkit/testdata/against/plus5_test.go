@@ -3,5 +3,6 @@
 package against
 
 // plusWork makes the base build's BenchmarkWork sum 5% more elements
-// (205 of 4096): the +5% change of examples/cmd/againstcal.
+// (205 of 4096): the +5% change of the against table
+// (internal/accuracy/against).
 const plusWork = 205

@@ -1,6 +1,6 @@
-// Package pair is the identical pair of benchmarks that
-// examples/cmd/warmupeffect runs to measure the first-position penalty and
-// the warm-up's effect on it (seed 000's experiment). It lives under
+// Package pair is the identical pair of benchmarks that the warmup table
+// (go run ./internal/accuracy warmup) runs to measure the first-position
+// penalty and the warm-up's effect on it (seed 000's experiment). It lives under
 // testdata so that `go test ./...` and the CI smoke run skip it.
 //
 // go test runs benchmarks in source order: BenchmarkWarmup must stay first.
@@ -12,7 +12,7 @@ import (
 	"github.com/benchkit/go-benchkit/warmup"
 )
 
-// BenchmarkWarmup is the disposable first benchmark; warmupeffect selects
+// BenchmarkWarmup is the disposable first benchmark; the table selects
 // it only in its "with warm-up" runs, with -test.bench='Warmup|First|Second'.
 func BenchmarkWarmup(b *testing.B) { warmup.Benchmark(b) }
 

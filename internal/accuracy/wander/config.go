@@ -1,0 +1,51 @@
+package wander
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+)
+
+// config is the parsed command line.
+type config struct {
+	procs, count, long int
+	benchtime          string
+	pkg, bench         string
+	timeout            time.Duration
+	verbose            bool
+}
+
+// parseFlags parses args (without the table's name) into a config.
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var cfg config
+	err := harness.ParseFlags("wander", args, stderr, func(fs *flag.FlagSet) {
+		fs.IntVar(&cfg.procs, "procs", 12, "fresh processes, one after another")
+		fs.IntVar(&cfg.count, "count", 3, "-test.count of each of those processes")
+		fs.IntVar(&cfg.long, "long", 25, "-test.count of the one long process (0: skip it)")
+		fs.StringVar(&cfg.benchtime, "benchtime", "1s", "-test.benchtime of every run")
+		fs.StringVar(&cfg.pkg, "pkg", "./internal/accuracy/workloads/signals", "package to build and run")
+		fs.StringVar(&cfg.bench, "bench", "^BenchmarkSteady$", "-test.bench pattern: the benchmarks to measure (the first, sum if present, is the correlation's reference)")
+		fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "deadline of each process")
+		fs.BoolVar(&cfg.verbose, "v", false, "print each process's runs to stderr")
+	})
+	if err != nil {
+		return config{}, err
+	}
+	if cfg.bench == "" {
+		return config{}, fmt.Errorf("-bench is empty: give a -test.bench pattern such as ^BenchmarkSteady$")
+	}
+	if cfg.procs < 2 || cfg.count < 2 || cfg.long < 0 || cfg.long == 1 || cfg.timeout <= 0 {
+		return config{}, fmt.Errorf("-procs %d -count %d -long %d -timeout %v: want -procs ≥ 2, -count ≥ 2, -long 0 or ≥ 2, -timeout > 0",
+			cfg.procs, cfg.count, cfg.long, cfg.timeout)
+	}
+	return cfg, nil
+}
+
+// commandLine returns the go run command that repeats this run.
+func (c config) commandLine() string {
+	return harness.CommandLine("wander", fmt.Sprintf("-procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v",
+		c.procs, c.count, c.long, c.benchtime, c.pkg, c.bench, c.timeout), c.verbose)
+}

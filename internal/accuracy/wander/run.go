@@ -1,0 +1,109 @@
+package wander
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/report"
+)
+
+// runs maps a workload's display name to its per-run ns/op in one
+// process, in the order they ran.
+type runs map[string][]float64
+
+// run builds the binary, runs both experiments and prints the table.
+func run(cfg config, stdout, stderr io.Writer) error {
+	ws, err := harness.NewWorkspace("wander", cfg.pkg)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	var procs []runs
+	for i := range cfg.procs {
+		r, err := runProc(cfg, ws.Bin, filepath.Join(ws.Dir, fmt.Sprintf("p%d.json", i)), cfg.count)
+		if err != nil {
+			return fmt.Errorf("process %d of %d: %w", i+1, cfg.procs, err)
+		}
+		procs = append(procs, r)
+		cfg.log(stderr, fmt.Sprintf("process %d", i+1), r)
+	}
+	var long runs
+	if cfg.long > 0 {
+		if long, err = runProc(cfg, ws.Bin, filepath.Join(ws.Dir, "long.json"), cfg.long); err != nil {
+			return fmt.Errorf("the long process: %w", err)
+		}
+		cfg.log(stderr, "long process", long)
+	}
+	printTable(stdout, procs, long, cfg.long)
+	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", ws.Machine, cfg.commandLine())
+	return nil
+}
+
+// runProc runs the -bench benchmarks in one fresh process with
+// -test.count=count and returns each workload's runs from its JSON report
+// at path. BENCHKIT_SIGNALS=1 lets the signals workloads measure (they
+// skip without it); other packages ignore it.
+func runProc(cfg config, bin, path string, count int) (runs, error) {
+	args := []string{"-test.run=^$", "-test.bench=" + cfg.bench, fmt.Sprintf("-test.count=%d", count),
+		"-test.benchtime=" + cfg.benchtime, "-benchkit.json=" + path}
+	env := append(os.Environ(), "BENCHKIT_SIGNALS=1")
+	if _, _, err := harness.Run(bin, args, env, cfg.timeout); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading its JSON report: %v", err)
+	}
+	return parseReport(data, count)
+}
+
+// parseReport returns each benchmark's per-run ns/op from a JSON report
+// (schema benchkit-report/v1) whose rows must hold count runs each; rows
+// with no runs (sample_source "none") are left out.
+func parseReport(data []byte, count int) (runs, error) {
+	var rep struct {
+		Schema     string `json:"schema"`
+		Benchmarks []struct {
+			Display string    `json:"display"`
+			Source  string    `json:"sample_source"`
+			Samples []float64 `json:"samples_ns_per_op"`
+		} `json:"benchmarks"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, err
+	}
+	if rep.Schema != report.Schema {
+		return nil, fmt.Errorf("schema %q, want %s", rep.Schema, report.Schema)
+	}
+	out := runs{}
+	for _, b := range rep.Benchmarks {
+		if b.Source == "none" {
+			continue // a row with no timed runs, such as control.Compare's
+		}
+		if b.Source != "runs" || len(b.Samples) != count {
+			return nil, fmt.Errorf("%s: %d samples from %q, want %d runs", b.Display, len(b.Samples), b.Source, count)
+		}
+		out[b.Display] = b.Samples
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no benchmark in the report has runs: -bench must select benchmarks that time their own loop (control.Compare's rows have none)")
+	}
+	return out, nil
+}
+
+// log prints a process's runs to w with -v, workloads sorted.
+func (c config) log(w io.Writer, what string, r runs) {
+	if !c.verbose {
+		return
+	}
+	for _, n := range slices.Sorted(maps.Keys(r)) {
+		fmt.Fprintf(w, "%s %s %s: %.4g\n", time.Now().UTC().Format("15:04:05"), what, n, r[n])
+	}
+}
