@@ -78,42 +78,28 @@ func (t *batcher) perIter() []float64 {
 }
 
 // Loop runs `for b.Loop() { f() }` for the benchmark b, so the compiler
-// keeps f's result alive (the keep-alive applies to a loop whose condition
-// is literally b.Loop(), so benchkit offers no `for k.Loop()` wrapper: with
-// one, the compiler deletes the work), and times batches of iterations to
-// measure the run's stability from one run alone (-count=1):
+// keeps f's result alive, and times batches of iterations so that one run
+// (-count=1) has a CV and a timeline:
 //
 //	func BenchmarkSum(b *testing.B) {
 //		benchkit.Loop(b, func() uint64 { return Sum(xs) })
 //	}
 //
-// Loop calls [Track] (joining it if Track was already called), so it
-// records and checks everything Track does, and adds:
-//   - batchcv%, reported on the benchmark's line: the coefficient of
-//     variation, in percent, of the per-iteration times of the run's
-//     batches (Run.WithinCV in the report), when there are at least 2;
-//   - the batch timeline for the report's strip plot: per-iteration time of
-//     each batch, in ns, oldest first.
+// There is no `for k.Loop()` wrapper: the compiler keeps a loop body alive
+// only when the condition is literally b.Loop(). Loop calls [Track]
+// (joining it if Track was already called) and adds batchcv%, the CV in
+// percent of the run's batches, and the batch timeline for the report's
+// strip plot (ns per iteration, oldest first). A batch is k iterations
+// timed with one clock read, k doubling until a batch lasts 10 µs; 256
+// slots merged pairwise when full keep memory fixed whatever b.N is. Loop
+// adds an indirect call of f per iteration (docs/measurements.md measures
+// it); for nanosecond-scale bodies use Track with a plain loop. Only f's
+// result is kept alive: a closure that returns an unrelated constant may
+// be optimised down to it.
 //
-// A batch is k iterations timed with one clock read, k doubling until a
-// batch lasts at least 10 µs; the up to 256 batch slots are merged pairwise
-// (and k doubled) when full, so memory is fixed whatever b.N is. The
-// iterations of an unfinished last batch are measured by testing but not
-// batched. What Loop adds per iteration is an indirect call of f and a
-// counter decrement; docs/measurements.md measures it against a plain
-// `for b.Loop()`.
-//
-// f's own body is not kept alive beyond its result: a func() T closure
-// that returns the work's result is measured in full, while a closure that
-// computes something and returns an unrelated constant may be optimised
-// down to that constant.
-//
-// Loop panics if b is nil and fails the benchmark if f is nil. Call it once
-// per benchmark function: a Loop or LoopWithSetup after b.Loop already ran in the
-// same call fails the benchmark with a message (testing itself would say
-// "B.Loop called with timer stopped"), and so does a Loop inside a
-// RunParallel body, where b.Loop cannot run (loop with pb.Next there, and
-// call Track before b.RunParallel).
+// Loop panics if b is nil and fails the benchmark if f is nil, if b.Loop
+// already ran in this call of the benchmark function (a second Loop or
+// LoopWithSetup), or inside a RunParallel body, where b.Loop cannot run.
 func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Loop called with a nil *testing.B; pass the benchmark's own b: benchkit.Loop(b, func() T { ... })")
@@ -140,10 +126,10 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 	}
 }
 
-// LoopWithSetup runs `for b.Loop()` with a per-iteration setup that is not timed:
-// each iteration stops the timer, calls setup, starts the timer and calls
-// f with setup's result, in the only order that measures f alone, and
-// keeps f's result alive:
+// LoopWithSetup runs `for b.Loop()` with a per-iteration setup that is not
+// timed: each iteration stops the timer, calls setup, starts the timer and
+// calls f with setup's result, in the only order that measures f alone,
+// and keeps f's result alive:
 //
 //	func BenchmarkProcess(b *testing.B) {
 //		benchkit.LoopWithSetup(b,
@@ -152,30 +138,19 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 //		)
 //	}
 //
-// Seed 004's TimerOrder bug, a StartTimer placed after the work, cannot be
-// written with it. LoopWithSetup calls [Track] (joining it if already called) and
-// checks everything Track does.
+// It calls [Track] and checks everything Track does. Each StopTimer/
+// StartTimer pair costs about 10 µs of wall time, and testing grows b.N
+// until f's own time reaches -benchtime, so cheap work behind a costly
+// setup takes long: when the pairs cost more wall time than the work (and
+// at least 10 ms), it raises setup-cost with the fix (a pool of inputs
+// made before the loop, or -benchtime=Nx). A 200 µs setup before a 100 ns
+// f would run for about 40 minutes at -benchtime=1s: LoopWithSetup
+// projects the wall time from its first iterations and fails the
+// benchmark at once when the projection exceeds 5 minutes (never under
+// -benchtime=Nx, which bounds the run).
 //
-// Each StopTimer/StartTimer pair costs about 10 µs of wall time (two
-// stop-the-world runtime.ReadMemStats), and testing grows b.N until the
-// timed time, f's alone, reaches -benchtime: a 1 µs f runs for about 11×
-// -benchtime of wall time. When the pairs cost more wall time than the
-// measured work, and at least 10 ms in all, LoopWithSetup raises a setup-cost flag
-// with the numbers and the fix (a pool of inputs prepared before the loop,
-// or -benchtime=Nx).
-//
-// Because testing grows b.N until f's own time reaches -benchtime, a slow
-// setup before a fast f makes the run last -benchtime times their ratio:
-// a 200 µs setup before a 100 ns f would run for about 40 minutes at the
-// default -benchtime=1s. LoopWithSetup projects the run's wall time from its
-// first iterations (at 16, 32, 64, ... iterations, once 10 ms have
-// passed) and fails the benchmark at once, with the numbers and the fix,
-// when the projection exceeds 5 minutes. Under -benchtime=Nx the run is
-// bounded by N and never stopped.
-//
-// LoopWithSetup panics if b is nil and fails the benchmark if setup or f is nil,
-// after b.Loop already ran in the same call, or inside a RunParallel body,
-// as Loop does.
+// LoopWithSetup panics if b is nil and fails the benchmark as Loop does,
+// and when setup or f is nil.
 func LoopWithSetup[In, Out any](b *testing.B, setup func() In, f func(In) Out, opts ...Option) {
 	if b == nil {
 		panic("benchkit: LoopWithSetup called with a nil *testing.B; pass the benchmark's own b: benchkit.LoopWithSetup(b, setup, f)")

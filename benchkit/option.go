@@ -43,15 +43,11 @@ type optionFunc func(*config)
 func (f optionFunc) apply(c *config) { f(c) }
 
 // ExpectAllocs declares that one op of the benchmark allocates at least n
-// times on the heap. A run whose allocs/op (the heap allocations testing
-// counted in the timed part of the run, divided by b.N, unrounded) is below
-// n − ½, that is, rounds to fewer than n, is flagged: the allocation, and
-// most likely the work around it, did not happen, typically because the
-// compiler removed a call whose result was discarded (seed 004's
-// BenchmarkMakeBuffer_DCE reports 0 allocs/op for a make([]byte, 64)).
-//
-// ExpectAllocs panics if n < 1: declaring zero allocations expects nothing
-// that a missing allocation could contradict.
+// times on the heap. A run whose allocs/op (testing's count over the timed
+// part, divided by b.N, unrounded) rounds to fewer than n is flagged: the
+// allocation, and most likely the work around it, did not happen,
+// typically because the compiler removed a call whose result was
+// discarded. It panics if n < 1.
 func ExpectAllocs(n int) Option {
 	if n < 1 {
 		panic(fmt.Sprintf("benchkit: ExpectAllocs(%d): the declared allocations per op must be at least 1; drop the option if the work does not allocate", n))

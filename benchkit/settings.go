@@ -18,9 +18,9 @@ type mainOptionFunc func(*session.Config)
 
 func (f mainOptionFunc) applyMain(c *session.Config) { f(c) }
 
-// MainJSON writes the JSON report (schema "benchkit-report/v1", described
-// in the README and in internal/report) to path after the benchmarks.
-// The file is created or truncated. An empty path writes no file.
+// MainJSON writes the JSON report (schema benchkit-report/v1,
+// docs/report.md) to path after the benchmarks, created or truncated; ""
+// writes none. Paths follow [Main]'s rules.
 func MainJSON(path string) MainOption {
 	return mainOptionFunc(func(c *session.Config) { c.JSONPath = path })
 }
@@ -41,16 +41,12 @@ const (
 	ReportOff    = session.ReportOff    // no text report (the files are still written)
 )
 
-// MainReport sends the text report to dest: [ReportStdout] (the default),
-// [ReportStderr], [ReportOff], or a file path, created or truncated, with
-// the same rules as [MainJSON]'s (relative to the package directory; a
-// directory gets one file per package, named after the import path with
-// the extension ".report.txt"). With ReportOff or a file, the reasons the
-// run fails, if it does, are still printed to stderr, one line each. An
-// empty dest is ReportStdout. go test copies the test binary's stderr into
-// its own output, so under go test only a file or ReportOff keeps the
-// report out of it; ReportStderr separates it when the binary built by
-// go test -c runs by itself.
+// MainReport sends the text report to dest: [ReportStdout] (the default,
+// also for ""), [ReportStderr], [ReportOff], or a file path (with
+// [MainJSON]'s rules; a directory gets "<pkg>.report.txt"). With ReportOff
+// or a file, the reasons a failed run failed still go to stderr. go test
+// merges the binary's stderr into its output, so only a file or ReportOff
+// keeps the report out of it.
 func MainReport(dest string) MainOption {
 	return mainOptionFunc(func(c *session.Config) { c.Report = session.ReportDest(dest) })
 }

@@ -79,7 +79,7 @@ var states sync.Map // *testing.B → *state
 
 // Track audits and records the benchmark b. Call it once, at the top of the
 // benchmark function, before any b.StopTimer; it works with `for b.Loop()`
-// and with `for range b.N` bodies, in sub-benchmarks, and with -count, -cpu
+// and `for range b.N` bodies, in sub-benchmarks, and with -count, -cpu
 // lists and -benchtime=Nx:
 //
 //	func BenchmarkSum(b *testing.B) {
@@ -89,28 +89,19 @@ var states sync.Map // *testing.B → *state
 //		}
 //	}
 //
-// Track registers a b.Cleanup that runs after each call of the benchmark
-// function (once per ramp step in b.N style, once per repeat with b.Loop).
-// The run testing prints is recorded in benchkit's registry under b.Name()
-// (with the "-P" GOMAXPROCS suffix testing prints when P != 1), for
-// [Main]'s report; the registry keeps a bounded number of runs per name.
-// A benchmark run by testing.Benchmark, which has no name, is recorded as
-// "testing.Benchmark(p.TestX.func1)", after the function it runs.
-// Track adds the cv% and wait% metrics to the benchmark's line and checks
-// the run, logging each problem with b.Log (or failing the benchmark with
-// [FailOnFlags]): see the package doc's Track and Checks sections for the
-// metrics, the flags and their thresholds.
+// Through b.Cleanup it records the run testing prints under the name go
+// test prints (b.Name() with the -P suffix; a testing.Benchmark run as
+// "testing.Benchmark(p.TestX.func1)"), for [Main]'s report, adds cv% and
+// wait% to the benchmark's line and checks the run (the package doc's
+// Metrics and Checks sections).
 //
-// Track panics if b is nil. A second call in the same run of the benchmark
-// function (or a call after [Loop] or [LoopWithSetup], which call it) is ignored
-// and flagged as misuse. A benchmark that skips or fails records nothing;
-// one that calls b.Run records nothing for itself (testing measures only
-// the sub-benchmarks, and Track cannot reach them: call Track in the
-// functions given to b.Run) and says so once, with a misuse flag in the
-// report and a log line that go test prints for a parent only under -v.
-// In a RunParallel benchmark call Track at the top of the benchmark
-// function: a Track inside the body given to RunParallel is ignored, with
-// a misuse flag (once per run, however many goroutines call it).
+// Track panics if b is nil. A second call in one run of the benchmark
+// function (Loop and LoopWithSetup call it) is ignored and flagged as
+// misuse. A benchmark that skips or fails records nothing; one that calls
+// b.Run is not measured itself, records nothing, and gets a misuse flag
+// (call Track in the functions given to b.Run). In a RunParallel
+// benchmark call Track before b.RunParallel: a Track inside the body is
+// ignored, with a misuse flag.
 func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")
