@@ -241,7 +241,7 @@ const floorFactor = 2.5
 // over-subtracts: a correct three-instruction body (popcount, about 2.8×
 // the floor when alone) at 1.108 ns/op with a 45% wait share was corrected
 // to 0.614 ns, 2.3× the floor, and flagged in 18 of 60 processes at load
-// 4–13 (docs/measurements.md, issue 13). An eliminated `for b.Loop() {}`
+// 4–13 (docs/measurements.md, "Report signals"). An eliminated `for b.Loop() {}`
 // body (about 1.6× the floor) stays flagged unless the correction leaves
 // more than a quarter of its wait in.
 const onCPUFactor = 2.0

@@ -175,7 +175,7 @@ func TestEliminatedAndAllocs(t *testing.T) {
 	const cpuWant = "eliminated: a run above 2.5× the floor only on its ns/op must have its on-CPU time within 2× the floor"
 	assert.True(t, eliminated(0.78, 0.43, 0.27), cpuWant+" (an empty b.Loop at 45%% wait)")
 	assert.True(t, eliminated(1.2, 0.54, 0.27), cpuWant)
-	assert.False(t, eliminated(1.108, 0.614, 0.27), cpuWant+" (popcount at 45%% wait, issue 13)")
+	assert.False(t, eliminated(1.108, 0.614, 0.27), cpuWant+" (popcount at 45%% wait)")
 	assert.False(t, eliminated(1.2, 0.55, 0.27), cpuWant)
 	const shortWant = "allocsShort: want true when allocs/op rounds below the declared count"
 	assert.True(t, allocsShort(0, 1), shortWant)
@@ -289,7 +289,7 @@ func TestStoppedAlone(t *testing.T) {
 }
 
 // checkHeadline: a flag's headline, the line logged under the benchmark,
-// is one line of at most 160 characters (issue 11: messages ran to 450),
+// is one line of at most 160 characters (messages ran to 450),
 // starts with "benchkit: " and the benchmark, and names the numbers and
 // the fix (wants).
 func checkHeadline(t *testing.T, head string, wants ...string) {
@@ -302,8 +302,8 @@ func checkHeadline(t *testing.T, head string, wants ...string) {
 	}
 }
 
-// TestMisuseHeadlines: every misuse message is a headline (issue 11:
-// messages ran to 450 characters), with the fix.
+// TestMisuseHeadlines: every misuse message is a headline of at most 160
+// characters, with the fix.
 func TestMisuseHeadlines(t *testing.T) {
 	const name = "BenchmarkParseJSONLarge"
 	checkHeadline(t, parallelMessage(name, "Loop", true), "Loop called inside a RunParallel body", "pb.Next()")

@@ -24,7 +24,7 @@ type e2eJSONBench struct {
 }
 
 // TestE2ECPUList runs testdata/cpulist with -cpu=1,2 and -cpu=2,1 and
-// -count=2 (issue 11, bug 2). testing calls each benchmark's function
+// -count=2. testing calls each benchmark's function
 // once before it sets the first -cpu value; Track used to file that run
 // under the other value's name, so the first "-2" line carried a cv% that
 // mixed both settings and the JSON had 1 and 3 runs. Now every run is

@@ -17,7 +17,7 @@ import (
 
 // TestE2EStrictAndAllow runs testdata/strict, whose BenchmarkDCE raises
 // the allocs flag on every run and whose BenchmarkEmptyAllowed allows the
-// eliminated flag (issue 11).
+// eliminated flag.
 func TestE2EStrictAndAllow(t *testing.T) {
 	bin := e2eBuild(t, "strict")
 	args := []string{"-test.bench=.", "-test.benchtime=20ms", "-test.count=3", "-benchkit.warmup=off"}

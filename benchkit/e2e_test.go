@@ -178,7 +178,7 @@ func TestE2ESeed004(t *testing.T) {
 		}
 	}
 	// A warning is logged the first time a benchmark raises its kind, not
-	// under every repeat (issue 11); the report counts the repeats.
+	// under every repeat; the report counts the repeats.
 	const dceWant = "MakeBuffer_DCE: allocs flag logged in %d of %d repeats (want 1), eliminated flag in %d (want ≥ 1):\n%s"
 	assert.Equal(t, 1, allocsFlags, dceWant, allocsFlags, count, elimFlags, strings.Join(dce, "---\n"))
 	for _, l := range dce {
@@ -317,7 +317,7 @@ func TestE2EMisuse(t *testing.T) {
 
 var e2eSetupStopped = regexp.MustCompile(`LoopWithSetup stopped at iteration (\d+): the run would take about (\S+)`)
 
-// TestE2ESetupRunaway: a 200 µs setup before a 100 ns f (issue 11, bug 1)
+// TestE2ESetupRunaway: a 200 µs setup before a 100 ns f
 // fails at an early iteration with the projection and the fix, at the
 // default -benchtime and at a longer one; without the guard it would run
 // for about 40 minutes (the process timeout would cut it short). Under
@@ -363,7 +363,7 @@ func TestE2ESetupRunaway(t *testing.T) {
 
 // TestE2ETrackInParent: Track in a benchmark that calls b.Run records
 // nothing (testing measures only the sub-benchmarks) and says so once per
-// parent (issue 11, bug 10): in the log, which testing prints for a parent
+// parent: in the log, which testing prints for a parent
 // only under -v, and in Main's report, under the name testing uses.
 func TestE2ETrackInParent(t *testing.T) {
 	bin := e2eBuild(t, "parent")
@@ -395,7 +395,7 @@ func TestE2ETrackInParent(t *testing.T) {
 
 // TestE2EParallelMisuseRace runs the RunParallel misuse cases under -race:
 // Track called on every goroutine of a RunParallel body used to race on
-// the benchmark's state and timer (issue 11).
+// the benchmark's state and timer.
 func TestE2EParallelMisuseRace(t *testing.T) {
 	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
 		t.Skip("-race needs cgo")

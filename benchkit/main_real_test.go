@@ -217,7 +217,7 @@ func TestMainRealLateFailure(t *testing.T) {
 }
 
 // TestMainRealFlagParseFirst: a TestMain that calls flag.Parse before Main
-// (issue 11) accepts -benchkit.* flags after benchkit.RegisterFlags; the
+// accepts -benchkit.* flags after benchkit.RegisterFlags; the
 // environment variables work without it.
 func TestMainRealFlagParseFirst(t *testing.T) {
 	if testing.Short() {

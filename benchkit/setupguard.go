@@ -10,7 +10,7 @@ import (
 )
 
 // setupMaxWall is the longest wall time [LoopWithSetup] lets a run head for: a
-// run projected to take longer is failed at once (issue 11, bug 1). go
+// run projected to take longer is failed at once. go
 // test's default -timeout kills the whole test binary after 10 minutes,
 // losing every result; half of that for one benchmark is already far
 // beyond what anyone asks of -benchtime. A correct LoopWithSetup whose

@@ -11,7 +11,7 @@ import (
 )
 
 // TestSetupGuardProjection checks the projection of LoopWithSetup's wall time on
-// synthetic iterations (issue 11, bug 1).
+// synthetic iterations.
 func TestSetupGuardProjection(t *testing.T) {
 	g := newSetupGuard(testflag.Benchtime{D: time.Second})
 	// The reproducer: 64 iterations of 210 µs wall, 100 ns timed each.

@@ -288,7 +288,7 @@ func (st *state) end() {
 	}
 	isFinal := final(testflag.Read(), b.N, timed)
 	// One step is not enough: a cold first iteration and a stall the
-	// counters miss can look like a stopped timer once (issue 11, bug 8).
+	// counters miss can look like a stopped timer once.
 	// A step fails when the one before it was suspect too, when it alone
 	// is overwhelming (stoppedAlone), or when it is the last
 	// (-benchtime=Nx has only two) with strong evidence.
@@ -443,7 +443,7 @@ func staleProcsMessage(name string, procs, now int) string {
 var parentsWarned sync.Map // string → struct{}
 
 // parentTracked says, once per benchmark name, that Track was called in a
-// benchmark that called b.Run (issue 11, bug 10): testing measures only
+// benchmark that called b.Run: testing measures only
 // the sub-benchmarks, and nothing in testing lets Track reach them, so
 // nothing is recorded for it. The flag reaches Main's report; the log
 // line shows under go test -v (testing prints a parent's log only then).

@@ -170,8 +170,8 @@ func TestTrackRecordsNothingForSkipsFailuresAndParents(t *testing.T) {
 	if assert.Len(t, got, 1, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got) {
 		assert.Equal(t, 10, got[0].N, "parent with a sub-benchmark recorded %+v; want only the sub's run, N=10", got)
 	}
-	// The parent's Track says once that it recorded nothing (issue 11,
-	// bug 10), under a name rather than "" (testing.Benchmark's B has
+	// The parent's Track says once that it recorded nothing
+	//, under a name rather than "" (testing.Benchmark's B has
 	// none): the function it runs.
 	fs := flagsRecorded()
 	if assert.Len(t, fs, 1, "flags %+v; want the parent's misuse flag", fs) {
@@ -257,7 +257,7 @@ type registryBench = registry.Bench
 func registryBenchmarks() []registry.Bench { return registry.Default().Benchmarks() }
 
 // TestTestingBenchmarkIsNamed: testing.Benchmark's B has no name; its
-// record used to be a row named "-2" (issue 11). It is named after the
+// record used to be a row named "-2". It is named after the
 // function it runs.
 func TestTestingBenchmarkIsNamed(t *testing.T) {
 	withBenchtime(t, "10x")
@@ -275,7 +275,7 @@ func TestTestingBenchmarkIsNamed(t *testing.T) {
 
 // TestAllowRecordsWithoutFailing: under FailOnFlags an allowed kind is
 // recorded with its reason and does not fail the benchmark, while the
-// other flags still do (issue 11).
+// other flags still do.
 func TestAllowRecordsWithoutFailing(t *testing.T) {
 	withBenchtime(t, "100x")
 	records(t)

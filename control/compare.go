@@ -57,7 +57,7 @@ func Compare(b *testing.B, base Impl, cands ...Impl) Result {
 // one of Compare's own ("closure"), or an invalid option. A panic in
 // an implementation fails b with b.Fatal, naming the implementation, the
 // panic value and its stack (a panic left to crash the process can end
-// in PASS: see failOnPanic). Compare must be called at
+// in PASS). Compare must be called at
 // most once per benchmark function, from the benchmark's own goroutine:
 // called from a RunParallel body (seen on the call stack, whatever
 // GOMAXPROCS is) or from two goroutines sharing b, it panics with a

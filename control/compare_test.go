@@ -234,7 +234,7 @@ func mbPerSec(t *testing.T, line string) float64 {
 }
 
 // TestFinishOverheadAboveTime: a closure overhead no smaller than the
-// baseline's time (issue 11) gets its own warning, not a percentage over
+// baseline's time gets its own warning, not a percentage over
 // 100 and a correction formula that no longer means anything.
 func TestFinishOverheadAboveTime(t *testing.T) {
 	res := finish(Result{Baseline: "tiny", BaselineNsPerOp: 2}, measurement{overhead: 3}, time.Second)

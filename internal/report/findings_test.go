@@ -16,7 +16,7 @@ import (
 )
 
 // steadyBursty is a Loop timeline of a steady 170 ns workload with
-// scattered interference bursts (issue 13's sum on a busy 2-core box).
+// scattered interference bursts (sum on a busy 2-core box).
 func steadyBursty(seed uint64) []float64 {
 	r := rand.New(rand.NewPCG(seed, 5))
 	xs := make([]float64, 256)
@@ -157,8 +157,8 @@ func TestColdStartRuns(t *testing.T) {
 	assert.Less(t, s.CVPct, 2.0)
 }
 
-// TestJSONIssue13Fields: the fields added within v1 by issue 13.
-func TestJSONIssue13Fields(t *testing.T) {
+// TestJSONGradeFields: the grade and cause fields added within v1.
+func TestJSONGradeFields(t *testing.T) {
 	tl := []float64{407e6}
 	for i := range 63 {
 		tl = append(tl, 1.1e6*(1+0.01*float64(i%4)))

@@ -92,7 +92,7 @@ type jsonBenchmark struct {
 	Runs             []jsonRun    `json:"runs"`
 	Timeline         []float64    `json:"timeline_ns_per_op"`
 
-	// Added within v1 by issue 13: what the grade and runs-needed are
+	// Added within v1: what the grade and runs-needed are
 	// computed from, the interval of the median, and the causes.
 	GradeBasis      Basis      `json:"grade_basis"`
 	MedianCIPct     *float64   `json:"median_ci_pct"`

@@ -600,7 +600,7 @@ func TestAllowedAndDetailedFlags(t *testing.T) {
 }
 
 // TestOnceRowsFold: a -count=1 suite of many benchmarks gives one line for
-// the rows with nothing known beyond one ns/op, not a row each (issue 11);
+// the rows with nothing known beyond one ns/op, not a row each;
 // rows with a flag stay, and few such rows are listed one by one.
 func TestOnceRowsFold(t *testing.T) {
 	run := func(ns float64) registry.Run {

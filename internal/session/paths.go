@@ -37,7 +37,7 @@ func outputFiles(cfg Config) []outputFile {
 // checkPaths checks, before anything runs, that every file cfg asks
 // for can be written: its directory exists and takes a new file, or the
 // file exists and opens for writing. A path found wrong only after the
-// benchmarks would throw their run away (issue 11).
+// benchmarks would throw their run away.
 func checkPaths(cfg Config, pkg string) error {
 	for _, f := range outputFiles(cfg) {
 		path := filePath(f.path, pkg, f.ext)

@@ -306,7 +306,7 @@ func TestMainFiles(t *testing.T) {
 	assert.NoError(t, err, "so does a path ending with a separator")
 
 	// A path that cannot be written stops Main before anything runs
-	// (issue 11: it used to be found after the whole run).
+	// (it used to be found after the whole run).
 	h = newHarness("-test.bench=.", "-benchkit.json="+filepath.Join(dir, "missing", "r.json"))
 	assert.Equal(t, 2, h.run(fakeM{run: h.record}), "a file that cannot be written stops the run")
 	assert.Empty(t, h.events, "nothing ran")
@@ -335,7 +335,7 @@ func TestMainUnwritablePath(t *testing.T) {
 
 // TestMainSamePathTwoPackages: a file path given to two packages (go test
 // ./... with a file, not a directory) is said, not overwritten silently
-// (issue 11).
+// .
 func TestMainSamePathTwoPackages(t *testing.T) {
 	dir := t.TempDir()
 	js, samples := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The synthetic timelines of issue 13: what benchkit.Loop records (256
+// Synthetic timelines: what benchkit.Loop records (256
 // batches of a few ms, per-iteration ns) on a steady workload with
 // scattered interference bursts, under a sustained level shift, with two
 // interleaved regimes, with a slow drift and with a cold first iteration.

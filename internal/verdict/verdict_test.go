@@ -57,7 +57,7 @@ func TestDecideGroups(t *testing.T) {
 	assert.Equal(t, Slower, v)
 	v, _ = r.DecideControl(ctl, true)
 	assert.Equal(t, Same, v)
-	// A control 126 points wide is not "same" (issue 11): it is a noise
+	// A control 126 points wide is not "same": it is a noise
 	// floor too high to call anything the same.
 	v, why = r.DecideControl(Interval{DeltaPct: 2, LoPct: -61, HiPct: 65}, true)
 	assert.Equal(t, Undecided, v)

@@ -1,5 +1,5 @@
-// Package cpulist is a fixture for benchkit's -cpu tests (issue 11, bug
-// 2): a package whose TestMain is benchkit.Main, with a b.N-style and a
+// Package cpulist is a fixture for benchkit's -cpu tests: a
+// package whose TestMain is benchkit.Main, with a b.N-style and a
 // b.Loop-style benchmark, run with -cpu=1,2 (and 2,1). testing runs the
 // first run1 of each benchmark before it sets the -cpu value, so Track
 // used to file that run under the other value's name.

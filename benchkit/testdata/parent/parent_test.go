@@ -1,5 +1,5 @@
 // Package parent is a fixture for benchkit's tests of Track in a
-// benchmark that calls b.Run (issue 11, bug 10): testing measures only
+// benchmark that calls b.Run: testing measures only
 // the sub-benchmarks, so Track there records nothing, and must say so
 // once, in the log (go test -v) and in Main's report.
 package parent

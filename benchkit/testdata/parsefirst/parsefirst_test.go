@@ -1,5 +1,5 @@
 // Package parsefirst is a fixture for benchkit's tests of a TestMain that
-// calls flag.Parse before benchkit.Main (issue 11): with
+// calls flag.Parse before benchkit.Main: with
 // benchkit.RegisterFlags first, -benchkit.* flags work; PARSEFIRST_PLAIN=1
 // leaves RegisterFlags out, and flag.Parse rejects them as go's flag
 // package does.

@@ -1,6 +1,6 @@
 // Package setupslow holds benchkit.LoopWithSetup benchmarks whose untimed setup
-// dwarfs the timed work, for benchkit's end-to-end tests (issue 11, bug
-// 1). Without the runaway guard BenchmarkSlowSetup would run for about 40
+// dwarfs the timed work, for benchkit's end-to-end tests.
+// Without the runaway guard BenchmarkSlowSetup would run for about 40
 // minutes at -benchtime=1s: testing grows b.N until f's 100 ns reach 1s.
 package setupslow
 

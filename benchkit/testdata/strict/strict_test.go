@@ -1,5 +1,5 @@
 // Package strict is a fixture for benchkit's strict-mode and Allow tests
-// (issue 11): a package whose TestMain is benchkit.Main. In strict mode a
+// : a package whose TestMain is benchkit.Main. In strict mode a
 // flag fails the benchmark that raised it (so go test -json names it), and
 // a flag the benchmark allowed fails nothing.
 package strict

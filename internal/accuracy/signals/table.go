@@ -139,7 +139,7 @@ func printTable(w io.Writer, obs map[string][]row) {
 			fmtNum(s.waitMed), printedCell(s), oldCell(s, fmtNum(s.oldMed)), truthCell(s.truth), ratioCell(s), withinCell(s))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "grade E/A/N/D: processes graded excellent/acceptable/noisy/do-not-trust (unknown left out); \"before\" columns recompute issue 13's old rules from the same JSON (seed 001's thresholds on the batch CV; TwoRegimes or ShiftedBlock on the batches without the sustained-level condition; Lehr's rule on the batch CV).")
+	fmt.Fprintln(w, "grade E/A/N/D: processes graded excellent/acceptable/noisy/do-not-trust (unknown left out); \"before\" columns recompute the report's earlier rules from the same JSON (seed 001's thresholds on the batch CV; TwoRegimes or ShiftedBlock on the batches without the sustained-level condition; Lehr's rule on the batch CV).")
 	fmt.Fprintln(w, "runs@5% printed lo–hi: the medians over processes without a regime call of the range the report printed (lo from the run's standard error, hi from the CV of its 16 block medians); truth: ⌈16·(cv/5)²⌉, at least 6, with cv the CV of the R printed medians; the last column counts the processes whose printed range, widened by a factor 2 each way, holds the truth.")
 }
 

@@ -129,7 +129,7 @@ func printTable(w io.Writer, procs []runs, long runs, longCount int) {
 			num(s.longCV, "%.1f%%"), num(s.longMaxMin, "%.2f"), num(s.longLag1, "%.2f"))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "between processes: CV of the processes' medians (issue 13's run-to-run truth); within a process: median over processes of the CV of one process's consecutive runs; r: Pearson's correlation across processes of log medians with the first row's; ratio: each process's median over the first row's in the same process, what a comparison interleaved within one process would see of the machine's changes; one process: the long process's runs in the order they ran.")
+	fmt.Fprintln(w, "between processes: CV of the processes' medians (the run-to-run truth); within a process: median over processes of the CV of one process's consecutive runs; r: Pearson's correlation across processes of log medians with the first row's; ratio: each process's median over the first row's in the same process, what a comparison interleaved within one process would see of the machine's changes; one process: the long process's runs in the order they ran.")
 	fmt.Fprintln(w, "Reading: a long process that spreads as much as separate processes, far more than a few consecutive runs, means the machine changes speed over time; separate processes spreading far more than the long process means something fixed per process differs.")
 }
 
