@@ -72,18 +72,10 @@ type setting struct {
 }
 
 var settings = []setting{
-	{
-		flag: "benchkit.json", env: "BENCHKIT_JSON",
-		usage: "write the benchkit JSON report (schema benchkit-report/v1) to `path` (env BENCHKIT_JSON)",
-		def:   func(c Config) string { return c.JSONPath },
-		set:   func(c *Config, v string) error { c.JSONPath = v; return nil },
-	},
-	{
-		flag: "benchkit.samples", env: "BENCHKIT_SAMPLES",
-		usage: "write every benchmark sample to `path` in the Go benchmark format, for benchstat (env BENCHKIT_SAMPLES)",
-		def:   func(c Config) string { return c.SamplesPath },
-		set:   func(c *Config, v string) error { c.SamplesPath = v; return nil },
-	},
+	pathSetting("benchkit.json", "BENCHKIT_JSON",
+		"write the benchkit JSON report (schema benchkit-report/v1) to `path`", func(c *Config) *string { return &c.JSONPath }),
+	pathSetting("benchkit.samples", "BENCHKIT_SAMPLES",
+		"write every benchmark sample to `path` in the Go benchmark format, for benchstat", func(c *Config) *string { return &c.SamplesPath }),
 	{
 		flag: "benchkit.report", env: "BENCHKIT_REPORT",
 		usage: "where the text report goes: stdout, stderr, off, or a file `path` (env BENCHKIT_REPORT)",
@@ -118,19 +110,8 @@ var settings = []setting{
 			return nil
 		},
 	},
-	{
-		flag: "benchkit.delta", env: "BENCHKIT_DELTA",
-		usage: "the change in `percent` the report's runs-needed column sizes for (Lehr's rule) (env BENCHKIT_DELTA)",
-		def:   func(c Config) string { return strconv.FormatFloat(c.Delta, 'g', -1, 64) },
-		set: func(c *Config, v string) error {
-			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
-			if err != nil || !(f > 0) || math.IsInf(f, 0) {
-				return fmt.Errorf("%q is not a positive percentage: use a number such as 5", v)
-			}
-			c.Delta = f
-			return nil
-		},
-	},
+	pctSetting("benchkit.delta", "BENCHKIT_DELTA", "the change in `percent` the report's runs-needed column sizes for (Lehr's rule)",
+		false, "is not a positive percentage: use a number such as 5", func(c *Config) *float64 { return &c.Delta }),
 	{
 		flag: testflag.MetricsFlag, env: testflag.MetricsEnv, boolean: true,
 		usage: "add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines: on or off (env BENCHKIT_METRICS)",
@@ -141,87 +122,81 @@ var settings = []setting{
 			return err
 		},
 	},
-	{
-		flag: "benchkit.strict", env: "BENCHKIT_STRICT", boolean: true,
-		usage: "exit non-zero when any benchmark raised a benchkit flag (env BENCHKIT_STRICT)",
-		def:   func(c Config) string { return strconv.FormatBool(c.Strict) },
-		set: func(c *Config, v string) error {
-			b, err := strconv.ParseBool(strings.TrimSpace(v))
-			if err != nil {
-				return fmt.Errorf("%q is not a boolean: use true or false", v)
-			}
-			c.Strict = b
-			return nil
-		},
-	},
-	{
-		flag: "benchkit.forks", env: "BENCHKIT_FORKS",
-		usage: "`n` fresh processes control.Compare spreads its rounds over; 1 measures within one process (env BENCHKIT_FORKS)",
-		def: func(c Config) string {
-			if c.Forks == 0 {
-				return ""
-			}
-			return strconv.Itoa(c.Forks)
-		},
-		set: func(c *Config, v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				return fmt.Errorf("%q is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", v)
-			}
-			c.Forks = n
-			return nil
-		},
-	},
+	boolSetting("benchkit.strict", "BENCHKIT_STRICT", "exit non-zero when any benchmark raised a benchkit flag",
+		func(c *Config) *bool { return &c.Strict }),
+	countSetting("benchkit.forks", "BENCHKIT_FORKS", "`n` fresh processes control.Compare spreads its rounds over; 1 measures within one process",
+		"is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", func(c *Config) *int { return &c.Forks }),
 	{
 		flag: "benchkit.against", env: "BENCHKIT_AGAINST",
 		usage: "compare the selected benchmarks with the same package's test binary at `path`, built at another commit (env BENCHKIT_AGAINST)",
 		def:   func(c Config) string { return c.Against },
 		set:   func(c *Config, v string) error { c.Against = strings.TrimSpace(v); return nil },
 	},
-	{
-		flag: "benchkit.rounds", env: "BENCHKIT_ROUNDS",
-		usage: "`n` rounds of processes for -benchkit.against (default 10) (env BENCHKIT_ROUNDS)",
-		def: func(c Config) string {
-			if c.Rounds == 0 {
-				return ""
-			}
-			return strconv.Itoa(c.Rounds)
-		},
-		set: func(c *Config, v string) error {
-			n, err := strconv.Atoi(strings.TrimSpace(v))
-			if err != nil || n < 1 {
-				return fmt.Errorf("%q is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", v)
-			}
-			c.Rounds = n
-			return nil
-		},
-	},
-	{
-		flag: "benchkit.gate", env: "BENCHKIT_GATE",
-		usage: "with -benchkit.against, fail on a decided slowdown beyond `percent` (env BENCHKIT_GATE)",
-		def:   func(c Config) string { return strconv.FormatFloat(c.Gate, 'g', -1, 64) },
-		set: func(c *Config, v string) error {
-			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
-			if err != nil || f < 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-				return fmt.Errorf("%q is not a percentage: use a number such as 5 (0 turns the gate off)", v)
-			}
-			c.Gate = f
-			return nil
-		},
-	},
-	{
-		flag: "benchkit.gate.allocs", env: "BENCHKIT_GATE_ALLOCS", boolean: true,
-		usage: "with -benchkit.against, fail on any increase in allocs/op (env BENCHKIT_GATE_ALLOCS)",
-		def:   func(c Config) string { return strconv.FormatBool(c.GateAllocs) },
+	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` rounds of processes for -benchkit.against (default 10)",
+		"is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", func(c *Config) *int { return &c.Rounds }),
+	pctSetting("benchkit.gate", "BENCHKIT_GATE", "with -benchkit.against, fail on a decided slowdown beyond `percent`",
+		true, "is not a percentage: use a number such as 5 (0 turns the gate off)", func(c *Config) *float64 { return &c.Gate }),
+	boolSetting("benchkit.gate.allocs", "BENCHKIT_GATE_ALLOCS", "with -benchkit.against, fail on any increase in allocs/op",
+		func(c *Config) *bool { return &c.GateAllocs }),
+}
+
+// pathSetting is a setting that holds a file path as given.
+func pathSetting(flag, env, usage string, field func(*Config) *string) setting {
+	return setting{flag: flag, env: env, usage: usage + " (env " + env + ")",
+		def: func(c Config) string { return *field(&c) },
+		set: func(c *Config, v string) error { *field(c) = v; return nil }}
+}
+
+// boolSetting is a true/false setting; its flag can be given without a
+// value.
+func boolSetting(flag, env, usage string, field func(*Config) *bool) setting {
+	return setting{flag: flag, env: env, usage: usage + " (env " + env + ")", boolean: true,
+		def: func(c Config) string { return strconv.FormatBool(*field(&c)) },
 		set: func(c *Config, v string) error {
 			b, err := strconv.ParseBool(strings.TrimSpace(v))
 			if err != nil {
 				return fmt.Errorf("%q is not a boolean: use true or false", v)
 			}
-			c.GateAllocs = b
+			*field(c) = b
 			return nil
+		}}
+}
+
+// countSetting is a whole number ≥ 1; 0 (its zero value) means "not
+// given", shown as no default. bad ends the message for a value that is
+// not one.
+func countSetting(flag, env, usage, bad string, field func(*Config) *int) setting {
+	return setting{flag: flag, env: env, usage: usage + " (env " + env + ")",
+		def: func(c Config) string {
+			if n := *field(&c); n != 0 {
+				return strconv.Itoa(n)
+			}
+			return ""
 		},
-	},
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 {
+				return fmt.Errorf("%q %s", v, bad)
+			}
+			*field(c) = n
+			return nil
+		}}
+}
+
+// pctSetting is a finite percentage, a trailing "%" allowed: positive, or
+// with zero non-negative. bad ends the message for a value that is not
+// one.
+func pctSetting(flag, env, usage string, zero bool, bad string, field func(*Config) *float64) setting {
+	return setting{flag: flag, env: env, usage: usage + " (env " + env + ")",
+		def: func(c Config) string { return strconv.FormatFloat(*field(&c), 'g', -1, 64) },
+		set: func(c *Config, v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f < 0 || (f == 0 && !zero) {
+				return fmt.Errorf("%q %s", v, bad)
+			}
+			*field(c) = f
+			return nil
+		}}
 }
 
 // flagValue is the flag.Value of every setting: it keeps the text, which
