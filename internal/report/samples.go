@@ -14,36 +14,13 @@ import (
 
 // Samples writes every sample of in to w in the Go benchmark format, with
 // golang.org/x/perf/benchfmt.Writer, so that benchstat reads the file
-// directly. The file starts with the configuration lines goos, goarch, pkg,
-// cpu (those known; cpu exactly as go test prints it, trailing spaces
-// included) and "benchkit: benchkit-report/v1"; then
-//
-//   - under "samples: runs", one result line per recorded run:
-//     Benchmark<Name>[-procs] <N> <ns> ns/op [<B> B/op <allocs> allocs/op]
-//     (B/op and allocs/op only when both are known, truncated to integers
-//     as go test -benchmem prints them; ns/op at full precision);
-//
-//   - under "samples: batches", for each benchmark whose samples are its
-//     benchkit.Loop batch timeline (a single run), one line per batch with
-//     its per-iteration cost in ns/op and, as iterations, the run's N over
-//     the number of batches (approximate: batches are merged to stay
-//     bounded);
-//
-//   - under "samples: rounds", for each control comparison, one line per
-//     round and implementation: Benchmark<Name>/impl=<impl>[-procs] with
-//     the calls per batch as iterations and that round's time per call
-//     as ns/op, for the baseline, the control copy ("impl=control") and
-//     each candidate (at most registry.MaxRoundTimes rounds, evenly
-//     spaced); `benchstat -col /impl` puts the implementations side by
-//     side. The rounds of every -count repeat share a name.
-//
-//   - under "samples: against", the cross-build samples of
-//     -benchkit.against, labelled "side: base|new|control" (see
-//     againstSamples).
-//
-// The samples key changes between the blocks, so benchstat puts them in
-// separate tables rather than mixing run, batch, round and cross-build
-// samples.
+// directly: the configuration lines goos, goarch, pkg, cpu (as go test
+// prints it) and "benchkit: benchkit-report/v1", then one block per
+// source, each under its own "samples:" key so that benchstat never mixes
+// them: runs (one line per recorded run), batches (a single run's Loop
+// timeline), rounds (control comparisons, Benchmark<Name>/impl=<impl>)
+// and against (-benchkit.against, labelled "side: base|new|control").
+// docs/report.md describes each line.
 func Samples(w io.Writer, in Input) error {
 	return SamplesAnalysis(w, in, Analyze(in))
 }
