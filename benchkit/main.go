@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/session"
 )
 
@@ -116,3 +117,23 @@ func isNilValue(v any) bool {
 	}
 	return false
 }
+
+// IsChild reports whether this process is a child benchkit started: a
+// fork of control.Compare or a process of -benchkit.against. Main reports
+// nothing in a child, and a fork ends as soon as its measurement is
+// handed over, so the code after Compare and TestMain's teardown run only
+// in the parent. TestMain's setup runs in every child, while the
+// parent's setup is still in place: use IsChild to keep setup that must
+// happen once out of the children, such as a server on a fixed port
+// (the children can reach the parent's) or a fixture the parent's
+// teardown removes:
+//
+//	func TestMain(m *testing.M) {
+//		if !benchkit.IsChild() {
+//			stop := startServer(":8080")
+//			defer stop()
+//		}
+//		code := benchkit.Run(m)
+//		... // teardown: the parent only
+//	}
+func IsChild() bool { return child.Is() }

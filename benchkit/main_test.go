@@ -2,6 +2,9 @@ package benchkit
 
 import (
 	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -47,4 +50,14 @@ func TestMainRegistersNothingAtImport(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	session.Register(fs, session.Defaults())
 	assert.NotNil(t, fs.Lookup("benchkit.json"), "the session registers them when asked")
+}
+
+// TestIsChild: only a marker naming this process's parent makes a child.
+func TestIsChild(t *testing.T) {
+	assert.False(t, IsChild(), "the test binary itself")
+	t.Setenv("BENCHKIT_CHILD_RESULT", filepath.Join(t.TempDir(), "r.json"))
+	t.Setenv("BENCHKIT_CHILD_PARENT", strconv.Itoa(os.Getppid()+1))
+	assert.False(t, IsChild(), "a marker left by another parent")
+	t.Setenv("BENCHKIT_CHILD_PARENT", strconv.Itoa(os.Getppid()))
+	assert.True(t, IsChild())
 }

@@ -46,24 +46,23 @@ func Compare(b *testing.B, base Impl, cands ...Impl) Result {
 //
 // It spends about -benchtime × max(2, 1 + len(cands)) in all, reports the
 // metrics on b's line, logs one verdict per candidate, records the result
-// for benchkit's end-of-run report and returns it. See the package doc's
-// "How it measures" and "Metrics" sections for the calibration, the
-// rounds, the budget, -benchtime=Nx and the units, and [Analyze] for the
+// for benchkit's end-of-run report and returns it; [Analyze] states the
 // verdict rule. With [Gate], a decided regression beyond the threshold
-// fails b with b.Errorf.
+// fails b with b.Errorf, once, on the combined result.
 //
-// Compare fails b with b.Fatalf for a zero Impl, a nil function, an empty,
-// duplicate, reserved or malformed name, a name whose metric unit would be
-// one of Compare's own ("closure"), or an invalid option. A panic in
-// an implementation fails b with b.Fatal, naming the implementation, the
-// panic value and its stack (a panic left to crash the process can end
-// in PASS). Compare must be called at
-// most once per benchmark function, from the benchmark's own goroutine:
-// called from a RunParallel body (seen on the call stack, whatever
-// GOMAXPROCS is) or from two goroutines sharing b, it panics with a
-// message, since b.Fatal may not be called off the benchmark goroutine;
-// called twice, it fails b. The package doc's "Bad input" section lists
-// every case.
+// The Result is the whole comparison's: with forks, the forks combined.
+// Code before Compare runs in every fork too (a fork re-executes the
+// benchmark to reach it); in a fork Compare does not return: once its
+// measurement is handed to the parent the fork ends, so that the code
+// after Compare, b's cleanups and TestMain's teardown run in the parent
+// only. benchkit.IsChild tells a TestMain's setup that it runs in a fork.
+// An implementation that calls b.Skip skips b, in forks too.
+//
+// Compare fails b for a bad call (a zero Impl, a nil function, a bad
+// name, an invalid option, a second Compare in one benchmark function) and
+// for an implementation that panics, naming it, with its stack. Called
+// from a RunParallel body or from two goroutines sharing b, it panics with
+// the fix, since b.Fatal may not be called off the benchmark goroutine.
 func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 	b.Helper()
 	cfg := buildConfig(c.opts)
@@ -89,8 +88,13 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 		b.Fatalf("%v", err)
 	}
 	child.Watch()
+	procs := testingb.Procs(b)
+	defer setProcs(procs)()
 	bt := testflag.Read()
-	p := planFor(b.Name(), bt, len(cands), forks, flag.CommandLine, os.Executable)
+	p := planFor(b.Name(), bt, len(cands), forks, procs, flag.CommandLine, child.Self)
+	if childTarget(b) {
+		measureFork(b, impls, p, cfg) // hands the measurement over and ends the process
+	}
 	notes := p.notes
 	if bt.N > 0 {
 		notes = append(notes, fmt.Sprintf("-benchtime=%dx: running %s within a %s budget; a verdict needs -benchtime=1s (or ≥ 10x) or more", bt.N, textfmt.Plural(bt.N, "round"), textfmt.Dur(p.budget)))
@@ -99,59 +103,128 @@ func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
 		notes = append(notes, fmt.Sprintf("-count=%d: Compare interleaves inside each run, so -count multiplies the cost by %d; -count=1 is enough", n, n))
 	}
 
-	res, ms, err := c.run(b, impls, p, cfg)
-	if err != nil {
-		b.Fatalf("%v", err)
-	}
-	report(b, res, ms, notes)
-	return res
-}
-
-// run measures inside one b.Loop iteration, in forks or in this process,
-// and analyses the rounds. In a fork started for b it also hands the
-// measurement back to the parent. When the first fork cannot be started,
-// it measures in this process and says so in a warning.
-func (c Comparer) run(b *testing.B, impls []Impl, p plan, cfg config) (Result, measurement, error) {
-	var (
-		ms      measurement
-		frs     []forkResult
-		skipped string
-		started = true
-		err     error
-		done    bool
-	)
+	var o outcome
+	done := false
 	for b.Loop() {
-		if done {
-			continue
-		}
-		done = true
-		if p.forks > 1 {
-			frs, skipped, started, err = runForks(b.Name(), impls, p, b.TempDir(), flag.CommandLine)
-		}
-		if p.forks <= 1 || !started {
-			ms = measure(impls, p.budget, p.maxRounds, cfg)
+		if !done {
+			done = true
+			o = c.run(b.Name(), impls, p, cfg)
 		}
 	}
 	switch {
-	case err != nil && started:
-		return Result{}, ms, err
-	case p.forks > 1 && started:
-		ms = combine(frs)
-		if skipped != "" {
-			ms.warnings = append(ms.warnings, skipped)
+	case o.err != nil:
+		b.Fatalf("%v", o.err)
+	case o.skip != "":
+		b.Skipf("control: an implementation skipped the benchmark in its fork: %s", o.skip)
+	}
+	report(b, o.res, o.ms, append(notes, o.notes...))
+	return o.res
+}
+
+// setProcs sets GOMAXPROCS to procs, the value go test prints for this
+// run, and returns the function that restores it: testing makes a
+// benchmark's first call before it sets the first -cpu value
+// (golang/go#49980), and Compare measures everything in that call.
+func setProcs(procs int) (restore func()) {
+	if procs < 1 || runtime.GOMAXPROCS(0) == procs {
+		return func() {}
+	}
+	prev := runtime.GOMAXPROCS(procs)
+	return func() { runtime.GOMAXPROCS(prev) }
+}
+
+// outcome is what run measured: the Result and the measurement behind
+// it, notes for the log, or the reason an implementation skipped, or an
+// error that fails the benchmark.
+type outcome struct {
+	res   Result
+	ms    measurement
+	notes []string
+	skip  string
+	err   error
+}
+
+// run measures the comparison in forks, or in this process, and analyses
+// the rounds. When the forks cannot be started, or the slowest
+// implementation leaves room for a single process, it measures in this
+// process and says why; when it leaves room for fewer forks, it measures
+// again with that many.
+func (c Comparer) run(name string, impls []Impl, p plan, cfg config) outcome {
+	var notes []string
+	for p.forks > 1 {
+		dir, remove, err := child.TempDir("benchkit-forks-")
+		if err != nil {
+			notes = append(notes, err.Error()+"; measured within this one process, and the interval describes this process only")
+			break
 		}
-		return forkedResult(frs, ms, cfg, p.budget), ms, nil
-	}
-	res := result(impls, ms, cfg, p.budget)
-	if err != nil {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("could not start a fork (%v): measured within this one process; the interval describes this process only", err))
-	}
-	if childTarget(b) {
-		if werr := child.WriteResult(newForkResult(impls, ms)); werr != nil {
-			return res, ms, fmt.Errorf("control: fork of %s: %v", b.Name(), werr)
+		fr, started, err := runForks(name, impls, p, dir, flag.CommandLine)
+		remove()
+		switch {
+		case err != nil && started:
+			return outcome{err: err}
+		case err != nil:
+			notes = append(notes, fmt.Sprintf("could not start a fork (%v): measured within this one process; the interval describes this process only", err))
+		case fr.skip != "":
+			return outcome{skip: fr.skip}
+		case fr.fewer > 0 && fr.fewer < p.forks:
+			notes = append(notes, fewerForksNote(p, fr))
+			p = p.withForks(fr.fewer)
+			continue
+		default:
+			ms := combine(fr.frs)
+			ms.stopped = fr.stopped
+			if fr.skipped != "" {
+				ms.warnings = append(ms.warnings, fr.skipped)
+			}
+			if len(fr.frs) == 0 {
+				// Every fork stopped before a round: nothing to analyse
+				// but the probe.
+				ms.probeNs = fr.probe
+				res := result(impls, ms, cfg, p.budget)
+				res.Forks = p.forks
+				return outcome{res: res, ms: ms, notes: notes}
+			}
+			return outcome{res: forkedResult(fr.frs, ms, cfg, p.budget), ms: ms, notes: notes}
 		}
+		break
 	}
-	return res, ms, nil
+	ms := measure(impls, p.budget, p.maxRounds, cfg)
+	return outcome{res: result(impls, ms, cfg, p.budget), ms: ms, notes: notes}
+}
+
+// fewerForksNote says why a comparison runs in fewer forks than asked.
+func fewerForksNote(p plan, fr forkRun) string {
+	where := fmt.Sprintf("in %d forks of %s each", fr.fewer, textfmt.Dur(p.budget/time.Duration(fr.fewer)))
+	if fr.fewer == 1 {
+		where = "within this one process (the interval then describes this process only)"
+	}
+	return fmt.Sprintf("an implementation is slow: a fork needs about %s to measure %d rounds, more than the %s each of %d forks would get, so it is measured %s; a longer -benchtime gives it more forks",
+		textfmt.Dur(fr.need), minRounds, textfmt.Dur(p.forkBudget), p.forks, where)
+}
+
+// measureFork is Compare in a fork started for b: it measures b's share,
+// writes the measurement to the parent's result file and ends the
+// process, so that nothing after Compare (the caller's code, b's
+// cleanups, TestMain's teardown) runs in a fork. An implementation that
+// calls b.Skip is handed over as a skip, with its reason.
+func measureFork(b *testing.B, impls []Impl, p plan, cfg config) {
+	b.Helper()
+	defer func() {
+		if b.Skipped() {
+			reason := strings.TrimSpace(testingb.Output(b))
+			if reason == "" {
+				reason = "(no reason given)"
+			}
+			if err := child.WriteResult(forkResult{Names: implNames(impls), Skipped: reason}); err == nil {
+				child.Done()
+			}
+		}
+	}()
+	ms := measure(impls, p.budget, p.maxRounds, cfg)
+	if err := child.WriteResult(newForkResult(impls, ms)); err != nil {
+		b.Fatalf("control: fork of %s: %v", b.Name(), err)
+	}
+	child.Done()
 }
 
 // result turns a measurement into a Result.
@@ -176,6 +249,15 @@ func result(impls []Impl, ms measurement, cfg config, budget time.Duration) Resu
 // everywhere when measuring stopped early, and the closure-overhead
 // warning.
 func finish(res Result, ms measurement, budget time.Duration) Result {
+	if res.Rounds == 0 && len(ms.probeNs) == 2+len(res.Candidates) {
+		// Nothing but the probe measured: its one call of each is the
+		// only time there is, and the line shows it rather than nothing.
+		res.BaselineNsPerOp, res.Control.NsPerOp = ms.probeNs[0], ms.probeNs[1]
+		for i := range res.Candidates {
+			res.Candidates[i].NsPerOp = ms.probeNs[2+i]
+		}
+		res.Warnings = append(res.Warnings, "no round was measured: each ns/op here is one call, timed before calibration")
+	}
 	res.BatchIters = ms.iters
 	res.OverheadNsPerOp = ms.overhead
 	res.BudgetNs = float64(budget)
@@ -240,9 +322,6 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	rec.Warnings = append(append([]string{}, notes...), res.Warnings...)
 	reg := registry.Comparison{Result: rec, Procs: runtime.GOMAXPROCS(0), RoundNs: ms.ns}
 	registry.Default().AddComparison(testingb.Key(b), reg)
-	if ms.stopped != "" {
-		registry.Default().AddFlag(testingb.Key(b), registry.Flag{Kind: registry.FlagMisuse, Message: "control: " + ms.stopped})
-	}
 
 	if res.Gate > 0 {
 		for _, e := range res.Candidates {
@@ -263,6 +342,11 @@ func reportImpls(b *testing.B, res Result, ms measurement) {
 	b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
 	for _, e := range res.Candidates {
 		b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
+	}
+	if res.Rounds == 0 {
+		return // one probed call each: no ratio, no overhead was measured
+	}
+	for _, e := range res.Candidates {
 		b.ReportMetric(ratioPct(e), ratioUnit(e.Name, res.Baseline))
 	}
 	b.ReportMetric(ratioPct(res.Control), ratioUnit(ControlName, res.Baseline))

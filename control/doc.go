@@ -59,13 +59,20 @@
 // smaller) says so in its reason: it may not survive a rebuild.
 //
 // BENCHKIT_FORKS and -benchkit.forks (registered by benchkit.Main)
-// override the option. Forks run one at a time, each with a deadline of
-// 10 × its budget + 2 minutes, and none outlives this process; a fork that
-// fails fails the benchmark with its output. Compare measures within this
-// one process, and says so in its log, with Forks(1), inside a fork, under
-// testing.Benchmark, under a go test flag that writes a file (-cpuprofile,
-// -memprofile, -blockprofile, -mutexprofile, -trace, -coverprofile), and
-// when the test binary cannot be re-executed.
+// override the option (at most [MaxForks]). Forks run one at a time, each
+// at the GOMAXPROCS go test prints for the run, with a deadline of 10 × its
+// budget + 2 minutes, its own temporary directory, and none outlives this
+// process; a fork that fails fails the benchmark with its output. On
+// Linux a fork runs the very file this process runs (/proc/self/exe);
+// elsewhere a test binary rebuilt while it runs is not forked. When the
+// slowest implementation leaves a fork too little of the budget to
+// measure, Compare uses fewer forks and says so; under -benchtime=Nx it
+// runs exactly N rounds, at least 5 per fork.
+//
+// Compare measures within this one process, and says so in its log, with
+// Forks(1), under testing.Benchmark, under a go test flag that writes a
+// file (-cpuprofile, -memprofile, -blockprofile, -mutexprofile, -trace,
+// -coverprofile), and when the test binary cannot be re-executed.
 //
 // # Metrics
 //

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,16 +19,31 @@ import (
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
-// Where the number of forks comes from, besides the Forks option.
+// Where the number of forks comes from, besides the Forks option, and
+// where a fork finds its share of the budget.
 const (
 	forksEnv  = "BENCHKIT_FORKS"
 	forksFlag = "benchkit.forks"
+	// forkBudgetEnv holds a fork's budget in ns, forkRoundsEnv its round
+	// limit: a fork runs with -test.benchtime=1x, so that b.Loop stops
+	// after the one iteration that measures, and reads its share here.
+	forkBudgetEnv = "BENCHKIT_FORK_BUDGET"
+	forkRoundsEnv = "BENCHKIT_FORK_ROUNDS"
 )
+
+// MaxForks is the most processes a comparison may be spread over: beyond
+// it each fork's share of the budget is too small to measure anything.
+const MaxForks = 100
+
+// minForkRounds is the least number of rounds a fork gets under
+// -benchtime=Nx: N rounds are spread over at most N/minForkRounds forks,
+// since the median of one or two rounds in a cold process is mostly noise.
+const minForkRounds = 5
 
 // resolveForks returns the number of forks asked for: the Forks option
 // over DefaultForks, then BENCHKIT_FORKS, then -benchkit.forks when
 // benchkit.Main registered it and it was set. A value that is not a whole
-// number ≥ 1 is an error naming the fix.
+// number from 1 to MaxForks is an error naming the fix.
 func resolveForks(cfg config, getenv func(string) string, fs *flag.FlagSet) (int, error) {
 	n := DefaultForks
 	if cfg.forks > 0 {
@@ -37,8 +51,8 @@ func resolveForks(cfg config, getenv func(string) string, fs *flag.FlagSet) (int
 	}
 	parse := func(what, v string) (int, error) {
 		k, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || k < 1 {
-			return 0, fmt.Errorf("control: %s=%s is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", what, v)
+		if err != nil || k < 1 || k > MaxForks {
+			return 0, fmt.Errorf("control: %s=%s is not a number of processes: use a whole number from 1 to %d, like 5 (1 measures within one process)", what, v, MaxForks)
 		}
 		return k, nil
 	}
@@ -65,31 +79,59 @@ type plan struct {
 	// (-benchtime=Nx), over all forks.
 	budget    time.Duration
 	maxRounds int
-	// forks is the number of processes; 1 measures in this one. share is
-	// each fork's -test.benchtime, forkBudget its budget.
+	// forks is the number of processes; 1 measures in this one. Fork f
+	// (from 0) gets forkBudget and forkRounds(f) rounds at most.
 	forks      int
-	share      string
 	forkBudget time.Duration
-	notes      []string
+	// procs is the GOMAXPROCS value go test prints for this run, which
+	// the forks measure at (-test.cpu).
+	procs int
+	notes []string
 }
+
+// forkRounds returns fork f's round limit: maxRounds spread evenly, the
+// first maxRounds mod forks forks getting one more; without a round limit
+// (a duration -benchtime) it is the limit itself.
+func (p plan) forkRounds(f int) int {
+	if p.maxRounds == noRoundLimit || p.forks <= 1 {
+		return p.maxRounds
+	}
+	n := p.maxRounds / p.forks
+	if f < p.maxRounds%p.forks {
+		n++
+	}
+	return n
+}
+
+// withForks returns p spread over n forks instead.
+func (p plan) withForks(n int) plan {
+	p.forks = n
+	p.forkBudget = p.budget / time.Duration(max(n, 1))
+	return p
+}
+
+const noRoundLimit = int(^uint(0) >> 1)
 
 // planFor returns the plan of a comparison of 1+k implementations (the
 // control aside) under bt, asked to use forks processes. It measures in
 // this process, with a note saying why, when a go test flag that writes
-// a file is set (the profile must hold the measurement) or the test binary
-// cannot be found; in a child it always does.
-func planFor(name string, bt testflag.Benchtime, k, forks int, fs *flag.FlagSet, executable func() (string, error)) plan {
-	p := plan{forks: 1, maxRounds: int(^uint(0) >> 1)}
+// a file is set (the profile must hold the measurement), the test binary
+// cannot be re-executed, or -benchtime=Nx has too few rounds to spread;
+// in a fork it measures its own share.
+func planFor(name string, bt testflag.Benchtime, k, forks, procs int, fs *flag.FlagSet, self func() (string, error)) plan {
+	p := plan{forks: 1, maxRounds: noRoundLimit, procs: procs}
 	impls := time.Duration(max(2, 1+k))
 	p.budget = bt.D * impls
 	if bt.N > 0 {
 		p.budget = testflag.DefaultBenchtime * impls
 		p.maxRounds = bt.N
-		forks = min(forks, bt.N)
+	}
+	if child.Is() {
+		return forkPlan(p, os.Getenv)
 	}
 	fileFlag := child.FileFlag(fs)
 	switch {
-	case forks <= 1 || child.Is():
+	case forks <= 1:
 		return p
 	case name == "" || testflag.Value(fs, "test.bench") == "":
 		// testing.Benchmark called from a Test: no -test.bench pattern
@@ -102,20 +144,29 @@ func planFor(name string, bt testflag.Benchtime, k, forks int, fs *flag.FlagSet,
 			p.notes = append(p.notes, fmt.Sprintf("-%s is set: measuring within this one process so that the profile holds the measurement (forks would each write their own); the interval describes this process only", fileFlag))
 		}
 		return p
+	case bt.N > 0 && bt.N/minForkRounds < 2:
+		p.notes = append(p.notes, fmt.Sprintf("-benchtime=%dx: too few rounds to spread over processes (at least %d each): measuring within this one process; the interval describes this process only", bt.N, minForkRounds))
+		return p
 	}
-	if _, err := executable(); err != nil {
+	if _, err := self(); err != nil {
 		p.notes = append(p.notes, fmt.Sprintf("cannot re-execute the test binary (%v): measuring within this one process; the interval describes this process only", err))
 		return p
 	}
-	p.forks = forks
 	if bt.N > 0 {
-		per := (bt.N + forks - 1) / forks
-		p.share, p.maxRounds = strconv.Itoa(per)+"x", per
-		p.forkBudget = p.budget / time.Duration(forks)
-		return p
+		forks = min(forks, bt.N/minForkRounds)
 	}
-	share := max(bt.D/time.Duration(forks), time.Millisecond)
-	p.share, p.forkBudget = share.String(), share*impls
+	return p.withForks(forks)
+}
+
+// forkPlan is a fork's own plan: its budget and round limit from its
+// parent (forkBudgetEnv, forkRoundsEnv), else p's.
+func forkPlan(p plan, getenv func(string) string) plan {
+	if ns, err := strconv.ParseInt(getenv(forkBudgetEnv), 10, 64); err == nil && ns > 0 {
+		p.budget = time.Duration(ns)
+	}
+	if n, err := strconv.Atoi(getenv(forkRoundsEnv)); err == nil && n > 0 {
+		p.maxRounds = n
+	}
 	return p
 }
 
@@ -132,13 +183,20 @@ type forkResult struct {
 	Stopped     string      `json:"stopped"`
 	Warnings    []string    `json:"warnings"`
 	ElapsedNs   int64       `json:"elapsed_ns"`
+	// ProbeNs is one call of each implementation, in ns, timed before
+	// anything else; NeedNs what a fork needs to measure at all
+	// (measurement.need), 0 when unknown.
+	ProbeNs []float64 `json:"probe_ns"`
+	NeedNs  int64     `json:"need_ns"`
+	// Skipped holds the reason an implementation gave b.Skip in the
+	// fork, "" when none skipped.
+	Skipped string `json:"skipped"`
 }
 
 func newForkResult(impls []Impl, ms measurement) forkResult {
-	fr := forkResult{NsPerOp: ms.ns, Iters: ms.iters, Overhead: ms.overhead, FixedNs: int64(ms.fixed),
+	return forkResult{NsPerOp: ms.ns, Iters: ms.iters, Overhead: ms.overhead, FixedNs: int64(ms.fixed),
 		AllocsPerOp: ms.allocsPerOp, BytesPerOp: ms.bytesPerOp, Stopped: ms.stopped, Warnings: ms.warnings,
-		ElapsedNs: int64(ms.elapsed), Names: implNames(impls)}
-	return fr
+		ElapsedNs: int64(ms.elapsed), Names: implNames(impls), ProbeNs: ms.probeNs, NeedNs: int64(ms.need())}
 }
 
 // implNames returns the implementations' names, in order.
@@ -162,55 +220,92 @@ func (fr forkResult) samples() []Sample {
 	return out
 }
 
+// forkRun is the outcome of running the forks.
+type forkRun struct {
+	frs []forkResult // the forks that measured, in order
+	// skipped says why a fork was left out, stopped why measuring stopped
+	// in too many of them ("" when not), skip the reason an
+	// implementation skipped the benchmark.
+	skipped, stopped, skip string
+	// fewer, when > 0, is the number of forks the slowest implementation
+	// leaves room for: the caller measures again with that many.
+	fewer int
+	need  time.Duration
+	// probe is a stopped fork's one call of each implementation.
+	probe []float64
+}
+
 // runForks runs p.forks children, one at a time, each measuring the
-// benchmark named name with p.share of the time, and returns their
-// results. started is false when the first child could not even be
-// started (re-execution is impossible here): the caller then measures in
-// this process. A child that fails, panics or passes its deadline is an
-// error carrying its exit status and output.
+// benchmark named name with its share of the budget. A child that fails,
+// panics or passes its deadline is an error carrying its exit status and
+// output; one that could not be started at all is an error the caller
+// answers by measuring in this process (started false).
 //
-// A fork that stops measuring early (its share of the budget too small,
-// or another process holding the CPU past its deadline) is left out with
-// a warning, skipped, when it is the only one and at least two others
-// measured: one stall on a loaded machine should not void the other
-// forks. A second stopped fork ends the comparison as stopped, since the
-// share is then probably too small for every fork.
-func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (frs []forkResult, skipped string, started bool, err error) {
-	exe, err := os.Executable()
+// A fork that stops early is left out when at least two others measure:
+// one stall on a loaded machine should not void the others. The budget's
+// share is too small when the first fork stops, or a second one does,
+// with a need (from its own probe) beyond the share: the run ends with
+// fewer set, so that the caller measures again with fewer, longer forks.
+// A second stop without that need ends the comparison as stopped.
+func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (out forkRun, started bool, err error) {
+	exe, err := child.Self()
 	if err != nil {
-		return nil, "", false, err
+		return out, false, err
 	}
 	want := implNames(impls)
 	var stopped []forkResult
 	for f := range p.forks {
-		fr, started, err := runFork(name, exe, filepath.Join(dir, fmt.Sprintf("fork%d.json", f+1)), f, p, fs, want)
-		if err != nil {
-			return nil, "", started, err
-		}
-		if fr.Stopped == "" {
-			frs = append(frs, fr)
+		fr, started, err := runFork(name, exe, dir, f, p, fs, want)
+		switch {
+		case err != nil:
+			return out, started, err
+		case fr.Skipped != "":
+			out.skip = fr.Skipped
+			return out, true, nil
+		case fr.Stopped == "":
+			out.frs = append(out.frs, fr)
 			continue
 		}
-		fr.Stopped = fmt.Sprintf("%s (in fork %d of %d, whose share of the budget is %s of %s; fewer forks, -benchkit.forks=1, give each more)",
-			fr.Stopped, f+1, p.forks, textfmt.Dur(p.forkBudget), textfmt.Dur(p.budget))
-		if stopped = append(stopped, fr); len(stopped) > 1 {
-			return append(frs, stopped[0]), "", true, nil
+		fr.Stopped = fmt.Sprintf("%s (in fork %d of %d, whose share of the budget is %s of %s)", fr.Stopped, f+1, p.forks, textfmt.Dur(p.forkBudget), textfmt.Dur(p.budget))
+		stopped = append(stopped, fr)
+		if len(out.frs) > 0 && len(stopped) == 1 {
+			continue // perhaps a stall: the next forks tell
+		}
+		if need := maxNeed(stopped); need > p.forkBudget {
+			out.need, out.fewer = need, max(1, int(p.budget/need))
+			return out, true, nil
+		}
+		if len(stopped) > 1 {
+			out.stopped, out.probe = stopped[0].Stopped, stopped[0].ProbeNs
+			return out, true, nil
 		}
 	}
 	if len(stopped) == 1 {
-		if len(frs) < 2 {
-			return append(frs, stopped[0]), "", true, nil
+		if len(out.frs) < 2 {
+			out.stopped, out.probe = stopped[0].Stopped, stopped[0].ProbeNs
+			return out, true, nil
 		}
-		skipped = fmt.Sprintf("left out one fork that stopped early: %s; the interval is over the other %d", stopped[0].Stopped, len(frs))
+		out.skipped = fmt.Sprintf("left out one fork that stopped early: %s; the interval is over the other %d", stopped[0].Stopped, len(out.frs))
 	}
-	return frs, skipped, true, nil
+	return out, true, nil
 }
 
-// runFork runs fork f (from 0) and reads its result from file. started
-// is false when the first fork could not be started at all.
-func runFork(name, exe, file string, f int, p plan, fs *flag.FlagSet, want []string) (fr forkResult, started bool, err error) {
-	spec := child.Spec{Path: exe, Args: child.Args(fs, name, p.share, runtime.GOMAXPROCS(0)),
-		Env: child.Env(name, file), Timeout: child.Deadline(p.forkBudget)}
+// maxNeed returns the largest need among the stopped forks.
+func maxNeed(frs []forkResult) time.Duration {
+	var need time.Duration
+	for _, fr := range frs {
+		need = max(need, time.Duration(fr.NeedNs))
+	}
+	return need
+}
+
+// runFork runs fork f (from 0) of p and reads its result. started is
+// false when the first fork could not be started at all.
+func runFork(name, exe, dir string, f int, p plan, fs *flag.FlagSet, want []string) (fr forkResult, started bool, err error) {
+	file := filepath.Join(dir, fmt.Sprintf("fork%d.json", f+1))
+	env := append(child.Env(name, file), child.ChildEnv(dir)...)
+	env = append(env, forkBudgetEnv+"="+strconv.FormatInt(int64(p.forkBudget), 10), forkRoundsEnv+"="+strconv.Itoa(p.forkRounds(f)))
+	spec := child.Spec{Path: exe, Args: child.Args(fs, name, "1x", p.procs), Env: env, Timeout: child.Deadline(p.forkBudget)}
 	r, err := child.Run(spec)
 	var ce *child.Error
 	switch {
@@ -222,7 +317,7 @@ func runFork(name, exe, file string, f int, p plan, fs *flag.FlagSet, want []str
 	if err := child.ReadResult(file, &fr); err != nil {
 		return fr, true, fmt.Errorf("control: fork %d of %d of %s: %v; its output:\n%s", f+1, p.forks, name, err, child.Tail(r, 40))
 	}
-	if !slices.Equal(fr.Names, want) {
+	if fr.Skipped == "" && !slices.Equal(fr.Names, want) {
 		return fr, true, fmt.Errorf("control: fork %d of %d of %s measured %v, not %v: the benchmark must build the same implementations in every process", f+1, p.forks, name, fr.Names, want)
 	}
 	return fr, true, nil

@@ -24,6 +24,9 @@ type measurement struct {
 	// allocs and bytes per operation of the baseline, from its warm-up
 	// batch; -1 when not measured.
 	allocsPerOp, bytesPerOp float64
+	// probeNs is one call of each implementation, in ns, from the probe
+	// before calibration (nil when not reached).
+	probeNs []float64
 	// stopped says why measuring ended before the budget, or "".
 	stopped  string
 	warnings []string
@@ -54,9 +57,10 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	ms = measurement{allocsPerOp: -1, bytesPerOp: -1}
 	defer func() { ms.elapsed = cfg.now().Sub(start) }()
 
-	if ms.stopped = m.probe(); ms.stopped != "" {
+	if ms.probeNs, ms.stopped = m.probe(); ms.stopped != "" {
 		return ms
 	}
+	m.maxIters = slowestCap(ms.probeNs, m.batchTime)
 	if ms.iters, ms.stopped = m.calibrate(); ms.stopped != "" {
 		return ms
 	}
@@ -75,6 +79,10 @@ func measure(impls []Impl, budget time.Duration, maxRounds int, cfg config) (ms 
 	if zero > 0 {
 		ms.warnings = append(ms.warnings, fmt.Sprintf("%s dropped: a batch of %d calls read no longer than the clock's own cost on this clock; raise BatchTime", textfmt.Plural(zero, "round"), n))
 	}
+	if got := len(ms.ns[0]); got < minRounds && maxRounds >= minRounds && zero == 0 {
+		ms.stopped = fmt.Sprintf("only %s fit in the budget of %s (a round of every implementation takes about %s): raise -benchtime",
+			textfmt.Plural(got, "round"), textfmt.Dur(budget), textfmt.Dur(round))
+	}
 	return ms
 }
 
@@ -88,17 +96,54 @@ type meter struct {
 	deadline  time.Time
 	batchTime time.Duration
 	fixed     time.Duration // per-batch cost outside the calls, from batchCost
+	// maxIters caps the count calibrated on the baseline, so that the
+	// slowest implementation's first batch stays near maxBatches batch
+	// times (slowestCap); 0 is no cap.
+	maxIters int
 }
 
-// probe times one call of each implementation and returns why measuring
-// must stop when one alone exceeds the budget, or "".
-func (m meter) probe() (stopped string) {
+// slowestCap returns the largest count at which one batch of the slowest
+// implementation, by its probed call (in ns), lasts maxBatches batch
+// times, at least 1; 0 without a probe. The probe is one cold call, so
+// the cap errs low, and the warm-up refits the count from real batches.
+func slowestCap(probeNs []float64, batchTime time.Duration) int {
+	if len(probeNs) == 0 {
+		return 0
+	}
+	slowest := slices.Max(probeNs)
+	if !(slowest > 0) {
+		return 0
+	}
+	return max(1, int(float64(maxBatches*batchTime)/slowest))
+}
+
+// probe times one call of each implementation, in ns, and returns why
+// measuring must stop when one alone exceeds the budget, or "".
+func (m meter) probe() (ns []float64, stopped string) {
 	for _, im := range m.impls {
-		if d := timeBatch(m.now, im, 1); d > m.budget {
-			return fmt.Sprintf("one call of %q took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, textfmt.Dur(d), textfmt.Dur(m.budget))
+		d := timeBatch(m.now, im, 1)
+		ns = append(ns, float64(d))
+		if d > m.budget {
+			return ns, fmt.Sprintf("one call of %q took %s, more than the whole budget of %s: raise -benchtime or give it a smaller input", im.name, textfmt.Dur(d), textfmt.Dur(m.budget))
 		}
 	}
-	return ""
+	return ns, ""
+}
+
+// minRounds is the least number of rounds a process must measure for its
+// estimate to mean anything (the sign test's 7 at 97.5%).
+const minRounds = 7
+
+// need returns how long a process needs to measure at all: the probe,
+// the warm-up and minRounds rounds at the count per batch calibrated (1
+// when calibration did not finish), each round one batch of every
+// implementation, estimated from the probe. 0 when nothing was probed.
+func (ms measurement) need() time.Duration {
+	var round float64
+	for _, ns := range ms.probeNs {
+		round += ns
+	}
+	return time.Duration(round * float64(max(ms.iters, 1)) * float64(warmPasses+minRounds+1))
 }
 
 // calibrate returns the iteration count whose baseline batch lasts about
@@ -113,15 +158,26 @@ func (m meter) calibrate() (n int, stopped string) {
 		if !m.now().Before(m.deadline) {
 			return 0, fmt.Sprintf("calibrating %q used the whole budget of %s (%d calls took %s): raise -benchtime", base.name, textfmt.Dur(m.budget), n, textfmt.Dur(d))
 		}
-		if d >= m.batchTime/10 || n > 1<<26 {
-			n = scale(n, d, m.batchTime)
+		if d >= m.batchTime/10 || n > 1<<26 || m.capped(n) {
+			n = m.capCount(scale(n, d, m.batchTime))
 			if d2 := timeBatch(m.now, base, n); d2 > 0 {
-				n = scale(n, d2, m.batchTime)
+				n = m.capCount(scale(n, d2, m.batchTime))
 			}
 			return n, ""
 		}
-		n *= 10
+		n = m.capCount(n * 10)
 	}
+}
+
+// capped reports whether n has reached maxIters.
+func (m meter) capped(n int) bool { return m.maxIters > 0 && n >= m.maxIters }
+
+// capCount returns n, or maxIters when n is larger.
+func (m meter) capCount(n int) int {
+	if m.maxIters > 0 {
+		return min(n, m.maxIters)
+	}
+	return n
 }
 
 // closureOverhead returns the closure-call overhead in ns per call: the

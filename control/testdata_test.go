@@ -2,6 +2,7 @@ package control
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -58,6 +59,67 @@ func TestTestdataBench(t *testing.T) {
 		assert.Equal(t, 4, results)
 	})
 
+	t.Run("GateDecidesInTheParent", func(t *testing.T) {
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=3"}, "-test.run=^$", "-test.bench=^BenchmarkGateInForks$", "-test.benchtime=300ms")
+		out := r.Combined()
+		assert.NotEqual(t, 0, r.Code, "a decided +100%% fails the 5%% gate:\n%s", out)
+		assert.Equal(t, 1, strings.Count(out, "control: gate failed: new is"), "the gate is applied once, in the parent:\n%s", out)
+		assert.NotContains(t, out, "fork 1 of 3", "no fork fails on the gate")
+		assert.Contains(t, out, "over 3 forks, t-interval over the forks", "decided on the combined forks")
+	})
+
+	t.Run("SkipInFork", func(t *testing.T) {
+		r := forked(t, "-test.bench=^BenchmarkSkipInImpl$", "-test.benchtime=100ms", "-test.v=true") // testing prints a skipped benchmark only under -v
+		out := r.Combined()
+		require.Equal(t, 0, r.Code, out)
+		assert.Contains(t, out, "--- SKIP: BenchmarkSkipInImpl")
+		assert.Contains(t, out, "control: an implementation skipped the benchmark in its fork:")
+		assert.Contains(t, out, "the fixture is not here")
+		assert.NotContains(t, out, "wrote no result")
+	})
+
+	t.Run("AfterCompareOnlyInTheParent", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "after.txt")
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=3", "BENCHKIT_TEST_AFTER=" + file}, "-test.run=^$", "-test.bench=^BenchmarkAfterCompare$", "-test.benchtime=150ms")
+		require.Equal(t, 0, r.Code, r.Combined())
+		b, err := os.ReadFile(file)
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		require.Len(t, lines, 2, "one line after Compare and one teardown, both from the parent:\n%s", b)
+		assert.Regexp(t, `^after pid=\d+ forks=3 rounds=[1-9]\d*$`, lines[0], "the code after Compare sees the combined Result")
+		assert.Regexp(t, `^teardown pid=\d+$`, lines[1])
+		assert.Equal(t, strings.Fields(lines[0])[1], strings.Fields(lines[1])[1], "the same process")
+	})
+
+	t.Run("CPUListMeasuresAtEachValue", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "procs.txt")
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=2", "BENCHKIT_TEST_PROCS=" + file}, "-test.run=^$", "-test.bench=^BenchmarkProcs$", "-test.benchtime=100ms", "-test.cpu=1,2")
+		require.Equal(t, 0, r.Code, r.Combined())
+		b, err := os.ReadFile(file)
+		require.NoError(t, err)
+		got := strings.Split(strings.TrimSpace(string(b)), "\n")
+		slices.Sort(got)
+		assert.Equal(t, []string{"cpu=1 procs=1", "cpu=1 procs=1", "cpu=2 procs=2", "cpu=2 procs=2"}, got,
+			"each -cpu value's forks get that -test.cpu and measure at it, the first one included")
+	})
+
+	t.Run("NxSpreadsExactly", func(t *testing.T) {
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=10"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=25x")
+		require.Equal(t, 0, r.Code, r.Combined())
+		assert.Contains(t, r.Stdout, "25 rounds × ", "exactly the rounds asked for")
+		assert.Contains(t, r.Stdout, "over 5 forks, t-interval over the forks", "at least 5 rounds a fork")
+		r = testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=10"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=5x")
+		require.Equal(t, 0, r.Code, r.Combined())
+		assert.Contains(t, r.Stdout, "-benchtime=5x: too few rounds to spread over processes")
+		assert.Contains(t, r.Stdout, "5 rounds × ")
+	})
+
+	t.Run("TooManyForks", func(t *testing.T) {
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=1000"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=1x")
+		assert.NotEqual(t, 0, r.Code)
+		assert.Contains(t, r.Combined(), "BENCHKIT_FORKS=1000 is not a number of processes: use a whole number from 1 to 100")
+	})
+
 	t.Run("ForkPanics", func(t *testing.T) {
 		r := forked(t, "-test.bench=^BenchmarkPanic$")
 		assert.NotEqual(t, 0, r.Code)
@@ -79,8 +141,18 @@ func TestTestdataBench(t *testing.T) {
 	t.Run("ForkStops", func(t *testing.T) {
 		r := forked(t, "-test.bench=^BenchmarkSlow$", "-test.benchtime=100ms")
 		require.Equal(t, 0, r.Code, r.Combined())
-		assert.Contains(t, r.Stdout, "(in fork 1 of 2, whose share of the budget is 100ms of 200ms; fewer forks, -benchkit.forks=1, give each more)")
+		assert.Contains(t, r.Stdout, "control: note: an implementation is slow: a fork needs about")
+		assert.Contains(t, r.Stdout, "more than the 100ms each of 2 forks would get, so it is measured within this one process")
+		assert.Contains(t, r.Stdout, "undecided: measuring stopped: one call of \"glacial\" took")
 		assert.NotContains(t, r.Stdout, "per fork")
+	})
+
+	t.Run("SlowGetsFewerForks", func(t *testing.T) {
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=10"}, "-test.run=^$", "-test.bench=^BenchmarkSlowish$", "-test.benchtime=300ms")
+		require.Equal(t, 0, r.Code, r.Combined())
+		assert.Regexp(t, `control: note: an implementation is slow: a fork needs about \S+ to measure 7 rounds, more than the 60ms each of 10 forks would get, so it is measured in [2-9] forks of`, r.Stdout)
+		assert.Regexp(t, `rounds × \d+ calls over [2-9] forks, t-interval over the forks`, r.Stdout)
+		assert.NotRegexp(t, `(?m)\s0 rounds$`, r.Stdout, "rounds were measured")
 	})
 
 	t.Run("ForkStallsOnce", func(t *testing.T) {
@@ -96,7 +168,7 @@ func TestTestdataBench(t *testing.T) {
 	t.Run("ForksBadSetting", func(t *testing.T) {
 		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=many"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=1x")
 		assert.NotEqual(t, 0, r.Code)
-		assert.Contains(t, r.Combined(), "control: environment variable BENCHKIT_FORKS=many is not a number of processes: use a whole number ≥ 1, like 5")
+		assert.Contains(t, r.Combined(), "control: environment variable BENCHKIT_FORKS=many is not a number of processes: use a whole number from 1 to 100, like 5")
 	})
 
 	t.Run("ForksProfile", func(t *testing.T) {
@@ -188,7 +260,9 @@ func TestTestdataBench(t *testing.T) {
 		// glacial sleeps 300ms: its one call takes at least that, and on a
 		// loaded machine any amount more, so the duration is not pinned.
 		assert.Regexp(t, `one call of "glacial" took [\dhm.]+s, more than the whole budget of 200ms: raise -benchtime`, out)
-		assert.Regexp(t, regexp.MustCompile(`(?m)^BenchmarkSlow\S*\s+1\s+0 rounds$`), out, "nothing measured: no ns/op, 0 rounds")
+		assert.Regexp(t, regexp.MustCompile(`(?m)^BenchmarkSlow\S*\s+1\s+[\d.]+ ns/op\s+[\d.]+ a-ns/op\s+[\d.e+]+ glacial-ns/op\s+0 rounds$`), out,
+			"no round measured: the probed call of each, no ratio, 0 rounds")
+		assert.Contains(t, out, "no round was measured: each ns/op here is one call")
 	})
 
 	t.Run("OneXAndCount", func(t *testing.T) {

@@ -67,18 +67,19 @@ func Args(fs *flag.FlagSet, name, benchtime string, procs int) []string {
 	return args
 }
 
-// Env returns the environment entries that mark a child for the benchmark
-// named name, writing its result to resultFile.
+// Env returns the environment entries that mark a child of this process
+// for the benchmark named name ("" for a whole selection), writing its
+// result to resultFile.
 func Env(name, resultFile string) []string {
-	return []string{EnvResult + "=" + resultFile, EnvTarget + "=" + name}
+	return []string{EnvResult + "=" + resultFile, EnvTarget + "=" + name, EnvParent + "=" + strconv.Itoa(os.Getpid())}
 }
 
 // WriteResult writes v as JSON to the child's result file. It is an error
 // outside a child.
 func WriteResult(v any) error {
-	path := os.Getenv(EnvResult)
-	if path == "" {
-		return fmt.Errorf("child: WriteResult outside a child process (%s is not set)", EnvResult)
+	_, path, ok := Target()
+	if !ok {
+		return fmt.Errorf("child: WriteResult outside a child process (%s is not set, or %s names another parent)", EnvResult, EnvParent)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

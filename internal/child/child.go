@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -17,22 +18,49 @@ import (
 // Environment variables that mark a child process.
 const (
 	// EnvResult holds the path of the file the child writes its result
-	// to. Its presence marks the process as a child.
+	// to. With EnvParent it marks the process as a child.
 	EnvResult = "BENCHKIT_CHILD_RESULT"
 	// EnvTarget holds the full name (b.Name()) of the one benchmark the
 	// child is to measure.
 	EnvTarget = "BENCHKIT_CHILD_TARGET"
+	// EnvParent holds the process id of the parent that started the
+	// child: a marker left in the environment by something else (a shell
+	// that exported it, a child's own child) does not match os.Getppid.
+	EnvParent = "BENCHKIT_CHILD_PARENT"
 )
 
 // Is reports whether this process is a child started by a benchkit
-// parent.
-func Is() bool { return os.Getenv(EnvResult) != "" }
+// parent: EnvResult is set and EnvParent names this process's parent.
+func Is() bool {
+	return os.Getenv(EnvResult) != "" && os.Getenv(EnvParent) == strconv.Itoa(os.Getppid())
+}
+
+// Stray returns a warning when EnvResult is set but this process is not a
+// child (EnvParent is missing or names another process), "" otherwise:
+// the marker leaked into the environment, and is ignored.
+func Stray() string {
+	v := os.Getenv(EnvResult)
+	if v == "" || Is() {
+		return ""
+	}
+	return fmt.Sprintf("benchkit: %s=%s is set, but this process was not started by a benchkit parent (%s=%q, parent pid %d): ignored, this run reports as usual; unset it",
+		EnvResult, v, EnvParent, os.Getenv(EnvParent), os.Getppid())
+}
 
 // Target returns the benchmark name the child was started for, and the
 // file its result goes to; ok is false outside a child.
 func Target() (name, resultFile string, ok bool) {
-	resultFile = os.Getenv(EnvResult)
-	return os.Getenv(EnvTarget), resultFile, resultFile != ""
+	if !Is() {
+		return "", "", false
+	}
+	return os.Getenv(EnvTarget), os.Getenv(EnvResult), true
+}
+
+// Done ends a child once its result is written: nothing after the
+// measurement (the caller's code, the benchmark's cleanups, TestMain's
+// teardown) runs in a child, so that only the parent acts on the result.
+func Done() {
+	os.Exit(0)
 }
 
 // BenchFilter returns a -test.bench pattern that selects exactly the
@@ -148,7 +176,9 @@ func Run(s Spec) (Result, error) {
 	if err := startLocked(cmd); err != nil {
 		return Result{}, fmt.Errorf("child: cannot start %s: %w", s.Path, err)
 	}
+	hold("", cmd.Process)
 	err = cmd.Wait()
+	release("", cmd.Process)
 	_ = stdin.Close()
 	r := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Elapsed: time.Since(start)}
 	if cmd.ProcessState != nil {

@@ -142,6 +142,14 @@ func TestHelperChild(t *testing.T) {
 		Watch()
 		fmt.Println("watching")
 		time.Sleep(time.Hour)
+	case "tempdir":
+		dir, _, err := TempDir("benchkit-signal-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(dir)
+		time.Sleep(time.Hour)
 	}
 }
 

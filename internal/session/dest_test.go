@@ -118,3 +118,36 @@ func TestMainReportFileErrors(t *testing.T) {
 	require.NoError(t, err, "the requested file is written with no benchmarks too")
 	assert.Contains(t, string(b), "benchkit │ hygiene report · 0 benchmarks")
 }
+
+// TestMainSamePathTwice: two outputs given one path would lose one of
+// them; Main refuses before anything runs.
+func TestMainSamePathTwice(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "o")
+	for _, args := range [][]string{
+		{"-benchkit.json=" + path, "-benchkit.samples=" + path},
+		{"-benchkit.report=" + path, "-benchkit.json=" + path},
+		{"-benchkit.report=" + path, "-benchkit.samples=" + path},
+	} {
+		h := newHarness(append([]string{"-test.bench=."}, args...)...)
+		assert.Equal(t, 2, h.run(fakeM{run: h.record}), "%v", args)
+		assert.Empty(t, h.events, "nothing ran")
+		assert.Contains(t, h.stderr.String(), "both write "+path+", and one would lose its output: give each its own path")
+	}
+	dir := t.TempDir() + "/"
+	h := newHarness("-test.bench=.", "-benchkit.json="+dir, "-benchkit.samples="+dir)
+	assert.Equal(t, 0, h.run(fakeM{run: h.record}), "a directory gets a file of each kind: %s", h.stderr.String())
+}
+
+// TestMainStrayChildMarker: a result marker left in the environment by
+// something else does not make a normal run act as a fork.
+func TestMainStrayChildMarker(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "result.json")
+	t.Setenv("BENCHKIT_CHILD_RESULT", file)
+	t.Setenv("BENCHKIT_CHILD_PARENT", "")
+	h := newHarness("-test.bench=.")
+	require.Equal(t, 0, h.run(fakeM{run: h.record}))
+	assert.Contains(t, h.stdout.String(), "benchkit │ hygiene report", "the report is printed")
+	assert.Contains(t, h.stderr.String(), "BENCHKIT_CHILD_RESULT="+file+" is set, but this process was not started by a benchkit parent")
+	_, err := os.Stat(file)
+	assert.True(t, os.IsNotExist(err), "and the marker's file is not written")
+}

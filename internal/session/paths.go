@@ -39,8 +39,18 @@ func outputFiles(cfg Config) []outputFile {
 // file exists and opens for writing. A path found wrong only after the
 // benchmarks would throw their run away.
 func checkPaths(cfg Config, pkg string) error {
+	owner := map[string]string{} // absolute path → setting
 	for _, f := range outputFiles(cfg) {
 		path := filePath(f.path, pkg, f.ext)
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			abs = path
+		}
+		if other, dup := owner[abs]; dup {
+			return fmt.Errorf("benchkit: %s and %s both write %s, and one would lose its output: give each its own path (checked before the run: nothing ran)",
+				other, f.setting, path)
+		}
+		owner[abs] = f.setting
 		if err := checkWritable(path); err != nil {
 			return fmt.Errorf("benchkit: cannot write %s: %v; fix the path given by %s (checked before the run: nothing ran)",
 				path, err, f.setting)

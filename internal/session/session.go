@@ -85,15 +85,19 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 		child.Watch()
 		return m.Run()
 	}
-	if cfg.Against != "" {
-		return againstRun(m, cfg, d)
+	child.Pin() // the file forks re-execute, as it is now
+	if w := child.Stray(); w != "" {
+		fmt.Fprintln(d.stderr, w)
 	}
-	if !benchRequested(d.fs) {
+	if cfg.Against == "" && !benchRequested(d.fs) {
 		return m.Run()
 	}
 	if err := checkPaths(cfg, d.pkg); err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2
+	}
+	if cfg.Against != "" {
+		return againstRun(m, cfg, d)
 	}
 	var start time.Time
 	if d.now != nil {

@@ -22,6 +22,7 @@ type fields struct {
 	parent    []int // *common: nil for a -count repeat's or testing.Benchmark's B
 	benchFunc []int // func(*B): the benchmark function
 	bytes     []int // int64: the value b.SetBytes set
+	output    []int // []byte: the log written so far (b.Log, b.Skip's reason)
 }
 
 // live is this process's testing.B layout: pure reflection on a type, no
@@ -61,6 +62,7 @@ func fieldsOf(t reflect.Type) fields {
 		parent:    field(reflect.Pointer, "parent"),
 		benchFunc: field(reflect.Func, "benchFunc"),
 		bytes:     field(reflect.Int64, "bytes"),
+		output:    field(reflect.Slice, "output"),
 	}
 }
 
@@ -172,6 +174,18 @@ func (fs fields) setBytesOf(b any) (n int64, ok bool) {
 		return 0, false
 	}
 	return f.Int(), true
+}
+
+// Output returns a copy of what b has logged so far (b.Log, b.Error, the
+// reason given to b.Skip), "" when this Go release's testing.B has no such
+// []byte field. testing guards the log with a lock this cannot take: call
+// it only from b's own goroutine, with no other goroutine logging to b.
+func Output(b *testing.B) string {
+	f, ok := value(b, live.output)
+	if !ok || f.Type().Elem().Kind() != reflect.Uint8 {
+		return ""
+	}
+	return string(f.Bytes())
 }
 
 // hasMonotonic is time.Time's flag bit in wall for a monotonic reading,

@@ -55,7 +55,7 @@ func TestFieldsDegrade(t *testing.T) {
 	for _, g := range fs.gaps("linux") {
 		names = append(names, g.Field)
 	}
-	assert.Equal(t, []string{"timerOn", "netAllocs/netBytes", "hasSub", "loop.n", "start", "parent", "benchFunc", "bytes"}, names)
+	assert.Equal(t, []string{"timerOn", "netAllocs/netBytes", "hasSub", "loop.n", "start", "parent", "benchFunc", "bytes", "output"}, names)
 	assert.Len(t, fs.gaps("windows"), len(names)-1, "on Windows the timer start is not a time.Time: not a gap")
 	msg := note(fs.gaps("linux"), "go1.99")
 	assert.Contains(t, msg, "benchkit: testing.B in go1.99 lacks fields benchkit reads")
@@ -70,7 +70,7 @@ func TestFieldsDegrade(t *testing.T) {
 func TestReadsThisGoVersion(t *testing.T) {
 	v := live
 	found := v.timerOn != nil && v.netAllocs != nil && v.netBytes != nil && v.hasSub != nil && v.loopN != nil &&
-		v.parent != nil && v.benchFunc != nil && v.bytes != nil
+		v.parent != nil && v.benchFunc != nil && v.bytes != nil && v.output != nil
 	require.True(t, found, "testing.B fields not found (%+v): Track falls back to ReadMemStats and cannot see parents; update fields.go", v)
 	if runtime.GOOS != "windows" {
 		readable := v.startWall != nil && v.startExt != nil && timeWall != nil && timeExt != nil
@@ -117,4 +117,14 @@ func setBenchtime(t *testing.T, v string) {
 	old := f.Value.String()
 	require.NoError(t, flag.Set("test.benchtime", v))
 	t.Cleanup(func() { _ = flag.Set("test.benchtime", old) })
+}
+
+// TestOutput: a skip's reason is in the log Output reads.
+func TestOutput(t *testing.T) {
+	var got string
+	testing.Benchmark(func(b *testing.B) {
+		defer func() { got = Output(b) }()
+		b.Skip("no fixture here")
+	})
+	assert.Contains(t, got, "no fixture here")
 }

@@ -34,6 +34,7 @@ func (fs fields) gaps(goos string) []Gap {
 		"under a -cpu list, a benchmark's first run is filed under GOMAXPROCS now rather than the first -cpu value")
 	add(fs.benchFunc == nil, "benchFunc", "a benchmark run by testing.Benchmark is recorded as \"testing.Benchmark\"")
 	add(fs.bytes == nil, "bytes", "control.Compare reports no MB/s for a benchmark that calls b.SetBytes")
+	add(fs.output == nil, "output", "an implementation that skips in a fork of control.Compare is skipped without its reason")
 	return out
 }
 

@@ -5,7 +5,10 @@
 package bench
 
 import (
+	"flag"
+	"fmt"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -142,6 +145,17 @@ func BenchmarkFailInFork(b *testing.B) {
 	control.Compare(b, control.Func("a", sum(10)), control.Func("b", sum(10)))
 }
 
+// BenchmarkSlowish: a round (a, its control copy, b) takes about 20 ms,
+// so a fork needs about 15 rounds' worth (about 300 ms) to measure
+// anything: at -benchtime=300ms ten forks would get 60 ms each, and
+// Compare spreads the comparison over fewer.
+func BenchmarkSlowish(b *testing.B) {
+	sleep := func(d time.Duration) func() uint64 {
+		return func() uint64 { time.Sleep(d); return sum(10)() }
+	}
+	control.Compare(b, control.Func("a", sleep(5*time.Millisecond)), control.Func("b", sleep(10*time.Millisecond)))
+}
+
 // BenchmarkStallInFork2: in the second fork only, one call outlasts the
 // fork's whole budget, as when another process holds the CPU; the other
 // forks measure.
@@ -157,4 +171,58 @@ func BenchmarkStallInFork2(b *testing.B) {
 	}))
 }
 
-func TestMain(m *testing.M) { os.Exit(m.Run()) }
+// BenchmarkGateInForks: a candidate doing twice the work under Gate(5):
+// the gate decides once, in the parent, on the combined forks.
+func BenchmarkGateInForks(b *testing.B) {
+	control.With(control.Gate(5)).Compare(b, control.Func("old", sum(200)), control.Func("new", sum(400)))
+}
+
+// BenchmarkSkipInImpl: an implementation that skips the benchmark, as one
+// that finds its fixture missing would.
+func BenchmarkSkipInImpl(b *testing.B) {
+	control.Compare(b, control.Func("old", sum(10)), control.Func("new", func() uint64 {
+		b.Skip("the fixture is not here")
+		return 0
+	}))
+}
+
+// BenchmarkAfterCompare records what the code after Compare sees, one
+// line per process that runs it, in the file $BENCHKIT_TEST_AFTER.
+func BenchmarkAfterCompare(b *testing.B) {
+	res := control.Compare(b, control.Func("old", sum(10)), control.Func("new", sum(20)))
+	appendLine(os.Getenv("BENCHKIT_TEST_AFTER"), fmt.Sprintf("after pid=%d forks=%d rounds=%d", os.Getpid(), res.Forks, res.Rounds))
+}
+
+// BenchmarkProcs records, once per process that measures it, the
+// GOMAXPROCS its implementation ran at and the process's -test.cpu, in
+// $BENCHKIT_TEST_PROCS.
+func BenchmarkProcs(b *testing.B) {
+	var once sync.Once
+	control.Compare(b, control.Func("old", func() uint64 {
+		once.Do(func() {
+			appendLine(os.Getenv("BENCHKIT_TEST_PROCS"), fmt.Sprintf("cpu=%s procs=%d", flag.Lookup("test.cpu").Value, runtime.GOMAXPROCS(0)))
+		})
+		return sum(10)()
+	}), control.Func("new", sum(10)))
+}
+
+// appendLine appends line to the file at path, when path is set.
+func appendLine(path, line string) {
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	fmt.Fprintln(f, line)
+}
+
+// TestMain records its teardown, one line per process that runs it, in
+// $BENCHKIT_TEST_AFTER.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	appendLine(os.Getenv("BENCHKIT_TEST_AFTER"), fmt.Sprintf("teardown pid=%d", os.Getpid()))
+	os.Exit(code)
+}

@@ -1,0 +1,23 @@
+//go:build !windows
+
+package child
+
+import (
+	"os"
+	"syscall"
+	"time"
+)
+
+// defaultTempDir is the system's temporary directory when $TMPDIR is not
+// used.
+func defaultTempDir() string { return "/tmp" }
+
+// reraise ends this process with sig's default action, as if it had never
+// been caught.
+func reraise(sig os.Signal) {
+	if s, ok := sig.(syscall.Signal); ok {
+		_ = syscall.Kill(os.Getpid(), s)
+		time.Sleep(5 * time.Second) // the signal is delivered asynchronously
+	}
+	os.Exit(2)
+}
