@@ -25,6 +25,41 @@ func TestAgainstE2E(t *testing.T) {
 	t.Run("Compare", func(t *testing.T) { againstCompare(t, base, cand) })
 	t.Run("PanicInNew", func(t *testing.T) { againstPanicInNew(t, base, cand) })
 	t.Run("BadInput", func(t *testing.T) { againstBadInput(t, base, cand) })
+	t.Run("HangAndFakeInBase", func(t *testing.T) { againstHangAndFake(t, base, cand) })
+}
+
+// againstHangAndFake: a base benchmark that hangs in its first call is
+// isolated to itself (killed at its deadline, left out, the others
+// compared), and a line a base benchmark prints that looks like a result
+// is rejected, never taken.
+func againstHangAndFake(t *testing.T, base, cand string) {
+	jsonPath := filepath.Join(t.TempDir(), "r.json")
+	run := testbin.Run(t, cand, "", 5*time.Minute, []string{"BENCHKIT_TESTDATA_HANG=1", "BENCHKIT_TESTDATA_FAKE=1"},
+		"-test.run=^$", "-test.bench=^Benchmark(Same|Hangs|Prints)$", "-test.benchtime=20ms", "-test.timeout=15s",
+		"-benchkit.against="+base, "-benchkit.rounds=3", "-benchkit.json="+jsonPath)
+	out := run.Combined()
+	require.Equal(t, 0, run.Code, "a base that fails is reported, not failed on:\n%s", out)
+	assert.NotContains(t, out, "a process failed without naming a benchmark")
+	var rep againstJSON
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.NotNil(t, rep.Against)
+	var compared []string
+	for _, bench := range rep.Against.Benchmarks {
+		compared = append(compared, strings.TrimSuffix(bench.Name, "-2"))
+	}
+	assert.Equal(t, []string{"Same"}, compared, "only the benchmark that worked in both is compared")
+	assert.Equal(t, 3, rep.Against.Rounds, "the run went on after the hang")
+	var hang, fake bool
+	for _, f := range rep.Against.Failures {
+		assert.NotEqual(t, "new", f.Side, "only the base binary misbehaves")
+		hang = hang || slices.Contains(f.Benchmarks, "BenchmarkHangs")
+		fake = fake || slices.ContainsFunc(f.Benchmarks, func(n string) bool { return strings.HasPrefix(n, "BenchmarkPrints") })
+	}
+	assert.True(t, hang, "the hung benchmark is named: %+v", rep.Against.Failures)
+	assert.True(t, fake, "the fake result is rejected: %+v", rep.Against.Failures)
+	assert.Contains(t, out, "its result was not taken")
 }
 
 // againstJSON is the part of the JSON report the tests read.

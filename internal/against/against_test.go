@@ -21,18 +21,44 @@ func TestAgainstShare(t *testing.T) {
 	assert.Equal(t, "1x", share(testflag.Benchtime{N: 1}))
 }
 
-func TestParseResults(t *testing.T) {
+func TestParseOutput(t *testing.T) {
 	out := []byte("goos: linux\npkg: p\n" +
 		"BenchmarkA-2   \t 100\t 12.5 ns/op\t 64 B/op\t 1 allocs/op\n" +
 		"BenchmarkB/n=1-2 \t 10\t 3000 ns/op\n" +
 		"--- FAIL: BenchmarkC\n" +
 		"BenchmarkD-2 \t 1\n" +
 		"benchkit │ report line\nPASS\n")
-	got := parseResults(out)
+	got := parseOutput(out, selection{bench: ".", procs: []int{2}})
 	assert.Equal(t, map[string]measurement{
 		"A-2":     {ns: 12.5, allocs: 1, bytes: 64, iters: 100},
 		"B/n=1-2": {ns: 3000, allocs: -1, bytes: -1, iters: 10},
-	}, got)
+	}, got.results)
+	assert.Empty(t, got.bad)
+}
+
+// TestParseOutputRejects: lines a benchmark printed to stdout are never
+// taken for results: a fake result in another format, the remains of a
+// line something printed into, two results for one name, a result for a
+// benchmark the process did not select.
+func TestParseOutputRejects(t *testing.T) {
+	sel := selection{bench: "^Benchmark(Sum|Other)$", procs: []int{2}}
+	for _, tc := range []struct {
+		name, out, bad, why string
+	}{
+		{"fake line", "BenchmarkSum-2 1000000 1.000 ns/op\nBenchmarkOther-2 \t 10\t 5 ns/op\n", "Sum-2", "not in testing's format"},
+		{"printed into", "BenchmarkSum-2   \tBenchmarkSum-2 1000000 1.000 ns/op\n    1000\t      5883 ns/op\n", "Sum-2", "was broken by something the benchmark printed"},
+		{"twice", "BenchmarkSum-2 \t 10\t 1 ns/op\nBenchmarkSum-2 \t 1000\t 5883 ns/op\n", "Sum-2", "two result lines"},
+		{"not selected", "BenchmarkSum-2 \t 10\t 5 ns/op\nBenchmarkElse-2 \t 10\t 1 ns/op\n", "Else-2", "did not select"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := parseOutput([]byte(tc.out), sel)
+			assert.Contains(t, got.bad[tc.bad], tc.why)
+			assert.NotContains(t, got.results, tc.bad, "never taken")
+		})
+	}
+	assert.Equal(t, "Sum", trimProcs("Sum-2", []int{2}))
+	assert.Equal(t, "Sum-3", trimProcs("Sum-3", []int{2}), "not a -cpu value: part of the name")
+	assert.Equal(t, "Sum", trimProcs("Sum", []int{1}))
 }
 
 func TestFailedBenchmarks(t *testing.T) {
@@ -46,6 +72,10 @@ func TestFailedBenchmarks(t *testing.T) {
 		"BenchmarkA-2 \t 1\t 5 ns/op\npanic: kaboom\n\ngoroutine 22 [running]:\nexample.com/p.helper()\nexample.com/p.BenchmarkC.func1(0x1)\n")),
 		"from the stack when testing had not printed the name")
 	assert.Empty(t, failedBenchmarks([]byte("BenchmarkA-2 \t 1\t 5 ns/op\nsignal: killed\n")))
+	assert.Equal(t, []string{"BenchmarkHang"}, failedBenchmarks([]byte(
+		"=== RUN   BenchmarkA\nBenchmarkA-2 \t 1\t 5 ns/op\n=== RUN   BenchmarkHang\n")),
+		"killed in its first call: the last benchmark the verbose output started")
+	assert.Empty(t, failedBenchmarks([]byte("=== RUN   BenchmarkA\nBenchmarkA-2 \t 1\t 5 ns/op\n")), "it finished: nothing to blame")
 }
 
 func TestTopLevel(t *testing.T) {

@@ -23,6 +23,9 @@ func (st *state) result() registry.Against {
 		a.Benches = append(a.Benches, benchOf(name, sd[sideBase], sd[sideNew], sd[sideControl], a))
 		a.Rounds = max(a.Rounds, len(sd[sideBase].NsPerOp))
 	}
+	if b, n := st.p.base.GoVersion, st.p.new.GoVersion; b != "" && n != "" && b != n {
+		a.Warnings = append(a.Warnings, fmt.Sprintf("benchkit: the base was built with %s and this binary with %s: the A/A control (the base twice) cannot see a toolchain difference, so a verdict here is the code and the toolchain together; build both with the same go", b, n))
+	}
 	base := merge(st.seen[sideBase], st.seen[sideControl])
 	a.OnlyBase = st.only(base, st.seen[sideNew])
 	a.OnlyNew = st.only(st.seen[sideNew], base)

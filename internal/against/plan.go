@@ -42,6 +42,8 @@ type Settings struct {
 
 // Plan is a validated -benchkit.against run.
 type Plan struct {
+	// newExe is the path that runs this very binary (child.Self).
+	newExe    string
 	base, new registry.Binary
 	// pattern is the -test.bench selection, share each process's
 	// -test.benchtime, skip the user's -test.skip ("" none).
@@ -79,12 +81,15 @@ func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
 	if p.base, err = baseBinary(s.Base, s.Pkg); err != nil {
 		return p, err
 	}
-	exe, err := os.Executable()
+	exe, err := child.Self()
 	if err != nil {
-		return p, fmt.Errorf("benchkit: -benchkit.against: cannot find this test binary to run it again: %v", err)
+		return p, fmt.Errorf("benchkit: -benchkit.against: %v; rerun with the binary as built", err)
 	}
 	nb, _ := binaryOf(exe)
-	p.new = nb.Binary
+	p.new, p.newExe = nb.Binary, exe
+	if shown, err := os.Executable(); err == nil {
+		p.new.Path = shown // the path the user knows, not /proc/self/exe
+	}
 	return p, nil
 }
 

@@ -1,8 +1,6 @@
 package against
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,14 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 	vd "github.com/benchkit/go-benchkit/internal/verdict"
 )
@@ -114,21 +112,24 @@ func (st *state) repeated(f registry.AgainstFailure) bool {
 func (st *state) runProcess(s, r int, fs *flag.FlagSet, dir string) procOutput {
 	path := st.p.base.Path
 	if s == sideNew {
-		path = st.p.new.Path
+		path = st.p.newExe
 	}
 	timeout := st.p.timeout
 	if st.slowest > 0 {
 		timeout = min(timeout, child.Deadline(st.slowest))
 	}
 	marker := filepath.Join(dir, fmt.Sprintf("round%d-%s.json", r, sideNames[s]))
-	spec := child.Spec{Path: path, Args: child.RunArgs(fs, st.p.pattern, st.p.share, st.skipFor(s)),
-		Env: append(child.Env("", marker), "BENCHKIT_AGAINST="), Timeout: timeout}
+	sel := selection{bench: st.p.pattern, skip: st.skipFor(s), procs: cpus()}
+	env := append(append(child.Env("", marker), child.ChildEnv(dir)...), "BENCHKIT_AGAINST=")
+	spec := child.Spec{Path: path, Args: child.RunArgs(fs, sel.bench, st.p.share, sel.skip), Env: env, Timeout: timeout}
 	res, err := child.Run(spec)
 	st.slowest = max(st.slowest, res.Elapsed)
-	out := procOutput{results: parseResults(res.Stdout), elapsed: res.Elapsed}
+	parsed := parseOutput(res.Stdout, sel)
+	out := procOutput{results: parsed.results, elapsed: res.Elapsed}
 	for name := range out.results {
 		st.seen[s][name] = true
 	}
+	st.reject(s, r, parsed.bad, res)
 	if err != nil {
 		msg := err.Error()
 		var ce *child.Error
@@ -225,123 +226,40 @@ func onlyTop(mine, other map[string]bool) []string {
 	return out
 }
 
-// warnTimeout warns on stderr when the rounds will take longer than the
-// test binary's -timeout, after which go test kills this process.
+// warnTimeout says on stderr, when the rounds will take more than a
+// minute, how long: under -bench go test sets no deadline of its own, so
+// a long run is only ever bounded by each process's deadline (-timeout,
+// 10 minutes without one).
 func (st *state) warnTimeout(stderr io.Writer, first time.Duration) {
-	if est := first * time.Duration(st.p.rounds); est > st.p.timeout {
-		fmt.Fprintf(stderr, "benchkit: -benchkit.against: the first round took %s, so %s will take about %s, more than -timeout=%s: go test will kill the run; raise -timeout or lower -benchkit.rounds or -benchtime\n",
-			textfmt.Dur(first), textfmt.Plural(st.p.rounds, "round"), textfmt.Dur(est), st.p.timeout)
+	if est := first * time.Duration(st.p.rounds); est > time.Minute {
+		fmt.Fprintf(stderr, "benchkit: -benchkit.against: the first round took %s, so %s will take about %s; fewer -benchkit.rounds or a shorter -benchtime shorten it\n",
+			textfmt.Dur(first), textfmt.Plural(st.p.rounds, "round"), textfmt.Dur(est))
 	}
 }
 
-// parseResults reads the result lines of a go test -bench output with
-// benchfmt: ns/op, and allocs/op and B/op when both were printed, by
-// name (without "Benchmark", with the -procs suffix). Lines benchfmt
-// cannot read (a panic's half-printed line) are skipped.
-func parseResults(out []byte) map[string]measurement {
-	res := map[string]measurement{}
-	r := benchfmt.NewReader(bytes.NewReader(out), "output")
-	for r.Scan() {
-		rec, ok := r.Result().(*benchfmt.Result)
-		if !ok {
-			continue
-		}
-		ns, ok := nsPerOp(rec)
-		if !ok {
-			continue
-		}
-		m := measurement{ns: ns, allocs: -1, bytes: -1, iters: rec.Iters}
-		a, okA := rec.Value("allocs/op")
-		b, okB := rec.Value("B/op")
-		if okA && okB {
-			m.allocs, m.bytes = a, b
-		}
-		res[rec.Name.String()] = m
+// reject records, as failures of side s in round r, the names whose
+// results could not be taken (output.bad), and leaves their top-level
+// benchmarks out of the later rounds.
+func (st *state) reject(s, r int, bad map[string]string, res child.Result) {
+	names := make([]string, 0, len(bad))
+	for name := range bad {
+		names = append(names, name)
 	}
-	return res
+	slices.Sort(names)
+	for _, name := range names {
+		full := "Benchmark" + name
+		st.failures = append(st.failures, registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: []string{full},
+			Message: fmt.Sprintf("its result was not taken: %s. A benchmark must not write to stdout, which go test parses: use b.Log", bad[name]),
+			Output:  child.Tail(res, 40)})
+		st.failed[topLevel(full)] = true
+	}
 }
 
-// nsPerOp returns a result's ns/op as printed (benchfmt converts it to
-// sec/op and keeps the original).
-func nsPerOp(rec *benchfmt.Result) (float64, bool) {
-	for _, v := range rec.Values {
-		switch {
-		case v.OrigUnit == "ns/op":
-			return v.OrigValue, true
-		case v.Unit == "sec/op":
-			return v.Value * 1e9, true
-		}
+// cpus returns the GOMAXPROCS values the processes run at: -test.cpu's,
+// or GOMAXPROCS now.
+func cpus() []int {
+	if c := testflag.CPUs(); len(c) > 0 {
+		return c
 	}
-	return 0, false
-}
-
-// joinOutput returns a child's stdout and stderr as one text, with a line
-// break between them: testing prints a benchmark's name without one before
-// running it, so a panic's "panic:" line on stderr would otherwise extend
-// the cut-short name line and neither would be recognised.
-func joinOutput(stdout, stderr []byte) []byte {
-	out := slices.Clone(stdout)
-	if len(out) > 0 && out[len(out)-1] != '\n' {
-		out = append(out, '\n')
-	}
-	return append(out, stderr...)
-}
-
-// failLineRE matches testing's line for a failed benchmark, frameRE a
-// stack frame of a benchmark function (or of a closure in it).
-var (
-	failLineRE = regexp.MustCompile(`^\s*--- FAIL: (Benchmark\S*)`)
-	frameRE    = regexp.MustCompile(`\.(Benchmark[\pL\pN_]*)(\.func[0-9.]+)*\(`)
-)
-
-// failedBenchmarks returns the benchmarks a failed process names, as
-// printed with the "Benchmark" prefix: those with a "--- FAIL:" line, and
-// the one whose result line was cut short (it was running when the
-// process panicked or was killed), or else, after a "panic:" line, the
-// benchmark function in the first stack frame that names one (a panic
-// in the first b.N=1 call comes before testing prints the name).
-func failedBenchmarks(out []byte) []string {
-	var names []string
-	running, frame, panicked := "", "", false
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if m := failLineRE.FindStringSubmatch(line); m != nil {
-			if !slices.Contains(names, m[1]) {
-				names = append(names, m[1])
-			}
-			continue
-		}
-		switch {
-		case strings.HasPrefix(line, "Benchmark"):
-			running = ""
-			if f := strings.Fields(line); len(f) < 4 {
-				running = f[0]
-			}
-		case strings.HasPrefix(line, "panic: "):
-			panicked = true
-		case panicked && frame == "":
-			if m := frameRE.FindStringSubmatch(line); m != nil {
-				frame = m[1]
-			}
-		}
-	}
-	if running == "" {
-		running = frame
-	}
-	if running != "" && !slices.Contains(names, running) {
-		names = append(names, running)
-	}
-	return names
-}
-
-// topLevel returns the top-level benchmark function of a name as printed
-// ("BenchmarkSum/n=10-2" → "BenchmarkSum", "Sum-2" → "Sum"): Go
-// identifiers contain neither '/' nor '-'.
-func topLevel(name string) string {
-	if i := strings.IndexAny(name, "/-"); i >= 0 {
-		return name[:i]
-	}
-	return name
+	return []int{runtime.GOMAXPROCS(0)}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -120,10 +121,13 @@ var runDropFlags = map[string]bool{
 
 // RunArgs returns the arguments of a child that runs every benchmark
 // matching the -test.bench pattern bench once, with
-// -test.benchtime=benchtime and allocations reported:
+// -test.benchtime=benchtime, allocations reported, and verbose output so
+// that each benchmark is named (=== RUN) before it starts and a hang can
+// be told apart:
 //
 //	-test.run=^$ -test.bench=<bench> -test.count=1
-//	-test.benchtime=<benchtime> -test.benchmem=true [-test.skip=<skip>]
+//	-test.benchtime=<benchtime> -test.benchmem=true -test.v=true
+//	[-test.skip=<skip>]
 //
 // followed by every other go test flag (test.*) set on fs, -test.cpu
 // included, except those in runDropFlags. Flags of the package's own
@@ -137,6 +141,7 @@ func RunArgs(fs *flag.FlagSet, bench, benchtime, skip string) []string {
 		"-test.count=1",
 		"-test.benchtime=" + benchtime,
 		"-test.benchmem=true",
+		"-test.v=true",
 	}
 	if skip != "" {
 		args = append(args, "-test.skip="+skip)
@@ -148,4 +153,71 @@ func RunArgs(fs *flag.FlagSet, bench, benchtime, skip string) []string {
 		args = append(args, "-"+f.Name+"="+f.Value.String())
 	})
 	return args
+}
+
+// SplitPattern splits a -test.bench or -test.skip pattern into its
+// levels as testing does: at each '/' outside brackets and parentheses,
+// the character after a backslash never splitting.
+func SplitPattern(s string) []string {
+	var out []string
+	cs, cp, start := 0, 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			cs++
+		case ']':
+			if cs--; cs < 0 {
+				cs = 0
+			}
+		case '(':
+			if cs == 0 {
+				cp++
+			}
+		case ')':
+			if cs == 0 {
+				cp--
+			}
+		case '\\':
+			i++
+		case '/':
+			if cs == 0 && cp == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// Selects reports whether a benchmark named name (b.Name(), no -procs
+// suffix) is one that -test.bench=bench and -test.skip=skip select: every
+// level of the name that bench has a level for matches it, and skip (when
+// not "") does not match every level it has. An invalid pattern selects
+// everything (testing would have refused it before running anything).
+func Selects(bench, skip, name string) bool {
+	return matches(bench, name, true) && (skip == "" || !matches(skip, name, false))
+}
+
+// matches reports whether the levels of name match the levels of
+// pattern; short decides for a name with fewer levels than the pattern
+// (a parent, which testing runs to reach the children).
+func matches(pattern, name string, short bool) bool {
+	elems := strings.Split(name, "/")
+	pats := SplitPattern(pattern)
+	if len(elems) < len(pats) && !short {
+		return false
+	}
+	for i, p := range pats {
+		if i >= len(elems) {
+			break
+		}
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return true
+		}
+		if !re.MatchString(elems[i]) {
+			return false
+		}
+	}
+	return true
 }

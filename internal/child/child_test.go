@@ -33,7 +33,7 @@ func TestBenchFilter(t *testing.T) {
 		got := BenchFilter(tc.name)
 		assert.Equal(t, tc.want, got, tc.name)
 		elems := strings.Split(tc.name, "/")
-		pats := splitLikeTesting(got)
+		pats := SplitPattern(got)
 		require.Len(t, pats, len(elems), "testing splits %q into one pattern per level", got)
 		for i, p := range pats {
 			re := regexp.MustCompile(p)
@@ -46,39 +46,6 @@ func TestBenchFilter(t *testing.T) {
 	}
 }
 
-// splitLikeTesting splits a -test.bench pattern into levels as testing's
-// splitRegexp does: at '/' outside brackets and parentheses, skipping the
-// character after a backslash.
-func splitLikeTesting(s string) []string {
-	var out []string
-	cs, cp, start := 0, 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '[':
-			cs++
-		case ']':
-			if cs--; cs < 0 {
-				cs = 0
-			}
-		case '(':
-			if cs == 0 {
-				cp++
-			}
-		case ')':
-			if cs == 0 {
-				cp--
-			}
-		case '\\':
-			i++
-		case '/':
-			if cs == 0 && cp == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
-}
 
 func TestArgs(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
@@ -109,11 +76,11 @@ func TestRunArgs(t *testing.T) {
 		"-test.cpu=1,2", "-test.v=test2json", "-test.short=true", "-test.timeout=10m",
 		"-benchkit.against=base.test", "-test.gocoverdir=/tmp/cov", "-test.testlogfile=/tmp/log"}))
 	assert.Equal(t, []string{
-		"-test.run=^$", "-test.bench=Sum", "-test.count=1", "-test.benchtime=667ms", "-test.benchmem=true",
+		"-test.run=^$", "-test.bench=Sum", "-test.count=1", "-test.benchtime=667ms", "-test.benchmem=true", "-test.v=true",
 		"-test.cpu=1,2", "-test.gocoverdir=/tmp/cov", "-test.short=true",
 	}, RunArgs(fs, "Sum", "667ms", ""), "benchkit's flags stay out: the other build may not define them")
 	got := RunArgs(fs, "Sum", "1x", "^(BenchmarkB)$")
-	assert.Equal(t, "-test.skip=^(BenchmarkB)$", got[5])
+	assert.Equal(t, "-test.skip=^(BenchmarkB)$", got[6])
 }
 
 // The tests below run this test binary again as the child, selecting
@@ -262,4 +229,28 @@ func TestTailBuffer(t *testing.T) {
 	_, _ = b.Write([]byte("abcdef"))
 	_, _ = b.Write([]byte("gh"))
 	assert.Equal(t, "efgh", string(b.Bytes()))
+}
+
+// TestSelects: names the -bench and -skip patterns select, level by level,
+// as testing matches them.
+func TestSelects(t *testing.T) {
+	for _, tc := range []struct {
+		bench, skip, name string
+		want              bool
+	}{
+		{".", "", "BenchmarkSum", true},
+		{"Sum", "", "BenchmarkSum/n=10", true},
+		{"Sum", "", "BenchmarkOther", false},
+		{"Sum/n=1$", "", "BenchmarkSum/n=10", false},
+		{"Sum/n=1$", "", "BenchmarkSum/n=1", true},
+		{"Sum/n=1$", "", "BenchmarkSum", true},
+		{"^Benchmark(Work|Alloc)$", "", "BenchmarkAlloc", true},
+		{"^Benchmark(Work|Alloc)$", "", "BenchmarkAllocs", false},
+		{".", "^BenchmarkB$", "BenchmarkB", false},
+		{".", "^BenchmarkB$", "BenchmarkB/x", false},
+		{".", "Sum/n=1$", "BenchmarkSum", true},
+		{".", "Sum/n=1$", "BenchmarkSum/n=1", false},
+	} {
+		assert.Equal(t, tc.want, Selects(tc.bench, tc.skip, tc.name), "bench %q skip %q name %q", tc.bench, tc.skip, tc.name)
+	}
 }

@@ -6,13 +6,17 @@
 // allocates once more per op, BenchmarkOnlyBase is gone,
 // BenchmarkOnlyNew appears and BenchmarkFixed no longer fails.
 // BENCHKIT_TESTDATA_PANIC=1 makes BenchmarkPanics panic in the new
-// version only. With -tags against_plus5 the base build's BenchmarkWork
+// version only; in the base version only, BENCHKIT_TESTDATA_HANG=1 makes
+// BenchmarkHangs hang in its first call and BENCHKIT_TESTDATA_FAKE=1 makes
+// BenchmarkPrints print a line that looks like a result to stdout. With -tags against_plus5 the base build's BenchmarkWork
 // does 5% more work (the against table, internal/accuracy/against).
 package against
 
 import (
+	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/benchkit/go-benchkit/benchkit"
 	"github.com/benchkit/go-benchkit/sink"
@@ -61,6 +65,24 @@ func BenchmarkAlloc(b *testing.B) {
 func BenchmarkPanics(b *testing.B) {
 	if isNew && os.Getenv("BENCHKIT_TESTDATA_PANIC") == "1" {
 		panic("against testdata: a deliberate panic in the new version")
+	}
+	for b.Loop() {
+		sink.Keep(sum(xs[:64]))
+	}
+}
+
+func BenchmarkHangs(b *testing.B) {
+	if !isNew && os.Getenv("BENCHKIT_TESTDATA_HANG") == "1" {
+		time.Sleep(time.Hour)
+	}
+	for b.Loop() {
+		sink.Keep(sum(xs[:64]))
+	}
+}
+
+func BenchmarkPrints(b *testing.B) {
+	if !isNew && os.Getenv("BENCHKIT_TESTDATA_FAKE") == "1" {
+		fmt.Println("BenchmarkPrints-2 1000000 1.000 ns/op")
 	}
 	for b.Loop() {
 		sink.Keep(sum(xs[:64]))
