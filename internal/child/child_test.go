@@ -46,7 +46,6 @@ func TestBenchFilter(t *testing.T) {
 	}
 }
 
-
 func TestArgs(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	for _, n := range []string{"test.run", "test.bench", "test.count", "test.benchtime", "test.cpu", "test.v",
