@@ -49,7 +49,8 @@
 //   - timer-toggling: the timer was off for more than 90% of at least
 //     10 ms, across at least 16 stop-the-world pauses;
 //   - setup-cost: LoopWithSetup's StopTimer/StartTimer pairs cost more
-//     wall time than the work (and a run headed past 5 minutes fails at
+//     wall time than the work (and a run headed past 100 × -benchtime,
+//     at least 2 and at most 5 minutes, fails at
 //     once);
 //   - eliminated: ns/op within 2.5× of an empty loop iteration (or, net of
 //     the thread's run-queue wait, 2×): the compiler probably removed the

@@ -146,7 +146,8 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 // made before the loop, or -benchtime=Nx). A 200 µs setup before a 100 ns
 // f would run for about 40 minutes at -benchtime=1s: LoopWithSetup
 // projects the wall time from its first iterations and fails the
-// benchmark at once when the projection exceeds 5 minutes (never under
+// benchmark at once when the projection exceeds 100 × -benchtime (at
+// least 2 minutes, at most 5; never under
 // -benchtime=Nx, which bounds the run).
 //
 // LoopWithSetup panics if b is nil and fails the benchmark as Loop does,

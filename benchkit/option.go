@@ -91,7 +91,7 @@ var allowable = map[registry.FlagKind]bool{
 //
 // kind is one of the flags judged from timing: "eliminated",
 // "timer-toggling" or "setup-cost" (LoopWithSetup still stops a run headed past
-// 5 minutes). Allow panics for any other kind, with the reason it cannot
+// its limit). Allow panics for any other kind, with the reason it cannot
 // be allowed, and for an empty why: the report shows the reason to
 // whoever reads the flag next.
 func Allow(kind, why string) Option {

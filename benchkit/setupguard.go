@@ -9,15 +9,18 @@ import (
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
-// setupMaxWall is the longest wall time [LoopWithSetup] lets a run head for: a
-// run projected to take longer is failed at once. go
-// test's default -timeout kills the whole test binary after 10 minutes,
-// losing every result; half of that for one benchmark is already far
-// beyond what anyone asks of -benchtime. A correct LoopWithSetup whose
-// StopTimer/StartTimer pairs (about 10 µs each, tens of µs under load)
-// dwarf a 300 ns f runs for 30–150× -benchtime: 2.5 minutes at the
-// default 1s, under the bound.
-const setupMaxWall = 5 * time.Minute
+// The longest wall time [LoopWithSetup] lets a run head for: setupWallRatio
+// × -benchtime, but at least setupMinWall and at most setupMaxWall. A run
+// projected to take longer is failed at once: nobody who asked for
+// -benchtime=100ms waits two minutes in silence for one benchmark. A
+// correct LoopWithSetup whose StopTimer/StartTimer pairs (about 10 µs each,
+// tens of µs under load) dwarf a 300 ns f runs for 30–150× -benchtime,
+// which the setup-cost flag already reports.
+const (
+	setupWallRatio = 100
+	setupMinWall   = 2 * time.Minute
+	setupMaxWall   = 5 * time.Minute
+)
 
 // setupGuardFrom is the least number of iterations, and setupGuardWall the
 // least wall time, before the projection is trusted: the first iterations
@@ -67,8 +70,13 @@ func (g setupGuard) projected(iters int, wall, timed time.Duration) time.Duratio
 	return time.Duration(min(total*float64(wall)/float64(iters), float64(1<<62)))
 }
 
-// runaway reports whether a projected wall time is beyond setupMaxWall.
-func (g setupGuard) runaway(projected time.Duration) bool { return projected > setupMaxWall }
+// limit is the longest wall time the run may head for (see setupWallRatio).
+func (g setupGuard) limit() time.Duration {
+	return min(setupMaxWall, max(setupMinWall, setupWallRatio*g.d))
+}
+
+// runaway reports whether a projected wall time is beyond the limit.
+func (g setupGuard) runaway(projected time.Duration) bool { return projected > g.limit() }
 
 // setupRunawayMessage is the headline (one line, for b.Fatal) and the
 // detail (for the report) of a LoopWithSetup run stopped by the guard.
@@ -86,7 +94,7 @@ func setupRunawayMessage(name string, iters int, wall, timed, setup, projected, 
 
 // checkSetupRunaway fails b at once (b.Fatal, on the benchmark's
 // goroutine, from inside LoopWithSetup's loop) when the guard projects the run
-// beyond setupMaxWall, after recording the failure for the report.
+// beyond its limit, after recording the failure for the report.
 // wall is the wall time since LoopWithSetup's first iteration; b's timer is
 // stopped, so reading b.Elapsed costs the measurement nothing.
 func (st *state) checkSetupRunaway(g setupGuard, su *setupStats, wall time.Duration) {

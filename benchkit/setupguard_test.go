@@ -23,6 +23,16 @@ func TestSetupGuardProjection(t *testing.T) {
 	p = g.projected(1024, 1024*10300*time.Nanosecond, 1024*300*time.Nanosecond)
 	assert.False(t, g.runaway(p), "a 34 s run is not a runaway: %v", p)
 
+	// The limit is 100 × -benchtime, between 2 and 5 minutes: a run of
+	// -benchtime=100ms headed for 2.8 minutes is stopped.
+	short := newSetupGuard(testflag.Benchtime{D: 100 * time.Millisecond})
+	assert.Equal(t, 2*time.Minute, short.limit(), "100ms: 10 s, raised to 2 minutes")
+	assert.True(t, short.runaway(168*time.Second))
+	assert.Equal(t, 2*time.Minute, g.limit(), "1s: 100 s, raised to 2 minutes")
+	assert.Equal(t, 150*time.Second, newSetupGuard(testflag.Benchtime{D: 1500 * time.Millisecond}).limit())
+	long := newSetupGuard(testflag.Benchtime{D: 10 * time.Second})
+	assert.Equal(t, 5*time.Minute, long.limit(), "10s: 1000 s, capped at 5 minutes")
+	assert.False(t, long.runaway(168*time.Second))
 	assert.Zero(t, g.projected(8, time.Second, time.Nanosecond), "too few iterations to judge")
 	assert.Zero(t, g.projected(64, 5*time.Millisecond, time.Nanosecond), "too little wall time to judge")
 	assert.Zero(t, newSetupGuard(testflag.Benchtime{N: 1000}).projected(64, time.Second, time.Nanosecond),

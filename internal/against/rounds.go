@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -60,17 +59,12 @@ type state struct {
 // binary, base again) in balanced random order, and analyses the
 // benchmarks that every process of a round measured. It stops early when
 // a process fails in a way that names no benchmark (it would fail again).
-func Measure(p Plan, fs *flag.FlagSet, stderr io.Writer) registry.Against {
+// dir, made with child.TempDir, holds the processes' marker files and
+// their own temporary files.
+func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer) registry.Against {
 	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{}}
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
-	}
-	dir, err := os.MkdirTemp("", "benchkit-against-")
-	if err != nil {
-		st.warnings = append(st.warnings, fmt.Sprintf("benchkit: cannot create a temporary directory for the processes' marker files: %v", err))
-		dir = os.TempDir()
-	} else {
-		defer os.RemoveAll(dir)
 	}
 	sched := vd.NewSchedule(sides, p.seed)
 	start := time.Now()

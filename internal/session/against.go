@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/benchkit/go-benchkit/internal/against"
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/report"
 )
 
@@ -21,6 +22,12 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
+	dir, remove, err := child.TempDir("benchkit-against-")
+	if err != nil {
+		fmt.Fprintf(d.stderr, "benchkit: -benchkit.against: %v (checked before the run: nothing ran)\n", err)
+		return 2
+	}
+	defer remove()
 	snap := d.probe()
 	_ = d.fs.Set("test.bench", "") // the tests only: the benchmarks run in the children
 	code := m.Run()
@@ -29,7 +36,7 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
 		return code
 	}
-	a := against.Measure(p, d.fs, d.stderr)
+	a := against.Measure(p, dir, d.fs, d.stderr)
 	d.reg.SetAgainst(a)
 	in := input(cfg, d, snap, nil)
 	an := report.Analyze(in)
