@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/testingb"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // Units of the metrics Track and Loop report on the benchmark's line.
@@ -366,6 +368,7 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 		reportMetric(b, st.within, unitBatchCV)
 	}
 	st.check(run, s, th)
+	noteLongRun(b)
 }
 
 // check raises the flags of the recorded final step s, whose run is run:
@@ -488,3 +491,55 @@ func logInternals(b *testing.B) {
 // batchcv%) to the benchmark's line: -benchkit.metrics, else
 // BENCHKIT_METRICS, else on (see testflag.Metrics).
 func metricsOn() bool { return testflag.Metrics(os.Getenv, flag.CommandLine) }
+
+// Once per process, when the run's benchmarks so far say that the whole
+// run will be long, Track says so under the benchmark that found it out:
+// after at least longRunAfter of benchmarks, when the projection from the
+// top-level benchmarks done so far exceeds longRunAt.
+const (
+	longRunAfter = 30 * time.Second
+	longRunAt    = 10 * time.Minute
+)
+
+var longRun struct {
+	sync.Mutex
+	done map[string]bool // top-level benchmarks seen
+	said bool
+}
+
+// noteLongRun logs the projection of the run's length on b, when it is
+// long, once per process.
+func noteLongRun(b *testing.B) {
+	b.Helper()
+	start, total, ok := session.Selected()
+	if !ok {
+		return
+	}
+	longRun.Lock()
+	if longRun.done == nil {
+		longRun.done = map[string]bool{}
+	}
+	top, _, _ := strings.Cut(b.Name(), "/")
+	longRun.done[top] = true
+	done, elapsed := len(longRun.done), time.Since(start)
+	est, long := longRunEstimate(elapsed, done, total)
+	tell := long && !longRun.said
+	longRun.said = longRun.said || tell
+	longRun.Unlock()
+	if tell {
+		b.Logf("benchkit: %d of the %d selected benchmarks took %s, so the whole run will take about %s (go test sets no deadline of its own under -bench). "+
+			"Fix: select fewer with -bench, or a shorter -benchtime", done, total, textfmt.Dur(elapsed), textfmt.Dur(est))
+	}
+}
+
+// longRunEstimate projects a run's length from the elapsed time of its
+// first done of total top-level benchmarks, and says whether it is long:
+// at least longRunAfter has passed, benchmarks remain, and the projection
+// exceeds longRunAt.
+func longRunEstimate(elapsed time.Duration, done, total int) (est time.Duration, long bool) {
+	if done < 1 || done >= total {
+		return elapsed, false
+	}
+	est = elapsed * time.Duration(total) / time.Duration(done)
+	return est, elapsed >= longRunAfter && est > longRunAt
+}

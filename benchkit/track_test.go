@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -295,4 +296,20 @@ func TestAllowRecordsWithoutFailing(t *testing.T) {
 		assert.Equal(t, "measured on purpose", fs[0].Allowed)
 		assert.False(t, fs[0].Failed)
 	}
+}
+
+// TestLongRunEstimate: 3 of 87 benchmarks in 40 s project about 19
+// minutes, which is said; too early, too short, or done, it is not.
+func TestLongRunEstimate(t *testing.T) {
+	est, long := longRunEstimate(40*time.Second, 3, 87)
+	assert.True(t, long)
+	assert.Equal(t, 40*time.Second*87/3, est)
+	_, long = longRunEstimate(20*time.Second, 1, 87)
+	assert.False(t, long, "under 30 s: too early to tell")
+	_, long = longRunEstimate(40*time.Second, 10, 20)
+	assert.False(t, long, "80 s in all is not long")
+	_, long = longRunEstimate(40*time.Minute, 5, 5)
+	assert.False(t, long, "nothing left to run")
+	_, long = longRunEstimate(time.Minute, 0, 5)
+	assert.False(t, long)
 }

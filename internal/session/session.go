@@ -15,6 +15,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/testingb"
 	"github.com/benchkit/go-benchkit/warmup"
 )
@@ -105,6 +106,8 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 	}
 	snap := d.probe()
 	wu := warmUp(cfg, d)
+	selected.Store(&selection{start: time.Now(), total: countSelected(testingb.BenchmarkNames(m), d.fs)})
+	defer selected.Store(nil)
 	code = m.Run()
 	in := input(cfg, d, snap, wu)
 	in.Meta = meta(d, start, snap)
@@ -292,3 +295,36 @@ var strict atomic.Bool
 // and does not allow then fails it (b.Error), so that go test -json names
 // the benchmark, and fails the run.
 func Strict() bool { return strict.Load() }
+
+// selection is what a run selected: when its benchmarks began and how
+// many top-level benchmarks -bench (less -skip) selects.
+type selection struct {
+	start time.Time
+	total int
+}
+
+var selected atomic.Pointer[selection]
+
+// Selected returns when the benchmarks began and how many top-level
+// benchmarks the run selected; ok is false outside Run's m.Run, or when
+// the count is unknown (m is not a *testing.M).
+func Selected() (start time.Time, total int, ok bool) {
+	s := selected.Load()
+	if s == nil || s.total == 0 {
+		return time.Time{}, 0, false
+	}
+	return s.start, s.total, true
+}
+
+// countSelected counts the names that -test.bench and -test.skip on fs
+// select at the top level.
+func countSelected(names []string, fs *flag.FlagSet) int {
+	bench, skip := testflag.Value(fs, "test.bench"), testflag.Value(fs, "test.skip")
+	n := 0
+	for _, name := range names {
+		if child.Selects(bench, skip, name) {
+			n++
+		}
+	}
+	return n
+}

@@ -1,6 +1,7 @@
 package testingb
 
 import (
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -59,3 +60,22 @@ func funcName(b *testing.B) string {
 // Key returns b's registry key: Name(b) with the "-P" suffix of the
 // GOMAXPROCS value testing prints for it (registry.KeyProcs).
 func Key(b *testing.B) string { return registry.KeyProcs(Name(b), Procs(b)) }
+
+// BenchmarkNames returns the names of the top-level benchmarks m, a
+// *testing.M, will run when selected (its unexported benchmarks field),
+// nil when m is something else or the field moved.
+func BenchmarkNames(m any) []string {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Type() != reflect.TypeFor[testing.M]() {
+		return nil
+	}
+	f := v.Elem().FieldByName("benchmarks")
+	if !f.IsValid() || f.Kind() != reflect.Slice || f.Type().Elem() != reflect.TypeFor[testing.InternalBenchmark]() {
+		return nil
+	}
+	names := make([]string, f.Len())
+	for i := range names {
+		names[i] = f.Index(i).FieldByName("Name").String()
+	}
+	return names
+}

@@ -2,6 +2,7 @@ package testingb
 
 import (
 	"flag"
+	"os"
 	"runtime"
 	"testing"
 
@@ -55,4 +56,26 @@ func TestProcs(t *testing.T) {
 		assert.Equal(t, runtime.GOMAXPROCS(0), stale, "measured at GOMAXPROCS now, printed under 3")
 	}
 	assert.Zero(t, Stale(runtime.GOMAXPROCS(0)))
+}
+
+// TestBenchmarkNames: the top-level benchmarks of a testing.M, and nil
+// for anything else.
+func TestBenchmarkNames(t *testing.T) {
+	assert.Contains(t, BenchmarkNames(mainM), "BenchmarkNamed", "this package's own benchmark, from its TestMain's m")
+	assert.Nil(t, BenchmarkNames(struct{}{}))
+	assert.Nil(t, BenchmarkNames((*testing.M)(nil)))
+}
+
+// mainM is this test binary's testing.M.
+var mainM *testing.M
+
+func TestMain(m *testing.M) {
+	mainM = m
+	os.Exit(m.Run())
+}
+
+// BenchmarkNamed exists for TestBenchmarkNames to find.
+func BenchmarkNamed(b *testing.B) {
+	for b.Loop() {
+	}
 }
