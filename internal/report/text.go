@@ -170,7 +170,7 @@ func foldedRows(rows []Row) map[string]bool {
 }
 
 // foldedLine summarises the folded rows: how many, the range of their
-// ns/op and their median wait.
+// ns/op, their median wait, and where each one's numbers are.
 func foldedLine(rows []Row, folded map[string]bool) string {
 	var ns, waits []float64
 	for _, r := range rows {
@@ -184,14 +184,15 @@ func foldedLine(rows []Row, folded map[string]bool) string {
 			waits = append(waits, r.WaitPct)
 		}
 	}
-	line := fmt.Sprintf("+ %d more benchmarks ran once with nothing else known (no spread, no flag)", len(folded))
+	line := fmt.Sprintf("+ %d benchmarks with one run each, folded", len(folded))
 	if len(ns) > 0 {
-		line += fmt.Sprintf(": %s … %s/op", fmtNs(slices.Min(ns)), fmtNs(slices.Max(ns)))
+		line += fmt.Sprintf(": ns/op %s … %s", fmtNs(slices.Min(ns)), fmtNs(slices.Max(ns)))
 	}
 	if m, ok := stats.Median(waits); ok {
 		line += fmt.Sprintf(", median wait %s%%", pctCell(m))
 	}
-	return line + "; each one's ns/op is its go test line, and the JSON report has them all"
+	return line + ", no spread from one run (their go test lines and the JSON report have the numbers; " +
+		"-count=10, or benchkit.Loop with a -benchtime above 1x, gives a spread)"
 }
 
 // legend explains the benchmarks table's columns.
