@@ -118,3 +118,28 @@ func TestAnnotations(t *testing.T) {
 	Annotations(&buf, Input{}, Analysis{Failures: []string{"benchkit: 100% wrong\nsecond line"}})
 	assert.Equal(t, "::error title=benchkit::benchkit: 100%25 wrong%0Asecond line\n", buf.String())
 }
+
+// TestAgainstCountsAreIntegers: allocs/op and B/op are printed as go test
+// prints them, truncated integers, in the table, the verdict and the
+// failures, never in exponent form; the legend says what "varies" means.
+func TestAgainstCountsAreIntegers(t *testing.T) {
+	a := againstFixture()
+	a.Benches[0].Allocs = registry.Count{Base: 33100, New: 33164.5, Varies: true}
+	a.Benches[0].Bytes = registry.Count{Base: 1234567, New: 1234567}
+	in := Input{Against: a}
+	an := Analyze(in)
+	var buf bytes.Buffer
+	require.NoError(t, TextAnalysis(&buf, in, an))
+	out := buf.String()
+	assert.NotContains(t, out, "e+0")
+	row := fields(lineWith(t, out, "Work-2", "100.0ns"))
+	assert.Contains(t, row, "33100 → 33164 (+64), varies")
+	assert.Contains(t, row, "1234567")
+	assert.Contains(t, out, "allocs/op up 33100 → 33164 (+64); time slower")
+	assert.Contains(t, an.Failures[1], "33164 allocs/op against the base's 33100")
+	assert.Contains(t, out, `"varies": the rounds of a side (base with the control, or new) printed different values`)
+
+	assert.Equal(t, "3", fmtCount(3.9), "truncated, as go test prints it")
+	assert.Equal(t, "?", fmtCount(-1))
+	assert.Equal(t, "64 → 0 (-64)", countChange(registry.Count{Base: 64, New: 0}))
+}

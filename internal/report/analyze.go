@@ -285,7 +285,7 @@ func againstFailures(a *registry.Against) []string {
 		}
 		if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
 			out = append(out, fmt.Sprintf("benchkit: against %s: %s allocates more, %s allocs/op against the base's %s (-benchkit.gate.allocs); remove the allocation or drop the allocation gate",
-				a.Base.Path, b.Name, fmtNum(b.Allocs.New), fmtNum(b.Allocs.Base)))
+				a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base)))
 		}
 	}
 	for _, f := range a.Failures {

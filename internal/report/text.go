@@ -475,7 +475,9 @@ func (p *printer) against(a *registry.Against) {
 		}
 		p.table(table)
 		p.line("  · Δ = new/base − 1: the median over rounds of each round's ratio, with the sign-test interval of the median; control = base again/base, the noise floor")
-		p.line("  · allocs/op and B/op: the median of each side's rounds, compared exactly (base → new); \"varies\": the rounds disagree")
+		p.line("  · allocs/op and B/op: the median of each side's rounds, as go test prints them (truncated to integers), compared exactly (base → new); " +
+			"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, " +
+			"so an allocation made once and amortised over b.N can move the printed value by one")
 	} else {
 		p.line("  no benchmark was measured in both binaries")
 	}
@@ -572,17 +574,18 @@ func againstRow(b registry.AgainstBench) []string {
 	}
 }
 
-// countCell shows a count: "3" when both sides agree, "3 → 4 (+1)" when
-// they differ, "?" unknown, with ", varies" when the rounds disagree.
+// countCell shows a count as an integer ([fmtCount]): "3" when both sides
+// agree, "3 → 4 (+1)" when they differ, "?" unknown, with ", varies" when
+// the rounds disagree.
 func countCell(c registry.Count) string {
 	var s string
 	switch {
 	case c.Base < 0 || c.New < 0:
 		return "?"
 	case c.Changed():
-		s = fmt.Sprintf("%s → %s (%+g)", fmtNum(c.Base), fmtNum(c.New), c.New-c.Base)
+		s = countChange(c)
 	default:
-		s = fmtNum(c.New)
+		s = fmtCount(c.New)
 	}
 	if c.Varies {
 		s += ", varies"
