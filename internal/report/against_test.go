@@ -143,3 +143,24 @@ func TestAgainstCountsAreIntegers(t *testing.T) {
 	assert.Equal(t, "?", fmtCount(-1))
 	assert.Equal(t, "64 → 0 (-64)", countChange(registry.Count{Base: 64, New: 0}))
 }
+
+// TestAgainstMediansDisagree: a row whose sides' medians point one way and
+// Δ the other is marked, with a legend line saying why; a row where they
+// agree, or Δ is 0, is not, and without a marked row there is no legend.
+func TestAgainstMediansDisagree(t *testing.T) {
+	a := againstFixture()
+	a.Benches[0].Base.NsPerOp = []float64{97.63, 90, 105}
+	a.Benches[0].NewEst.NsPerOp, a.Benches[0].NewEst.DeltaPct = 102.5, -5.14
+	in := Input{Against: a}
+	out := render(t, in)
+	row := fields(lineWith(t, out, "Work-2", "97.63ns"))
+	assert.Equal(t, []string{"Work-2", "97.63ns", "102.5ns", "-5.14% †", "[+45.00%, +55.00%]"}, row[:5])
+	lineWith(t, out, "· †: the medians and Δ point different ways: Δ pairs the processes of each round")
+
+	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 5}), "same direction")
+	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 0}), "Δ of 0 has no direction")
+	assert.False(t, mediansDisagree(-1, verdict.Estimate{NsPerOp: 102.5, DeltaPct: -5}), "an unknown base median")
+	assert.True(t, mediansDisagree(102.5, verdict.Estimate{NsPerOp: 97.63, DeltaPct: 1}))
+
+	assert.NotContains(t, render(t, Input{Against: againstFixture()}), "†")
+}

@@ -468,19 +468,7 @@ func (p *printer) against(a *registry.Against) {
 		a.Base.Path, textfmt.Plural(a.Rounds, "round"), a.Pattern, a.Benchtime, fmtNum(a.Confidence*100)))
 	p.line("  base  " + binaryLine(a.Base))
 	p.line("  new   " + binaryLine(a.New))
-	if len(a.Benches) > 0 {
-		table := [][]string{{"benchmark", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}}
-		for _, b := range a.Benches {
-			table = append(table, againstRow(b))
-		}
-		p.table(table)
-		p.line("  · Δ = new/base − 1: the median over rounds of each round's ratio, with the sign-test interval of the median; control = base again/base, the noise floor")
-		p.line("  · allocs/op and B/op: the median of each side's rounds, as go test prints them (truncated to integers), compared exactly (base → new); " +
-			"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, " +
-			"so an allocation made once and amortised over b.N can move the printed value by one")
-	} else {
-		p.line("  no benchmark was measured in both binaries")
-	}
+	p.againstTable(a.Benches)
 	for _, b := range a.Benches {
 		if b.GateNote != "" {
 			p.line("  " + b.Name + ": " + b.GateNote)
@@ -503,6 +491,35 @@ func (p *printer) against(a *registry.Against) {
 		}
 	}
 }
+
+// againstTable writes one row per benchmark measured in both binaries
+// and the table's legend, or that there is none.
+func (p *printer) againstTable(benches []registry.AgainstBench) {
+	if len(benches) == 0 {
+		p.line("  no benchmark was measured in both binaries")
+		return
+	}
+	table := [][]string{{"benchmark", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}}
+	marked := false
+	for _, b := range benches {
+		row, disagree := againstRow(b)
+		table = append(table, row)
+		marked = marked || disagree
+	}
+	p.table(table)
+	p.line("  · Δ = new/base − 1: the median over rounds of each round's ratio, with the sign-test interval of the median; control = base again/base, the noise floor")
+	if marked {
+		p.line("  · " + DisagreeMark + ": the medians and Δ point different ways: Δ pairs the processes of each round (the median of the rounds' new/base), " +
+			"base/op and new/op do not (each is the median of its side's rounds alone), so a level that moved between rounds shifts the medians, not Δ; read Δ")
+	}
+	p.line("  · allocs/op and B/op: the median of each side's rounds, as go test prints them (truncated to integers), compared exactly (base → new); " +
+		"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, " +
+		"so an allocation made once and amortised over b.N can move the printed value by one")
+}
+
+// DisagreeMark follows the Δ of an against row whose sides' medians point
+// the other way ([mediansDisagree]).
+const DisagreeMark = "†"
 
 // againstGate writes the gates' outcome, when a gate is set.
 func (p *printer) againstGate(a *registry.Against) {
@@ -553,8 +570,9 @@ func binaryLine(b registry.Binary) string {
 }
 
 // againstRow is one benchmark's row: the sides' median ns/op, Δ and
-// interval, the control's, the counts, and the verdict with its reason.
-func againstRow(b registry.AgainstBench) []string {
+// interval, the control's, the counts, and the verdict with its reason;
+// disagree reports that Δ carries [DisagreeMark].
+func againstRow(b registry.AgainstBench) (row []string, disagree bool) {
 	v := string(b.NewEst.Verdict)
 	if b.NewEst.Reason != "" {
 		v += ": " + b.NewEst.Reason
@@ -566,12 +584,26 @@ func againstRow(b registry.AgainstBench) []string {
 	if !ok {
 		baseNs = -1
 	}
+	delta := signedPct(b.NewEst.DeltaPct)
+	disagree = mediansDisagree(baseNs, b.NewEst)
+	if disagree {
+		delta += " " + DisagreeMark
+	}
 	return []string{
 		b.Name, fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
-		signedPct(b.NewEst.DeltaPct), "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
+		delta, "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
 		signedPct(b.ControlEst.DeltaPct), "[" + signedPct(b.ControlEst.LoPct) + ", " + signedPct(b.ControlEst.HiPct) + "]",
 		countCell(b.Allocs), countCell(b.Bytes), v,
-	}
+	}, disagree
+}
+
+// mediansDisagree reports whether the sign of e.NsPerOp − baseNs (the new
+// side's median ns/op minus the base's) is the opposite of e.DeltaPct's,
+// both nonzero: Δ is the median of the rounds' ratios, which pairs each
+// round's processes, and the medians of the sides need not follow it.
+func mediansDisagree(baseNs float64, e verdict.Estimate) bool {
+	d := e.NsPerOp - baseNs
+	return baseNs >= 0 && e.NsPerOp >= 0 && finite(d) && finite(e.DeltaPct) && d*e.DeltaPct < 0
 }
 
 // countCell shows a count as an integer ([fmtCount]): "3" when both sides
