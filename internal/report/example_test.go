@@ -42,7 +42,7 @@ func ExampleText() {
 	// benchkit │   · runs@5%: runs per side to resolve a 5% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least 6, from the run-to-run cv; over batches lo–hi: lo from the run's own standard error (processes differ at least that much), hi from the cv of its 16 blocks as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes
 	// benchkit │
 	// benchkit │ samples in order (▁ lowest … █ highest, per row)
-	// benchkit │   MakeBuffer-2  runs  25.40ns … 43.90ns  ▆▇█▆▂▁▂▁▂▆▆▆
+	// benchkit │   MakeBuffer-2  runs  ▆▇█▆▂▁▂▁▂▆▆▆  25.40ns … 43.90ns
 	// benchkit │
 	// benchkit │ findings
 	// benchkit │   MakeBuffer-2: two regimes in the runs: 5 around 27.50ns (runs 5-9) and 7 around 39.10ns (runs 1-4, 10-12), separation 8.4; the mean 34.54ns sits between them, and no run count removes that bias (Lehr's rule does not apply); find what changed between them (other load, CPU frequency, core placement) and measure again on a quiet machine

@@ -366,7 +366,8 @@ func cvCell(r Row) string {
 }
 
 // plotRows returns one table row per benchmark with at least 2 samples:
-// name, source, range, strip plot.
+// name, source, strip plot, and its range last (the one column of the
+// table that wraps).
 func plotRows(rows []Row) [][]string {
 	var out [][]string
 	for _, r := range rows {
@@ -374,11 +375,7 @@ func plotRows(rows []Row) [][]string {
 			continue
 		}
 		s := Strip(r.Samples, PlotWidth)
-		rng := fmtNs(s.Lo) + " … " + fmtNs(s.Hi)
-		if s.Clipped {
-			rng += " (█ up to " + fmtNs(s.Max) + ")"
-		}
-		out = append(out, []string{r.Display, string(r.Source), rng, s.Plot})
+		out = append(out, []string{r.Display, string(r.Source), s.Plot, s.Label(string(r.Source))})
 	}
 	return out
 }
