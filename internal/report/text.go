@@ -216,26 +216,23 @@ func (p *printer) stripPlots(rows []Row) {
 	}
 }
 
-// findings writes every row's findings ([findingsOf]), then one line
+// findings writes the findings of rows ([findingLines]), then one line
 // naming the rows whose spread is unknown; nothing when there are none.
 // virtualised says the environment warned of a hypervisor.
 func (p *printer) findings(rows []Row, virtualised bool) {
-	var findings [][2]string
+	lines := findingLines(rows, virtualised)
 	var once []string
 	for _, r := range rows {
-		for _, f := range findingsOf(r, virtualised) {
-			findings = append(findings, [2]string{r.Display, f})
-		}
 		if r.Source == SourceNone && r.TotalRuns > 0 {
 			once = append(once, r.Display)
 		}
 	}
-	if len(findings) == 0 && len(once) == 0 {
+	if len(lines) == 0 && len(once) == 0 {
 		return
 	}
 	p.section("findings")
-	for _, f := range findings {
-		p.line("  " + f[0] + ": " + f[1])
+	for _, l := range lines {
+		p.line("  " + l)
 	}
 	if len(once) > 0 {
 		p.line(fmt.Sprintf("  %s: one run and fewer than 2 timed batches, so no spread is known; "+
