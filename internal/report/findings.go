@@ -18,7 +18,9 @@ import (
 func findingsOf(r Row, virtualised bool) []finding {
 	var out []string
 	for _, f := range r.Flags {
-		out = append(out, flagFinding(f, r.Name))
+		if !f.Parent { // all parents share one line: parentSummary
+			out = append(out, flagFinding(f, r.Name))
+		}
 	}
 	if stale := staleRuns(r.Runs); stale != "" {
 		out = append(out, stale)
@@ -257,4 +259,36 @@ func gradeCounts(rows []Row) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// parentSummary is the one line for every row with a Parent flag (Track
+// in a benchmark that calls b.Run), or "" when there is none: which
+// parents, whose sub-benchmarks ran untracked and whose call Track
+// already (a row named parent/…), and the recipe.
+func parentSummary(rows []Row) string {
+	var untracked, tracked []string
+	for _, r := range rows {
+		if !slices.ContainsFunc(r.Flags, func(f registry.Flag) bool { return f.Parent }) {
+			continue
+		}
+		if slices.ContainsFunc(rows, func(sub Row) bool { return strings.HasPrefix(sub.Name, r.Name+"/") }) {
+			tracked = append(tracked, r.Display)
+		} else {
+			untracked = append(untracked, r.Display)
+		}
+	}
+	n := len(untracked) + len(tracked)
+	if n == 0 {
+		return ""
+	}
+	var parts []string
+	if len(untracked) > 0 {
+		parts = append(parts, "the sub-benchmarks of "+listNames(untracked, 6)+" ran untracked")
+	}
+	if len(tracked) > 0 {
+		parts = append(parts, "those of "+listNames(tracked, 6)+" call Track already, so the parent's call can go")
+	}
+	return fmt.Sprintf("misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; in %s here: %s. "+
+		"Fix: call benchkit.Track(b) at the top of the function given to b.Run: b.Run(name, func(b *testing.B) { benchkit.Track(b); … })",
+		textfmt.Plural(n, "benchmark"), strings.Join(parts, "; "))
 }

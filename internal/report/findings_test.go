@@ -283,3 +283,35 @@ func TestFindingsGroupDriftAndOwnSpread(t *testing.T) {
 		assert.NotContains(t, l, "Own1-2: ")
 	}
 }
+
+// TestParentsSummary: Track in parents that call b.Run gives one finding
+// for all of them, which names the parents whose sub-benchmarks ran
+// untracked and those whose sub-benchmarks are tracked, with the recipe;
+// the flag is still each parent's in the table and the JSON.
+func TestParentsSummary(t *testing.T) {
+	parent := func(name string) registry.Bench {
+		return registry.Bench{Name: name, Flags: []registry.Flag{{Kind: registry.FlagMisuse, Parent: true, Count: 1,
+			Message: "benchkit: " + name + " calls b.Run, so testing measures only its sub-benchmarks and Track here records nothing. Fix: Track in each b.Run function"}}}
+	}
+	in := Input{Benches: []registry.Bench{
+		parent("BenchmarkA"), parent("BenchmarkB"), parent("BenchmarkBoth"),
+		{Name: "BenchmarkBoth/leaf-2", Runs: runs(2, 0.01, 100, 101, 99), TotalRuns: 3},
+		{Name: "BenchmarkTwice-2", Runs: runs(2, 0.01, 100, 101, 99), TotalRuns: 3,
+			Flags: []registry.Flag{{Kind: registry.FlagMisuse, Count: 1, Message: "benchkit: BenchmarkTwice-2: Track called twice in one run"}}},
+	}}
+	a := Analyze(in)
+	lines := findingLines(a.Rows, false)
+	require.Len(t, lines, 2, "%q", lines)
+	assert.Equal(t, "misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; "+
+		"in 3 benchmarks here: the sub-benchmarks of A, B ran untracked; those of Both call Track already, so the parent's call can go. "+
+		"Fix: call benchkit.Track(b) at the top of the function given to b.Run: b.Run(name, func(b *testing.B) { benchkit.Track(b); … })", lines[0])
+	assert.Equal(t, "Twice-2: misuse: Track called twice in one run", lines[1], "other misuse stays on its row")
+	assert.Equal(t, []string{"misuse"}, rowByName(t, a, "A").Tags())
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	assert.Contains(t, buf.String(), "BenchmarkA calls b.Run", "the JSON keeps each parent's flag")
+	assert.NotContains(t, buf.String(), `"parent"`, "and its fields as they were")
+
+	assert.Empty(t, parentSummary(Analyze(Input{Benches: in.Benches[4:]}).Rows))
+}

@@ -39,8 +39,8 @@ type rowFinding struct {
 }
 
 // findingLines returns the findings lines of rows, without indent: first
-// one summary line per cause (contention, drift) that MinGroupRows rows
-// or more share, then each row's own findings and those of groups too
+// the parents' line ([parentSummary]) and one summary line per cause
+// (contention, drift) that MinGroupRows rows or more share, then each row's own findings and those of groups too
 // small to summarise, "Name: text", then one summary line per grade
 // group; virtualised as for [gradeFinding].
 func findingLines(rows []Row, virtualised bool) []string {
@@ -61,6 +61,9 @@ func findingLines(rows []Row, virtualised bool) []string {
 	}
 	summarised := func(g group) bool { return g != (group{}) && len(members[g]) >= MinGroupRows }
 	var head, tail []string
+	if p := parentSummary(rows); p != "" {
+		head = append(head, p)
+	}
 	for _, g := range order {
 		switch {
 		case !summarised(g):
