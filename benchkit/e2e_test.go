@@ -106,15 +106,15 @@ func e2eRunEnv(t *testing.T, bin string, timeout time.Duration, env []string, ar
 	return o
 }
 
-// reportPhrase matches phrase in the report, where a wrapped line may
-// break it between any two words: the continuation line starts with the
-// report's prefix and an indent.
-func reportPhrase(phrase string) *regexp.Regexp {
+// reportPhrase is a regular expression that matches phrase in the
+// report, where a wrapped line may break it between any two words: the
+// continuation line starts with the report's prefix and an indent.
+func reportPhrase(phrase string) string {
 	words := strings.Fields(phrase)
 	for i, w := range words {
 		words[i] = regexp.QuoteMeta(w)
 	}
-	return regexp.MustCompile(strings.Join(words, `(?: |\nbenchkit │ +)`))
+	return strings.Join(words, `(?: |\nbenchkit │ +)`)
 }
 
 // name returns the benchmark name as printed, with the GOMAXPROCS suffix.
@@ -389,9 +389,9 @@ func TestE2ETrackInParent(t *testing.T) {
 			o := e2eRun(t, bin, 2*time.Minute, args...)
 			require.False(t, o.failed, "a flag warns:\n%s", o.text)
 			o.checkParses(t)
-			summary := reportPhrase("misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; " +
+			summary := regexp.MustCompile(reportPhrase("misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; " +
 				"in 2 benchmarks here: the sub-benchmarks of Parent ran untracked; those of Both call Track already, so the parent's call can go. " +
-				"Fix: call benchkit.Track(b) at the top of the function given to b.Run")
+				"Fix: call benchkit.Track(b) at the top of the function given to b.Run"))
 			assert.Len(t, summary.FindAllString(o.text, -1), 1, "once in the report:\n%s", o.text)
 			for _, parent := range []string{"Parent", "Both"} {
 				logs := regexp.MustCompile(`(?m)^\s+\S+\.go:\d+: benchkit: Benchmark` + parent + ` ` + regexp.QuoteMeta(msg))

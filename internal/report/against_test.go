@@ -41,9 +41,7 @@ func TestAgainstText(t *testing.T) {
 	require.Len(t, a.Failures, 2, "the time gate and the allocation gate; a base failure is not the run's")
 	assert.Contains(t, a.Failures[0], "Work-2 is +50.00% slower than the base [+45.00%, +55.00%], beyond the 5% gate")
 	assert.Contains(t, a.Failures[1], "Work-2 allocates more, 2 allocs/op against the base's 1")
-	var buf bytes.Buffer
-	require.NoError(t, TextAnalysis(&buf, in, a))
-	out := buf.String()
+	out := renderFlat(t, in)
 	for _, want := range []string{
 		"against base.test · 3 rounds of 3 processes",
 		"base  base.test  pkg example.com/p  go1.26.8  sha256 abababababab",
@@ -59,7 +57,7 @@ func TestAgainstText(t *testing.T) {
 	} {
 		assert.Contains(t, out, want)
 	}
-	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(render(t, in), "\n"), "\n") {
 		assert.True(t, strings.HasPrefix(l, "benchkit │"), "every line has the prefix: %q", l)
 	}
 }
@@ -128,9 +126,7 @@ func TestAgainstCountsAreIntegers(t *testing.T) {
 	a.Benches[0].Bytes = registry.Count{Base: 1234567, New: 1234567}
 	in := Input{Against: a}
 	an := Analyze(in)
-	var buf bytes.Buffer
-	require.NoError(t, TextAnalysis(&buf, in, an))
-	out := buf.String()
+	out := renderFlat(t, in)
 	assert.NotContains(t, out, "e+0")
 	row := fields(lineWith(t, out, "Work-2", "100.0ns"))
 	assert.Contains(t, row, "33100 → 33164 (+64), varies")

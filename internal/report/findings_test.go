@@ -87,7 +87,7 @@ func TestColdStartAdvice(t *testing.T) {
 	row := rowByName(t, a, "MarshalTo/canada-2")
 	assert.Greater(t, row.ColdStart, 300.0)
 	assert.NotEqual(t, GradeDoNotTrust, row.Grade, "the cold batch is left out of the grade")
-	text := render(t, in)
+	text := renderFlat(t, in)
 	cold := lineWith(t, text, "MarshalTo/canada-2: cold start:")
 	assert.Contains(t, cold, "run the work once before the loop")
 	assert.NotContains(t, text, "quiet the machine")
@@ -114,7 +114,7 @@ func TestContentionDriftAdvice(t *testing.T) {
 	require.NotNil(t, d.Drift)
 	assert.Nil(t, d.Regimes)
 	assert.InDelta(t, 20, d.Drift.ChangePct, 4)
-	text := render(t, in)
+	text := renderFlat(t, in)
 	assert.Contains(t, lineWith(t, text, "Drift-2: drift:"), "warm up before measuring")
 	assert.Contains(t, lineWith(t, text, "Busy-2: contention:"), "stop other work on the machine")
 	assert.Contains(t, lineWith(t, text, "Busy-2: cv"), "caused by contention (wait 25.0%)")
@@ -127,7 +127,7 @@ func TestContentionDriftAdvice(t *testing.T) {
 	// Under a hypervisor the host is named as a possible unseen cause, on
 	// the row with no cause found only.
 	in.Warnings = []env.Warning{{Key: env.KeyVirtualisation, Message: "running under a hypervisor"}}
-	text = render(t, in)
+	text = renderFlat(t, in)
 	assert.Contains(t, lineWith(t, text, "Own-2: cv"), "the host slowing this guest, which neither wait% nor steal shows")
 	assert.NotContains(t, lineWith(t, text, "Busy-2: cv"), "the host slowing")
 }
@@ -240,7 +240,7 @@ func TestFindingsGroupContention(t *testing.T) {
 	assert.Equal(t, "grade caused by contention (see above) in 28 benchmarks (28 noisy): B00-2, B01-2, B02-2, B03-2 and 24 more; "+
 		"each one's cv% and ±% are in the table; "+causeFix, lines[2])
 
-	text := render(t, in)
+	text := renderFlat(t, in)
 	assert.Equal(t, 1, strings.Count(text, contentionFix), "the fix is given once")
 	assert.NotContains(t, text, "B05-2: contention")
 }

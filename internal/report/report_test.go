@@ -24,6 +24,15 @@ func render(t *testing.T, in Input) string {
 	return buf.String()
 }
 
+// renderFlat is the text report of in without wrapping: one line per
+// line of free text or table row, for tests of what a line says.
+func renderFlat(t *testing.T, in Input) string {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, textWidth(&buf, in, Analyze(in), 0))
+	return buf.String()
+}
+
 func rowByName(t *testing.T, a Analysis, display string) Row {
 	t.Helper()
 	for _, r := range a.Rows {
@@ -126,7 +135,7 @@ func TestTextParsesClean(t *testing.T) {
 func TestRowsOfFixture(t *testing.T) {
 	in := fixture()
 	a := Analyze(in)
-	text := render(t, in)
+	text := renderFlat(t, in)
 
 	clean := rowByName(t, a, "Clean-2")
 	assert.Equal(t, SourceRuns, clean.Source)
@@ -616,7 +625,7 @@ func TestOnceRowsFold(t *testing.T) {
 	}
 	in.Benches = append(in.Benches, registry.Bench{Name: "BenchmarkFlagged-2", TotalRuns: 1, Runs: []registry.Run{run(0.3)},
 		Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: gone", Count: 1}}})
-	text := render(t, in)
+	text := renderFlat(t, in)
 	assert.Less(t, strings.Count(text, "\n"), 60, "hundreds of once-run rows are folded:\n%s", text)
 	folded := lineWith(t, text, "+ 300 benchmarks with one run each, folded: ns/op 10.00ns … 309.0ns, median wait 1.0%, no spread from one run")
 	assert.Contains(t, folded, "their go test lines and the JSON report have the numbers")
@@ -625,7 +634,7 @@ func TestOnceRowsFold(t *testing.T) {
 	lineWith(t, text, "B000-2, B001-2, B002-2, B003-2 and 297 more: one run")
 
 	in.Benches = in.Benches[:MaxOnceRows]
-	text = render(t, in)
+	text = renderFlat(t, in)
 	assert.NotContains(t, text, "folded")
 	lineWith(t, text, "B007-2", "1 run")
 }

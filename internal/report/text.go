@@ -37,7 +37,13 @@ func Text(w io.Writer, in Input) error {
 
 // TextAnalysis is [Text] with the analysis already computed.
 func TextAnalysis(w io.Writer, in Input, a Analysis) error {
-	p := &printer{w: bufio.NewWriter(w)}
+	return textWidth(w, in, a, LineWidth)
+}
+
+// textWidth is [TextAnalysis] with lines wrapped at cols runes after the
+// prefix (not at all when cols ≤ 0).
+func textWidth(w io.Writer, in Input, a Analysis, cols int) error {
+	p := &printer{w: bufio.NewWriter(w), width: cols}
 	p.title(in, a)
 	p.environment(in)
 	p.warmup(in.Warmup, in.Against != nil)
@@ -77,13 +83,11 @@ func (p *printer) title(in Input, a Analysis) {
 // environment writes the facts, aligned, then the warnings.
 func (p *printer) environment(in Input) {
 	p.section("environment")
-	nameW := 0
-	for _, f := range in.Facts {
-		nameW = max(nameW, width(f.Name))
+	facts := make([][]string, len(in.Facts))
+	for i, f := range in.Facts {
+		facts[i] = []string{f.Name, f.Value}
 	}
-	for _, f := range in.Facts {
-		p.line("  " + pad(f.Name, nameW) + "  " + f.Value)
-	}
+	p.table(facts)
 	if len(in.Facts) == 0 {
 		p.line("  unknown: no environment probe ran")
 	}
@@ -271,24 +275,46 @@ func (p *printer) failures(fs []string) {
 	}
 }
 
+// printer writes the report's lines, each wrapped at width runes after
+// the prefix (no wrapping when width ≤ 0).
 type printer struct {
-	w   *bufio.Writer
-	err error
+	w     *bufio.Writer
+	width int
+	err   error
 }
 
-// line writes one report line; s must not contain a newline (any is
-// replaced by a space, so that every physical line carries the prefix).
-func (p *printer) line(s string) {
-	s = strings.Map(func(r rune) rune {
+// line writes one line of free text, wrapped with a hanging indent
+// ([hangOf]).
+func (p *printer) line(s string) { p.wrapped(s, hangOf(s)) }
+
+// verbatim writes s as it is, however long: quoted output of a process.
+func (p *printer) verbatim(s string) { p.write(s) }
+
+// wrapped writes s wrapped at p.width ([wrap]), its continuation lines
+// indented by hang.
+func (p *printer) wrapped(s string, hang int) {
+	for _, l := range wrap(oneLine(s), p.width, hang) {
+		p.write(l)
+	}
+}
+
+// write writes the prefix and s, trailing spaces trimmed.
+func (p *printer) write(s string) {
+	s = strings.TrimRight(Prefix+oneLine(s), " ")
+	if _, err := p.w.WriteString(s + "\n"); err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+// oneLine replaces every newline and carriage return in s by a space, so
+// that every physical line carries the prefix.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' {
 			return ' '
 		}
 		return r
 	}, s)
-	s = strings.TrimRight(Prefix+s, " ")
-	if _, err := p.w.WriteString(s + "\n"); err != nil && p.err == nil {
-		p.err = err
-	}
 }
 
 func (p *printer) section(title string) {
@@ -296,7 +322,8 @@ func (p *printer) section(title string) {
 	p.line(title)
 }
 
-// table writes rows as left-aligned columns, two spaces apart, indented.
+// table writes rows as left-aligned columns, two spaces apart, indented;
+// a row too wide wraps its last column, aligned under it.
 func (p *printer) table(rows [][]string) {
 	var ws []int
 	for _, r := range rows {
@@ -310,6 +337,7 @@ func (p *printer) table(rows [][]string) {
 	for _, r := range rows {
 		var sb strings.Builder
 		sb.WriteString("  ")
+		hang := 2
 		for i, c := range r {
 			if i == len(r)-1 {
 				sb.WriteString(c)
@@ -317,8 +345,9 @@ func (p *printer) table(rows [][]string) {
 			}
 			sb.WriteString(pad(c, ws[i]))
 			sb.WriteString("  ")
+			hang += max(ws[i], width(c)) + 2
 		}
-		p.line(sb.String())
+		p.wrapped(sb.String(), hang)
 	}
 }
 
@@ -481,7 +510,7 @@ func (p *printer) against(a *registry.Against) {
 	for _, f := range a.Failures {
 		p.line(fmt.Sprintf("  ✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message))
 		for _, l := range strings.Split(strings.TrimRight(f.Output, "\n"), "\n") {
-			p.line("      " + l)
+			p.verbatim("      " + l)
 		}
 	}
 }
