@@ -289,6 +289,6 @@ func parentSummary(rows []Row) string {
 		parts = append(parts, "those of "+listNames(tracked, 6)+" call Track already, so the parent's call can go")
 	}
 	return fmt.Sprintf("misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; in %s here: %s. "+
-		"Fix: call benchkit.Track(b) at the top of the function given to b.Run: b.Run(name, func(b *testing.B) { benchkit.Track(b); … })",
+		"Fix: call benchkit.Track(b) at the top of the function given to b.Run",
 		textfmt.Plural(n, "benchmark"), strings.Join(parts, "; "))
 }
