@@ -176,7 +176,7 @@ func causeFindings(r Row, unit string) []finding {
 // runs resolve a change; under a hypervisor (virtualised), that the host
 // may be slowing the guest unseen. "" for better grades.
 func gradeFinding(r Row, unit string, virtualised bool) string {
-	if !poorGrade(r) {
+	if r.Grade != GradeNoisy && r.Grade != GradeDoNotTrust {
 		return ""
 	}
 	what := fmt.Sprintf("cv %.1f%% over %s", r.CVPct, unit)
@@ -192,10 +192,6 @@ func gradeFinding(r Row, unit string, virtualised bool) string {
 	}
 	return fmt.Sprintf("%s: %s; %s; %s: %s%s", what, r.Grade, more, noCause, ownSpread, hostOf(virtualised))
 }
-
-// poorGrade reports whether r's grade is noisy or do-not-trust, the
-// grades the findings explain.
-func poorGrade(r Row) bool { return r.Grade == GradeNoisy || r.Grade == GradeDoNotTrust }
 
 // hostOf is [hostNote] under a hypervisor (virtualised), else "".
 func hostOf(virtualised bool) string {

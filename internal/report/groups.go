@@ -40,9 +40,10 @@ type rowFinding struct {
 
 // findingLines returns the findings lines of rows, without indent: first
 // the parents' line ([parentSummary]) and one summary line per cause
-// (contention, drift) that MinGroupRows rows or more share, then each row's own findings and those of groups too
-// small to summarise, "Name: text", then one summary line per grade
-// group; virtualised as for [gradeFinding].
+// (contention, drift) that MinGroupRows rows or more share, then each
+// row's own findings and those of groups too small to summarise,
+// "Name: text", then one summary line per grade group of MinGroupRows
+// rows or more; virtualised as for [gradeFinding].
 func findingLines(rows []Row, virtualised bool) []string {
 	var all []rowFinding
 	members := map[group][]Row{}

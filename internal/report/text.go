@@ -287,8 +287,8 @@ type printer struct {
 // ([hangOf]).
 func (p *printer) line(s string) { p.wrapped(s, hangOf(s)) }
 
-// verbatim writes s as it is, however long: quoted output of a process.
-func (p *printer) verbatim(s string) { p.write(s) }
+// verbatim writes s unwrapped, however long: quoted output of a process.
+func (p *printer) verbatim(s string) { p.write(oneLine(s)) }
 
 // wrapped writes s wrapped at p.width ([wrap]), its continuation lines
 // indented by hang.
@@ -298,9 +298,10 @@ func (p *printer) wrapped(s string, hang int) {
 	}
 }
 
-// write writes the prefix and s, trailing spaces trimmed.
+// write writes the prefix and s, one physical line without a newline,
+// trailing spaces trimmed.
 func (p *printer) write(s string) {
-	s = strings.TrimRight(Prefix+oneLine(s), " ")
+	s = strings.TrimRight(Prefix+s, " ")
 	if _, err := p.w.WriteString(s + "\n"); err != nil && p.err == nil {
 		p.err = err
 	}
@@ -345,7 +346,7 @@ func (p *printer) table(rows [][]string) {
 			}
 			sb.WriteString(pad(c, ws[i]))
 			sb.WriteString("  ")
-			hang += max(ws[i], width(c)) + 2
+			hang += ws[i] + 2
 		}
 		p.wrapped(sb.String(), hang)
 	}
