@@ -632,7 +632,7 @@ func mediansDisagree(baseNs float64, e verdict.Estimate) bool {
 
 // countCell shows a count as an integer ([fmtCount]): "3" when both sides
 // agree, "3 → 4 (+1)" when they differ, "?" unknown, with ", varies" when
-// the rounds disagree.
+// a side's rounds disagree (registry.Count.Varies).
 func countCell(c registry.Count) string {
 	var s string
 	switch {
