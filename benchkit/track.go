@@ -457,7 +457,7 @@ func (st *state) parentTracked() {
 		return
 	}
 	st.key = name // testing prints a parent's name without a -P suffix
-	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: parentMessage(name)})
+	st.raise(registry.Flag{Kind: registry.FlagMisuse, Message: parentMessage(name), Parent: true})
 }
 
 // nameOf returns b.Name(), or, for the unnamed B of testing.Benchmark

@@ -24,7 +24,7 @@
 // are spiky on a busy machine; the finding then says "a level shift in
 // batch order"). A real strip plot from a busy 2-core VM:
 //
-//	MakeBuffer_Correct-2  batches  33.80ns … 149.5ns (█ up to 297.5ns)  ▃▄▃▄▂▂▂▁▂▂▂▂▇█████▇██▇█▆▇▂▂▁▁▁▁▁▁▂▂▂▂▁▁▁▂▁▁▁▂▂▂▂▂▁▁▁▁▂▂▁▁▂▁▁▁▁
+//	MakeBuffer_Correct-2  batches  ▁▁▁▁▁▁▂▃▃▃▃▄▅▅▅▄▇▆█▅▅▄▅▄▅▂▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▁▂▁▁  20.46ns … 387.6ns (means of 4 batches per column)
 //
 // With -count=6 or more the picture is seed 001's own: the runs of the
 // middle third run entirely under the hog and the others without, so the

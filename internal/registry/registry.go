@@ -110,6 +110,10 @@ type Flag struct {
 	Allowed string
 	// Count is how many runs raised this kind; the message is the latest.
 	Count int
+	// Parent is true for the misuse flag of Track called in a benchmark
+	// that calls b.Run: testing measures only its sub-benchmarks, so Track
+	// there records nothing. Like the message, it is the latest run's.
+	Parent bool
 	// Failed is true when the flag failed the benchmark in at least one
 	// of those runs (b.Error): a stopped timer always does, any flag
 	// under benchkit.FailOnFlags. benchkit.Main exits 1 on it, since go
@@ -253,7 +257,7 @@ func (r *Registry) AddFlag(name string, f Flag) int {
 	for i := range b.Flags {
 		if b.Flags[i].Kind == f.Kind {
 			g := &b.Flags[i]
-			g.Message, g.Detail, g.Allowed = f.Message, f.Detail, f.Allowed
+			g.Message, g.Detail, g.Allowed, g.Parent = f.Message, f.Detail, f.Allowed, f.Parent
 			g.Count++
 			g.Failed = g.Failed || f.Failed
 			return g.Count

@@ -36,6 +36,10 @@ func TestFlagsMerge(t *testing.T) {
 	fs := r.Benchmarks()[0].Flags
 	require.Len(t, fs, 2)
 	assert.Equal(t, Flag{Kind: FlagEliminated, Message: "two", Count: 2}, fs[0])
+	r.AddFlag("P", Flag{Kind: FlagMisuse, Message: "parent", Parent: true})
+	assert.True(t, r.Benchmarks()[1].Flags[0].Parent)
+	r.AddFlag("P", Flag{Kind: FlagMisuse, Message: "twice"})
+	assert.False(t, r.Benchmarks()[1].Flags[0].Parent, "like the message, the latest run's")
 	for i := 0; i < 2*MaxFlags; i++ {
 		r.AddFlag("B", Flag{Kind: FlagKind(fmt.Sprint(i))})
 	}

@@ -41,9 +41,7 @@ func TestAgainstText(t *testing.T) {
 	require.Len(t, a.Failures, 2, "the time gate and the allocation gate; a base failure is not the run's")
 	assert.Contains(t, a.Failures[0], "Work-2 is +50.00% slower than the base [+45.00%, +55.00%], beyond the 5% gate")
 	assert.Contains(t, a.Failures[1], "Work-2 allocates more, 2 allocs/op against the base's 1")
-	var buf bytes.Buffer
-	require.NoError(t, TextAnalysis(&buf, in, a))
-	out := buf.String()
+	out := renderFlat(t, in)
 	for _, want := range []string{
 		"against base.test · 3 rounds of 3 processes",
 		"base  base.test  pkg example.com/p  go1.26.8  sha256 abababababab",
@@ -59,7 +57,7 @@ func TestAgainstText(t *testing.T) {
 	} {
 		assert.Contains(t, out, want)
 	}
-	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(render(t, in), "\n"), "\n") {
 		assert.True(t, strings.HasPrefix(l, "benchkit │"), "every line has the prefix: %q", l)
 	}
 }
@@ -117,4 +115,48 @@ func TestAnnotations(t *testing.T) {
 	buf.Reset()
 	Annotations(&buf, Input{}, Analysis{Failures: []string{"benchkit: 100% wrong\nsecond line"}})
 	assert.Equal(t, "::error title=benchkit::benchkit: 100%25 wrong%0Asecond line\n", buf.String())
+}
+
+// TestAgainstCountsAreIntegers: allocs/op and B/op are printed as go test
+// prints them, truncated integers, in the table, the verdict and the
+// failures, never in exponent form; the legend says what "varies" means.
+func TestAgainstCountsAreIntegers(t *testing.T) {
+	a := againstFixture()
+	a.Benches[0].Allocs = registry.Count{Base: 33100, New: 33164.5, Varies: true}
+	a.Benches[0].Bytes = registry.Count{Base: 1234567, New: 1234567}
+	in := Input{Against: a}
+	an := Analyze(in)
+	out := renderFlat(t, in)
+	assert.NotContains(t, out, "e+0")
+	row := fields(lineWith(t, out, "Work-2", "100.0ns"))
+	assert.Contains(t, row, "33100 → 33164 (+64), varies")
+	assert.Contains(t, row, "1234567")
+	assert.Contains(t, out, "allocs/op up 33100 → 33164 (+64); time slower")
+	assert.Contains(t, an.Failures[1], "33164 allocs/op against the base's 33100")
+	assert.Contains(t, out, `"varies": the rounds of a side (base with the control, or new) printed different values`)
+
+	assert.Equal(t, "3", fmtCount(3.9), "truncated, as go test prints it")
+	assert.Equal(t, "?", fmtCount(-1))
+	assert.Equal(t, "64 → 0 (-64)", countChange(registry.Count{Base: 64, New: 0}))
+}
+
+// TestAgainstMediansDisagree: a row whose sides' medians point one way and
+// Δ the other is marked, with a legend line saying why; a row where they
+// agree, or Δ is 0, is not, and without a marked row there is no legend.
+func TestAgainstMediansDisagree(t *testing.T) {
+	a := againstFixture()
+	a.Benches[0].Base.NsPerOp = []float64{97.63, 90, 105}
+	a.Benches[0].NewEst.NsPerOp, a.Benches[0].NewEst.DeltaPct = 102.5, -5.14
+	in := Input{Against: a}
+	out := render(t, in)
+	row := fields(lineWith(t, out, "Work-2", "97.63ns"))
+	assert.Equal(t, []string{"Work-2", "97.63ns", "102.5ns", "-5.14% †", "[+45.00%, +55.00%]"}, row[:5])
+	lineWith(t, out, "· †: the medians and Δ point different ways: Δ pairs the processes of each round")
+
+	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 5}), "same direction")
+	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 0}), "Δ of 0 has no direction")
+	assert.False(t, mediansDisagree(-1, verdict.Estimate{NsPerOp: 102.5, DeltaPct: -5}), "an unknown base median")
+	assert.True(t, mediansDisagree(102.5, verdict.Estimate{NsPerOp: 97.63, DeltaPct: 1}))
+
+	assert.NotContains(t, render(t, Input{Against: againstFixture()}), "†")
 }

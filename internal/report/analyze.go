@@ -285,7 +285,7 @@ func againstFailures(a *registry.Against) []string {
 		}
 		if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
 			out = append(out, fmt.Sprintf("benchkit: against %s: %s allocates more, %s allocs/op against the base's %s (-benchkit.gate.allocs); remove the allocation or drop the allocation gate",
-				a.Base.Path, b.Name, fmtNum(b.Allocs.New), fmtNum(b.Allocs.Base)))
+				a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base)))
 		}
 	}
 	for _, f := range a.Failures {
@@ -307,18 +307,31 @@ func failedNames(f registry.AgainstFailure) string {
 // contended reports whether r's wait% names contention as a cause.
 func contended(r Row) bool { return r.WaitPct > ContentionPct }
 
-// causes lists the causes of spread found in r, for the grade finding:
-// regimes, contention and drift (a cold start is left out of the grade).
-func causes(r Row) []string {
+// causeNames lists the causes of spread found in r, for the grade
+// finding: "two regimes", "contention" and "drift" (a cold start is left
+// out of the grade).
+func causeNames(r Row) []string {
 	var cs []string
 	if r.Regimes != nil {
 		cs = append(cs, "two regimes")
 	}
 	if contended(r) {
-		cs = append(cs, fmt.Sprintf("contention (wait %.1f%%)", r.WaitPct))
+		cs = append(cs, "contention")
 	}
 	if r.Drift != nil {
 		cs = append(cs, "drift")
+	}
+	return cs
+}
+
+// causes is [causeNames] with r's wait% after contention:
+// "contention (wait 41.0%)".
+func causes(r Row) []string {
+	cs := causeNames(r)
+	for i, c := range cs {
+		if c == "contention" {
+			cs[i] = fmt.Sprintf("contention (wait %.1f%%)", r.WaitPct)
+		}
 	}
 	return cs
 }

@@ -14,7 +14,9 @@
 // Every text line starts with [Prefix] ("benchkit │ "), so that the report
 // printed after `go test -bench` output leaves it parseable:
 // golang.org/x/perf/benchfmt.Reader reads no result, unit or configuration
-// line from it.
+// line from it. A line holds at most [LineWidth] runes after the prefix; a
+// longer one wraps at spaces onto continuation lines that carry the prefix
+// too.
 //
 // The text report's sections, every field of the JSON schema and the
 // samples file format are documented for users in the repository's

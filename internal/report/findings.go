@@ -13,11 +13,14 @@ import (
 
 // findingsOf returns the long-form findings of r: its flags' messages,
 // then the regimes, outliers and grade explained with their fixes;
-// virtualised as for [gradeFinding].
-func findingsOf(r Row, virtualised bool) []string {
+// virtualised as for [gradeFinding]. Contention, a drift and the grade
+// carry their group ([finding]); the rest are r's own.
+func findingsOf(r Row, virtualised bool) []finding {
 	var out []string
 	for _, f := range r.Flags {
-		out = append(out, flagFinding(f, r.Name))
+		if !f.Parent { // all parents share one line: parentSummary
+			out = append(out, flagFinding(f, r.Name))
+		}
 	}
 	if stale := staleRuns(r.Runs); stale != "" {
 		out = append(out, stale)
@@ -55,11 +58,15 @@ func findingsOf(r Row, virtualised bool) []string {
 				"the median and CV mix two states: measure again when the machine is quiet",
 			st[1]-st[0], unit, unit, segments([][2]int{st}), fmtNs(slow), fmtNs(rest)))
 	}
-	out = append(out, causeFindings(r, unit)...)
-	if g := gradeFinding(r, unit, virtualised); g != "" {
-		out = append(out, g)
+	fs := make([]finding, 0, len(out)+3)
+	for _, text := range out {
+		fs = append(fs, finding{text: text})
 	}
-	return out
+	fs = append(fs, causeFindings(r, unit)...)
+	if g := gradeFinding(r, unit, virtualised); g != "" {
+		fs = append(fs, finding{text: g, group: group{kind: kindGrade, causes: strings.Join(causeNames(r), " and ")}})
+	}
+	return fs
 }
 
 // trimSubject drops a leading "BenchmarkX: " from msg when it names the
@@ -115,41 +122,50 @@ func flagFinding(f registry.Flag, name string) string {
 	return kind + ": " + msg
 }
 
+// The explanations and fixes of the findings that a row shares with
+// others (the summary lines repeat them once for all the rows).
+const (
+	contentionWhy = "(other processes competed for the cores); more runs average the noise but keep its bias"
+	contentionFix = "Fix: stop other work on the machine (other builds and tests; go test -p 1), " +
+		"or give the benchmark its own cores (taskset, a pinned container)"
+	driftWhy = "a clock ramping up or throttling, or state that grows across iterations (a cache, a map, the heap)"
+	driftFix = "Fix: warm up before measuring (-benchkit.warmup=2s), check that every iteration starts from the same state, " +
+		"and compare only runs taken after the level settles"
+	causeFix  = "fix the cause rather than adding runs"
+	noCause   = "no contention, regimes or drift to blame"
+	ownSpread = "the spread is the benchmark's own (allocation and GC, input-dependent work) or interference too short to see"
+	hostNote  = "; or, under this hypervisor, the host slowing this guest, which neither wait% nor steal shows (see the virtualisation warning)"
+)
+
 // causeFindings returns the findings that name a cause of spread other
 // than regimes (which findingsOf explains itself), each with its own fix:
-// a cold first sample, contention for the CPUs, and a drift. unit is
-// "runs" or "batches".
-func causeFindings(r Row, unit string) []string {
-	var out []string
+// a cold first sample (r's own), contention for the CPUs and a drift
+// (grouped). unit is "runs" or "batches".
+func causeFindings(r Row, unit string) []finding {
+	var out []finding
 	one := singular(unit)
 	if r.ColdStart > 0 {
 		rest := r.Samples[1:]
 		med := r.Samples[0] / r.ColdStart
-		out = append(out, fmt.Sprintf(
+		out = append(out, finding{text: fmt.Sprintf(
 			"cold start: the first %s took %s per op, %.0f× the median of the other %d (%s): the first iteration paid for page faults, "+
 				"lazy initialisation or cold caches, not the machine; the ±, grade, regimes and drift here leave it out, but testing's ns/op includes it. "+
 				"Fix: run the work once before the loop (b.Loop does not time what comes before it) or build the lazily-initialised state in the benchmark's setup; "+
 				"a longer -benchtime only dilutes it",
-			one, fmtNs(r.Samples[0]), r.ColdStart, len(rest), fmtNs(med)))
+			one, fmtNs(r.Samples[0]), r.ColdStart, len(rest), fmtNs(med))})
 	}
 	if contended(r) {
-		out = append(out, fmt.Sprintf(
-			"contention: the process waited for a CPU %.1f%% of the run's wall time (other processes competed for the cores); "+
-				"more runs average the noise but keep its bias. Fix: stop other work on the machine (other builds and tests; go test -p 1), "+
-				"or give the benchmark its own cores (taskset, a pinned container)",
-			r.WaitPct))
+		out = append(out, finding{group: group{kind: kindContention}, text: fmt.Sprintf(
+			"contention: the process waited for a CPU %.1f%% of the run's wall time %s. %s", r.WaitPct, contentionWhy, contentionFix)})
 	}
 	if d := r.Drift; d != nil {
 		dir := "slower"
 		if d.ChangePct < 0 {
 			dir = "faster"
 		}
-		out = append(out, fmt.Sprintf(
-			"drift: the level moved %+.1f%% (%s) through the %s, steadily (Mann–Kendall p %.2g over %d blocks, Sen's slope): "+
-				"a clock ramping up or throttling, or state that grows across iterations (a cache, a map, the heap). "+
-				"Fix: warm up before measuring (-benchkit.warmup=2s), check that every iteration starts from the same state, "+
-				"and compare only runs taken after the level settles",
-			d.ChangePct, dir, unit, d.P, d.Blocks))
+		out = append(out, finding{group: group{kind: kindDrift}, text: fmt.Sprintf(
+			"drift: the level moved %+.1f%% (%s) through the %s, steadily (Mann–Kendall p %.2g over %d blocks, Sen's slope): %s. %s",
+			d.ChangePct, dir, unit, d.P, d.Blocks, driftWhy, driftFix)})
 	}
 	return out
 }
@@ -168,17 +184,107 @@ func gradeFinding(r Row, unit string, virtualised bool) string {
 		what = fmt.Sprintf("the run's median is known to ±%.1f%% (95%%, 16 blocks of its batches; batch spread %.1f%%)", r.CIPct, r.CVPct)
 	}
 	if cs := causes(r); len(cs) > 0 {
-		return fmt.Sprintf("%s: %s, caused by %s (see above); fix the cause rather than adding runs",
-			what, r.Grade, strings.Join(cs, " and "))
+		return fmt.Sprintf("%s: %s, caused by %s (see above); %s", what, r.Grade, strings.Join(cs, " and "), causeFix)
 	}
 	more := fmt.Sprintf("resolving a small change needs %s runs per side (Lehr's rule on the run-to-run cv)", runsNeededCell(r))
 	if r.RunsNeededBasis == BasisBatchCI {
 		more = "a longer -benchtime narrows the interval, and -count=10 measures the run-to-run cv that sizes a comparison"
 	}
-	host := ""
+	return fmt.Sprintf("%s: %s; %s; %s: %s%s", what, r.Grade, more, noCause, ownSpread, hostOf(virtualised))
+}
+
+// hostOf is [hostNote] under a hypervisor (virtualised), else "".
+func hostOf(virtualised bool) string {
 	if virtualised {
-		host = "; or, under this hypervisor, the host slowing this guest, which neither wait% nor steal shows (see the virtualisation warning)"
+		return hostNote
 	}
-	return fmt.Sprintf("%s: %s; %s. No contention, regimes or drift to blame: the spread is the benchmark's own (allocation and GC, "+
-		"input-dependent work) or interference too short to see%s", what, r.Grade, more, host)
+	return ""
+}
+
+// contentionSummary is the one line for rows that share contention:
+// how many, the range of their wait%, the worst three, and the
+// explanation and fix once.
+func contentionSummary(rows []Row) string {
+	lo, hi, top := extremes(rows, func(r Row) float64 { return r.WaitPct })
+	worst := named(top, func(r Row) string { return pctCell(r.WaitPct) + "%" })
+	return fmt.Sprintf("contention in %d benchmarks (wait%% %s–%s; worst: %s): their processes waited for a CPU that share of the run's wall time %s. %s",
+		len(rows), pctCell(lo), pctCell(hi), worst, contentionWhy, contentionFix)
+}
+
+// driftSummary is the one line for rows that share a drift: how many, the
+// range of the change, the three largest, and the explanation and fix
+// once.
+func driftSummary(rows []Row) string {
+	change := func(r Row) float64 { return r.Drift.ChangePct }
+	lo, hi, top := extremes(rows, change)
+	largest := named(top, func(r Row) string { return fmt.Sprintf("%+.1f%%", change(r)) })
+	return fmt.Sprintf("drift in %d benchmarks (the level moved %+.1f%% to %+.1f%% through the samples, steadily: Mann–Kendall, Sen's slope; largest: %s): %s. %s",
+		len(rows), lo, hi, largest, driftWhy, driftFix)
+}
+
+// gradeSummary is the one line for rows whose noisy or do-not-trust
+// grades share their causes (names joined with " and ", "" for none):
+// the causes, how many rows of each grade, a few of their names, and the
+// advice once; virtualised as for [gradeFinding].
+func gradeSummary(rows []Row, causes string, virtualised bool) string {
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.Display
+	}
+	who := fmt.Sprintf("in %d benchmarks (%s): %s", len(rows), gradeCounts(rows), listNames(names, 4))
+	if causes != "" {
+		return fmt.Sprintf("grade caused by %s (see above) %s; each one's cv%% and ±%% are in the table; %s", causes, who, causeFix)
+	}
+	return fmt.Sprintf("grade with %s %s; %s%s. The table's runs@ column has the runs per side that resolve a change "+
+		"(over batches its low end: -count=10 measures the run-to-run cv that sizes a comparison)", noCause, who, ownSpread, hostOf(virtualised))
+}
+
+// gradeCounts says how many of rows have each poor grade, worst first:
+// "20 do-not-trust, 8 noisy".
+func gradeCounts(rows []Row) string {
+	var parts []string
+	for _, g := range []Grade{GradeDoNotTrust, GradeNoisy} {
+		n := 0
+		for _, r := range rows {
+			if r.Grade == g {
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, g))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// parentSummary is the one line for every row with a Parent flag (Track
+// in a benchmark that calls b.Run), or "" when there is none: which
+// parents, whose sub-benchmarks ran untracked and whose call Track
+// already (a row named parent/…), and the recipe.
+func parentSummary(rows []Row) string {
+	var untracked, tracked []string
+	for _, r := range rows {
+		if !slices.ContainsFunc(r.Flags, func(f registry.Flag) bool { return f.Parent }) {
+			continue
+		}
+		if slices.ContainsFunc(rows, func(sub Row) bool { return strings.HasPrefix(sub.Name, r.Name+"/") }) {
+			tracked = append(tracked, r.Display)
+		} else {
+			untracked = append(untracked, r.Display)
+		}
+	}
+	n := len(untracked) + len(tracked)
+	if n == 0 {
+		return ""
+	}
+	var parts []string
+	if len(untracked) > 0 {
+		parts = append(parts, "the sub-benchmarks of "+listNames(untracked, 6)+" ran untracked")
+	}
+	if len(tracked) > 0 {
+		parts = append(parts, "those of "+listNames(tracked, 6)+" call Track already, so the parent's call can go")
+	}
+	return fmt.Sprintf("misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; in %s here: %s. "+
+		"Fix: call benchkit.Track(b) at the top of the function given to b.Run",
+		textfmt.Plural(n, "benchmark"), strings.Join(parts, "; "))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -86,7 +87,7 @@ func TestColdStartAdvice(t *testing.T) {
 	row := rowByName(t, a, "MarshalTo/canada-2")
 	assert.Greater(t, row.ColdStart, 300.0)
 	assert.NotEqual(t, GradeDoNotTrust, row.Grade, "the cold batch is left out of the grade")
-	text := render(t, in)
+	text := renderFlat(t, in)
 	cold := lineWith(t, text, "MarshalTo/canada-2: cold start:")
 	assert.Contains(t, cold, "run the work once before the loop")
 	assert.NotContains(t, text, "quiet the machine")
@@ -113,12 +114,12 @@ func TestContentionDriftAdvice(t *testing.T) {
 	require.NotNil(t, d.Drift)
 	assert.Nil(t, d.Regimes)
 	assert.InDelta(t, 20, d.Drift.ChangePct, 4)
-	text := render(t, in)
+	text := renderFlat(t, in)
 	assert.Contains(t, lineWith(t, text, "Drift-2: drift:"), "warm up before measuring")
 	assert.Contains(t, lineWith(t, text, "Busy-2: contention:"), "stop other work on the machine")
 	assert.Contains(t, lineWith(t, text, "Busy-2: cv"), "caused by contention (wait 25.0%)")
 	own := lineWith(t, text, "Own-2: cv")
-	assert.Contains(t, own, "No contention, regimes or drift to blame")
+	assert.Contains(t, own, "no contention, regimes or drift to blame")
 	assert.Contains(t, own, "runs per side")
 	assert.NotContains(t, own, "hypervisor")
 	assert.NotContains(t, text, "Own-2: contention")
@@ -126,7 +127,7 @@ func TestContentionDriftAdvice(t *testing.T) {
 	// Under a hypervisor the host is named as a possible unseen cause, on
 	// the row with no cause found only.
 	in.Warnings = []env.Warning{{Key: env.KeyVirtualisation, Message: "running under a hypervisor"}}
-	text = render(t, in)
+	text = renderFlat(t, in)
 	assert.Contains(t, lineWith(t, text, "Own-2: cv"), "the host slowing this guest, which neither wait% nor steal shows")
 	assert.NotContains(t, lineWith(t, text, "Busy-2: cv"), "the host slowing")
 }
@@ -197,4 +198,120 @@ func TestJSONGradeFields(t *testing.T) {
 	assert.Nil(t, rs.RunsNeededHi)
 	assert.Nil(t, rs.ColdStartRatio)
 	require.NotNil(t, rs.MedianCIPct, "benchstat's ± with 6 runs")
+}
+
+// busySuite is a suite on a busy machine: n benchmarks of ten noisy runs
+// each, the i-th waiting 5.2% + 5i% of its wall time for a CPU, so that
+// contention is the cause of every noisy grade.
+func busySuite(n int) []registry.Bench {
+	noisy := []float64{100, 112, 95, 108, 91, 117, 99, 104, 88, 110}
+	var bs []registry.Bench
+	for i := range n {
+		bs = append(bs, registry.Bench{Name: fmt.Sprintf("BenchmarkB%02d", i), Runs: runs(2, 0.052+0.05*float64(i), noisy...), TotalRuns: len(noisy)})
+	}
+	return bs
+}
+
+// drifting is a Loop timeline that climbs by pct percent through 200
+// batches.
+func drifting(seed uint64, pct float64) []float64 {
+	r := rand.New(rand.NewPCG(seed, seed))
+	xs := make([]float64, 200)
+	for i := range xs {
+		xs[i] = (100 + pct*float64(i)/199) * (1 + 0.01*r.NormFloat64())
+	}
+	return xs
+}
+
+// TestFindingsGroupContention: 28 benchmarks under contention give one
+// contention line (how many, the wait% range, the worst three, the fix
+// once) and one line for the grades it caused (a few names, then "and N
+// more"), not a pair of lines each; a row's own finding (eliminated work)
+// stays on its row.
+func TestFindingsGroupContention(t *testing.T) {
+	in := Input{Benches: busySuite(28)}
+	in.Benches = append(in.Benches, registry.Bench{Name: "BenchmarkGone", Runs: runs(2, 0.001, 0.31, 0.31, 0.31, 0.31, 0.31, 0.31), TotalRuns: 6,
+		Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: BenchmarkGone: 0.31 ns/op is at the empty-loop floor", Count: 6}}})
+	lines := findingLines(Analyze(in).Rows, false)
+	require.Len(t, lines, 3, "%q", lines)
+	assert.Equal(t, "contention in 28 benchmarks (wait% 5.2–140; worst: B27-2 140%, B26-2 135%, B25-2 130%): "+
+		"their processes waited for a CPU that share of the run's wall time "+contentionWhy+". "+contentionFix, lines[0])
+	assert.Equal(t, "Gone-2: eliminated (from timing): 0.31 ns/op is at the empty-loop floor (raised by 6 runs)", lines[1])
+	assert.Equal(t, "grade caused by contention (see above) in 28 benchmarks (28 noisy): B00-2, B01-2, B02-2, B03-2 and 24 more; "+
+		"each one's cv% and ±% are in the table; "+causeFix, lines[2])
+
+	text := renderFlat(t, in)
+	assert.Equal(t, 1, strings.Count(text, contentionFix), "the fix is given once")
+	assert.NotContains(t, text, "B05-2: contention")
+}
+
+// TestFindingsGroupThreshold: below MinGroupRows rows the findings stay
+// one per row, with each row's own numbers.
+func TestFindingsGroupThreshold(t *testing.T) {
+	lines := findingLines(Analyze(Input{Benches: busySuite(MinGroupRows - 1)}).Rows, false)
+	require.Len(t, lines, 2*(MinGroupRows-1), "%q", lines)
+	assert.True(t, strings.HasPrefix(lines[0], "B00-2: contention: the process waited for a CPU 5.2% of the run's wall time"), lines[0])
+	assert.True(t, strings.HasPrefix(lines[1], "B00-2: cv "), lines[1])
+	assert.Contains(t, lines[1], "caused by contention (wait 5.2%) (see above)")
+}
+
+// TestFindingsGroupDriftAndOwnSpread: drifts shared by three rows are one
+// line with the range of the change; noisy grades with no cause found are
+// one line too, naming the hypervisor as a possible cause when the
+// environment warned of one.
+func TestFindingsGroupDriftAndOwnSpread(t *testing.T) {
+	var in Input
+	for i, pct := range []float64{20, -15, 30} {
+		in.Benches = append(in.Benches, registry.Bench{Name: fmt.Sprintf("BenchmarkD%d", i), Runs: runs(2, 0.01, 110), TotalRuns: 1, Timeline: drifting(uint64(i+1), pct)})
+	}
+	noisy := []float64{100, 112, 95, 108, 91, 117, 99, 104, 88, 110}
+	for i := range 3 {
+		in.Benches = append(in.Benches, registry.Bench{Name: fmt.Sprintf("BenchmarkOwn%d", i), Runs: runs(2, 0.01, noisy...), TotalRuns: len(noisy)})
+	}
+	a := Analyze(in)
+	for i := range 3 {
+		require.NotNil(t, rowByName(t, a, fmt.Sprintf("D%d-2", i)).Drift, "D%d", i)
+	}
+	lines := findingLines(a.Rows, true)
+	require.NotEmpty(t, lines)
+	assert.Regexp(t, `^drift in 3 benchmarks \(the level moved -1\d\.\d% to \+[23]\d\.\d% through the samples, steadily: Mann–Kendall, Sen's slope; `+
+		`largest: D2-2 \+[23]\d\.\d%, D0-2 \+[12]\d\.\d%, D1-2 -1\d\.\d%\): `, lines[0])
+	assert.Equal(t, 1, strings.Count(strings.Join(lines, "\n"), driftFix))
+	own := lines[len(lines)-1]
+	assert.True(t, strings.HasPrefix(own, "grade with no contention, regimes or drift to blame in 3 benchmarks (3 noisy): Own0-2, Own1-2, Own2-2; "+ownSpread+hostNote), own)
+	for _, l := range lines {
+		assert.NotContains(t, l, "Own1-2: ")
+	}
+}
+
+// TestParentsSummary: Track in parents that call b.Run gives one finding
+// for all of them, which names the parents whose sub-benchmarks ran
+// untracked and those whose sub-benchmarks are tracked, with the recipe;
+// the flag is still each parent's in the table and the JSON.
+func TestParentsSummary(t *testing.T) {
+	parent := func(name string) registry.Bench {
+		return registry.Bench{Name: name, Flags: []registry.Flag{{Kind: registry.FlagMisuse, Parent: true, Count: 1,
+			Message: "benchkit: " + name + " calls b.Run, so testing measures only its sub-benchmarks and Track here records nothing. Fix: Track in each b.Run function"}}}
+	}
+	in := Input{Benches: []registry.Bench{
+		parent("BenchmarkA"), parent("BenchmarkB"), parent("BenchmarkBoth"),
+		{Name: "BenchmarkBoth/leaf-2", Runs: runs(2, 0.01, 100, 101, 99), TotalRuns: 3},
+		{Name: "BenchmarkTwice-2", Runs: runs(2, 0.01, 100, 101, 99), TotalRuns: 3,
+			Flags: []registry.Flag{{Kind: registry.FlagMisuse, Count: 1, Message: "benchkit: BenchmarkTwice-2: Track called twice in one run"}}},
+	}}
+	a := Analyze(in)
+	lines := findingLines(a.Rows, false)
+	require.Len(t, lines, 2, "%q", lines)
+	assert.Equal(t, "misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; "+
+		"in 3 benchmarks here: the sub-benchmarks of A, B ran untracked; those of Both call Track already, so the parent's call can go. "+
+		"Fix: call benchkit.Track(b) at the top of the function given to b.Run", lines[0])
+	assert.Equal(t, "Twice-2: misuse: Track called twice in one run", lines[1], "other misuse stays on its row")
+	assert.Equal(t, []string{"misuse"}, rowByName(t, a, "A").Tags())
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	assert.Contains(t, buf.String(), "BenchmarkA calls b.Run", "the JSON keeps each parent's flag")
+	assert.NotContains(t, buf.String(), `"parent"`, "and its fields as they were")
+
+	assert.Empty(t, parentSummary(Analyze(Input{Benches: in.Benches[4:]}).Rows))
 }

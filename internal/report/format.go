@@ -127,7 +127,28 @@ func changeWord(c registry.Count) string {
 	if c.New < c.Base {
 		dir = "down"
 	}
-	return fmt.Sprintf("%s %s → %s (%+g)", dir, fmtNum(c.Base), fmtNum(c.New), c.New-c.Base)
+	return dir + " " + countChange(c)
+}
+
+// countChange shows both sides of a count and the difference of the
+// printed values: "33100 → 33164 (+64)".
+func countChange(c registry.Count) string {
+	d := math.Trunc(c.New) - math.Trunc(c.Base)
+	sign := "+"
+	if d < 0 {
+		sign = "-"
+	}
+	return fmt.Sprintf("%s → %s (%s%s)", fmtCount(c.Base), fmtCount(c.New), sign, fmtCount(math.Abs(d)))
+}
+
+// fmtCount formats a per-op count (allocs/op, B/op) as go test prints it,
+// truncated to an integer: "33100", never "3.31e+04"; "?" when negative or
+// not finite.
+func fmtCount(x float64) string {
+	if !finite(x) || x < 0 {
+		return "?"
+	}
+	return strconv.FormatFloat(math.Trunc(x), 'f', 0, 64)
 }
 
 // singular returns "run" for "runs" and "batch" for "batches".

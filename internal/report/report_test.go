@@ -24,6 +24,15 @@ func render(t *testing.T, in Input) string {
 	return buf.String()
 }
 
+// renderFlat is the text report of in without wrapping: one line per
+// line of free text or table row, for tests of what a line says.
+func renderFlat(t *testing.T, in Input) string {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, textWidth(&buf, in, Analyze(in), 0))
+	return buf.String()
+}
+
 func rowByName(t *testing.T, a Analysis, display string) Row {
 	t.Helper()
 	for _, r := range a.Rows {
@@ -126,7 +135,7 @@ func TestTextParsesClean(t *testing.T) {
 func TestRowsOfFixture(t *testing.T) {
 	in := fixture()
 	a := Analyze(in)
-	text := render(t, in)
+	text := renderFlat(t, in)
 
 	clean := rowByName(t, a, "Clean-2")
 	assert.Equal(t, SourceRuns, clean.Source)
@@ -152,7 +161,7 @@ func TestRowsOfFixture(t *testing.T) {
 	row := fields(lineWith(t, text, "MakeBuffer_Correct-2", "20 runs"))
 	assert.Equal(t, []string{"MakeBuffer_Correct-2", "20 runs", "37.60ns", "15.3", "18.9", "do-not-trust", "41.0", "n/a",
 		"two-regimes 27.12ns×8|39.25ns×12"}, row)
-	assert.Equal(t, []string{"MakeBuffer_Correct-2", "runs", "25.40ns … 43.90ns", "▆▇█▆▇▇▆▅▂▁▂▁▂▂▁▁▄▆▆▆"},
+	assert.Equal(t, []string{"MakeBuffer_Correct-2", "runs", "▆▇█▆▇▇▆▅▂▁▂▁▂▂▁▁▄▆▆▆", "25.40ns … 43.90ns"},
 		fields(lineWith(t, text, "MakeBuffer_Correct-2", "▆")))
 	reg := lineWith(t, text, "MakeBuffer_Correct-2: two regimes")
 	assert.Contains(t, reg, "8 around 27.12ns (runs 9-16) and 12 around 39.25ns (runs 1-8, 17-20)")
@@ -172,7 +181,7 @@ func TestRowsOfFixture(t *testing.T) {
 	assert.Equal(t, [][2]int{{20, 40}}, loop.Regimes.High.Segments)
 	assert.Equal(t, "1 run, 60 batches", fields(lineWith(t, text, "Loop-2", "1 run, 60"))[1])
 	assert.Equal(t, strings.Repeat("▁", 20)+strings.Repeat("█", 20)+strings.Repeat("▁", 20),
-		fields(lineWith(t, text, "Loop-2", "▁▁▁"))[3])
+		fields(lineWith(t, text, "Loop-2", "▁▁▁"))[2])
 
 	assert.NotContains(t, text, "  Compare  ", "a comparison-only benchmark has no table row")
 	assert.Contains(t, strings.SplitN(text, "\n", 2)[0], "hygiene report · 5 benchmarks · 49 runs · 1 comparison · example.com/p")
@@ -228,14 +237,17 @@ func TestGradeCV(t *testing.T) {
 
 func TestStrip(t *testing.T) {
 	s := Strip([]float64{1, 2, 3, 4, 5, 6, 7, 8}, 64)
-	assert.Equal(t, StripPlot{Plot: "▁▂▃▄▅▆▇█", Lo: 1, Hi: 8, Max: 8}, s)
+	assert.Equal(t, StripPlot{Plot: "▁▂▃▄▅▆▇█", Lo: 1, Hi: 8, Min: 1, Max: 8, PerColumn: 1}, s)
+	assert.Equal(t, "1.000ns … 8.000ns", s.Label("runs"))
 	assert.Equal(t, "▁▁▁", Strip([]float64{5, 5, 5}, 64).Plot, "flat")
 	assert.Equal(t, "▁█", Strip([]float64{1, math.NaN(), 8, math.Inf(1)}, 64).Plot, "non-finite values are skipped")
 	xs := make([]float64, 1000)
 	for i := range xs {
 		xs[i] = float64(i / 500)
 	}
-	assert.Equal(t, "▁▁▁▁▁█████", Strip(xs, 10).Plot, "buckets of 100, two regimes unclipped")
+	s = Strip(xs, 10)
+	assert.Equal(t, "▁▁▁▁▁█████", s.Plot, "buckets of 100, two regimes unclipped")
+	assert.Equal(t, 100, s.PerColumn)
 	assert.Empty(t, Strip(nil, 10).Plot)
 
 	// One spike: Q1 11, Q3 12.25 (type 7), so the scale stops at
@@ -245,6 +257,7 @@ func TestStrip(t *testing.T) {
 	assert.True(t, s.Clipped)
 	assert.InDelta(t, 16, s.Hi, 1e-9)
 	assert.Equal(t, 1000.0, s.Max)
+	assert.Equal(t, "10.00ns … 1.000µs (█ at 16.00ns and above)", s.Label("runs"))
 	assert.Equal(t, "▁▂▃▅▂▃█▃▂▁▅▃", s.Plot)
 	assert.False(t, Strip(spike[:7], 64).Clipped, "too few points to clip")
 }
@@ -612,15 +625,37 @@ func TestOnceRowsFold(t *testing.T) {
 	}
 	in.Benches = append(in.Benches, registry.Bench{Name: "BenchmarkFlagged-2", TotalRuns: 1, Runs: []registry.Run{run(0.3)},
 		Flags: []registry.Flag{{Kind: registry.FlagEliminated, Message: "benchkit: gone", Count: 1}}})
-	text := render(t, in)
+	text := renderFlat(t, in)
 	assert.Less(t, strings.Count(text, "\n"), 60, "hundreds of once-run rows are folded:\n%s", text)
-	lineWith(t, text, "+ 300 more benchmarks ran once with nothing else known (no spread, no flag): 10.00ns … 309.0ns/op, median wait 1.0%")
+	folded := lineWith(t, text, "+ 300 benchmarks with one run each, folded: ns/op 10.00ns … 309.0ns, median wait 1.0%, no spread from one run")
+	assert.Contains(t, folded, "their go test lines and the JSON report have the numbers")
 	lineWith(t, text, "Flagged-2  ", "1 run", "eliminated")
 	assert.NotContains(t, text, "B150-2  ", "a folded row is not in the table")
 	lineWith(t, text, "B000-2, B001-2, B002-2, B003-2 and 297 more: one run")
 
 	in.Benches = in.Benches[:MaxOnceRows]
-	text = render(t, in)
-	assert.NotContains(t, text, "more benchmarks ran once")
+	text = renderFlat(t, in)
+	assert.NotContains(t, text, "folded")
 	lineWith(t, text, "B007-2", "1 run")
+}
+
+// TestStripBucketsKeepTheDataRange: with more samples than columns each
+// character is a bucket's mean, and the label still gives the data's true
+// minimum and maximum (a 41.7 µs run among 8 µs buckets), says that the
+// plot shows means and how many per column.
+func TestStripBucketsKeepTheDataRange(t *testing.T) {
+	xs := make([]float64, 1100)
+	for i := range xs {
+		xs[i] = 8000 + float64(i%7)
+	}
+	xs[500] = 41700
+	s := Strip(xs, PlotWidth)
+	assert.Equal(t, 18, s.PerColumn, "⌈1100/64⌉")
+	assert.Equal(t, 41700.0, s.Max)
+	assert.Less(t, s.Hi, 11000.0, "the plotted means stop far below the spike")
+	assert.Equal(t, "8.000µs … 41.70µs (means of 18 runs per column; █ at "+fmtNs(s.Hi)+" and above)", s.Label("runs"))
+
+	in := Input{Benches: []registry.Bench{{Name: "BenchmarkMany-2", Runs: runs(2, -1, xs...), TotalRuns: len(xs)}}}
+	row := fields(lineWith(t, render(t, in), "Many-2", "runs", "▁"))
+	assert.Equal(t, "8.000µs … 41.70µs (means of 18 runs per column; █ at "+fmtNs(s.Hi)+" and above)", row[3])
 }

@@ -54,7 +54,7 @@ func TestLevelShiftRegimes(t *testing.T) {
 	assert.Nil(t, quiet.Regimes, "noise without a hog is not two regimes")
 	assert.False(t, quiet.Shift)
 
-	text := render(t, in)
+	text := renderFlat(t, in)
 	row := lineWith(t, text, "Hog-2", "1 run, 150 batches")
 	assert.Contains(t, row, "two-regimes ")
 	assert.Contains(t, row, "×104|")

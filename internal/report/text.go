@@ -37,7 +37,13 @@ func Text(w io.Writer, in Input) error {
 
 // TextAnalysis is [Text] with the analysis already computed.
 func TextAnalysis(w io.Writer, in Input, a Analysis) error {
-	p := &printer{w: bufio.NewWriter(w)}
+	return textWidth(w, in, a, LineWidth)
+}
+
+// textWidth is [TextAnalysis] with lines wrapped at cols runes after the
+// prefix (not at all when cols ≤ 0).
+func textWidth(w io.Writer, in Input, a Analysis, cols int) error {
+	p := &printer{w: bufio.NewWriter(w), width: cols}
 	p.title(in, a)
 	p.environment(in)
 	p.warmup(in.Warmup, in.Against != nil)
@@ -77,13 +83,11 @@ func (p *printer) title(in Input, a Analysis) {
 // environment writes the facts, aligned, then the warnings.
 func (p *printer) environment(in Input) {
 	p.section("environment")
-	nameW := 0
-	for _, f := range in.Facts {
-		nameW = max(nameW, width(f.Name))
+	facts := make([][]string, len(in.Facts))
+	for i, f := range in.Facts {
+		facts[i] = []string{f.Name, f.Value}
 	}
-	for _, f := range in.Facts {
-		p.line("  " + pad(f.Name, nameW) + "  " + f.Value)
-	}
+	p.table(facts)
 	if len(in.Facts) == 0 {
 		p.line("  unknown: no environment probe ran")
 	}
@@ -170,7 +174,7 @@ func foldedRows(rows []Row) map[string]bool {
 }
 
 // foldedLine summarises the folded rows: how many, the range of their
-// ns/op and their median wait.
+// ns/op, their median wait, and where each one's numbers are.
 func foldedLine(rows []Row, folded map[string]bool) string {
 	var ns, waits []float64
 	for _, r := range rows {
@@ -184,14 +188,15 @@ func foldedLine(rows []Row, folded map[string]bool) string {
 			waits = append(waits, r.WaitPct)
 		}
 	}
-	line := fmt.Sprintf("+ %d more benchmarks ran once with nothing else known (no spread, no flag)", len(folded))
+	line := fmt.Sprintf("+ %d benchmarks with one run each, folded", len(folded))
 	if len(ns) > 0 {
-		line += fmt.Sprintf(": %s … %s/op", fmtNs(slices.Min(ns)), fmtNs(slices.Max(ns)))
+		line += fmt.Sprintf(": ns/op %s … %s", fmtNs(slices.Min(ns)), fmtNs(slices.Max(ns)))
 	}
 	if m, ok := stats.Median(waits); ok {
 		line += fmt.Sprintf(", median wait %s%%", pctCell(m))
 	}
-	return line + "; each one's ns/op is its go test line, and the JSON report has them all"
+	return line + ", no spread from one run (their go test lines and the JSON report have the numbers; " +
+		"-count=10, or benchkit.Loop with a -benchtime above 1x, gives a spread)"
 }
 
 // legend explains the benchmarks table's columns.
@@ -215,26 +220,23 @@ func (p *printer) stripPlots(rows []Row) {
 	}
 }
 
-// findings writes every row's findings ([findingsOf]), then one line
+// findings writes the findings of rows ([findingLines]), then one line
 // naming the rows whose spread is unknown; nothing when there are none.
 // virtualised says the environment warned of a hypervisor.
 func (p *printer) findings(rows []Row, virtualised bool) {
-	var findings [][2]string
+	lines := findingLines(rows, virtualised)
 	var once []string
 	for _, r := range rows {
-		for _, f := range findingsOf(r, virtualised) {
-			findings = append(findings, [2]string{r.Display, f})
-		}
 		if r.Source == SourceNone && r.TotalRuns > 0 {
 			once = append(once, r.Display)
 		}
 	}
-	if len(findings) == 0 && len(once) == 0 {
+	if len(lines) == 0 && len(once) == 0 {
 		return
 	}
 	p.section("findings")
-	for _, f := range findings {
-		p.line("  " + f[0] + ": " + f[1])
+	for _, l := range lines {
+		p.line("  " + l)
 	}
 	if len(once) > 0 {
 		p.line(fmt.Sprintf("  %s: one run and fewer than 2 timed batches, so no spread is known; "+
@@ -273,24 +275,47 @@ func (p *printer) failures(fs []string) {
 	}
 }
 
+// printer writes the report's lines, each wrapped at width runes after
+// the prefix (no wrapping when width ≤ 0).
 type printer struct {
-	w   *bufio.Writer
-	err error
+	w     *bufio.Writer
+	width int
+	err   error
 }
 
-// line writes one report line; s must not contain a newline (any is
-// replaced by a space, so that every physical line carries the prefix).
-func (p *printer) line(s string) {
-	s = strings.Map(func(r rune) rune {
+// line writes one line of free text, wrapped with a hanging indent
+// ([hangOf]).
+func (p *printer) line(s string) { p.wrapped(s, hangOf(s)) }
+
+// verbatim writes s unwrapped, however long: quoted output of a process.
+func (p *printer) verbatim(s string) { p.write(oneLine(s)) }
+
+// wrapped writes s wrapped at p.width ([wrap]), its continuation lines
+// indented by hang.
+func (p *printer) wrapped(s string, hang int) {
+	for _, l := range wrap(oneLine(s), p.width, hang) {
+		p.write(l)
+	}
+}
+
+// write writes the prefix and s, one physical line without a newline,
+// trailing spaces trimmed.
+func (p *printer) write(s string) {
+	s = strings.TrimRight(Prefix+s, " ")
+	if _, err := p.w.WriteString(s + "\n"); err != nil && p.err == nil {
+		p.err = err
+	}
+}
+
+// oneLine replaces every newline and carriage return in s by a space, so
+// that every physical line carries the prefix.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' {
 			return ' '
 		}
 		return r
 	}, s)
-	s = strings.TrimRight(Prefix+s, " ")
-	if _, err := p.w.WriteString(s + "\n"); err != nil && p.err == nil {
-		p.err = err
-	}
 }
 
 func (p *printer) section(title string) {
@@ -298,7 +323,8 @@ func (p *printer) section(title string) {
 	p.line(title)
 }
 
-// table writes rows as left-aligned columns, two spaces apart, indented.
+// table writes rows as left-aligned columns, two spaces apart, indented;
+// a row too wide wraps its last column, aligned under it.
 func (p *printer) table(rows [][]string) {
 	var ws []int
 	for _, r := range rows {
@@ -312,6 +338,7 @@ func (p *printer) table(rows [][]string) {
 	for _, r := range rows {
 		var sb strings.Builder
 		sb.WriteString("  ")
+		hang := 2
 		for i, c := range r {
 			if i == len(r)-1 {
 				sb.WriteString(c)
@@ -319,8 +346,9 @@ func (p *printer) table(rows [][]string) {
 			}
 			sb.WriteString(pad(c, ws[i]))
 			sb.WriteString("  ")
+			hang += ws[i] + 2
 		}
-		p.line(sb.String())
+		p.wrapped(sb.String(), hang)
 	}
 }
 
@@ -365,7 +393,8 @@ func cvCell(r Row) string {
 }
 
 // plotRows returns one table row per benchmark with at least 2 samples:
-// name, source, range, strip plot.
+// name, source, strip plot, and its range last (the one column of the
+// table that wraps).
 func plotRows(rows []Row) [][]string {
 	var out [][]string
 	for _, r := range rows {
@@ -373,11 +402,7 @@ func plotRows(rows []Row) [][]string {
 			continue
 		}
 		s := Strip(r.Samples, PlotWidth)
-		rng := fmtNs(s.Lo) + " … " + fmtNs(s.Hi)
-		if s.Clipped {
-			rng += " (█ up to " + fmtNs(s.Max) + ")"
-		}
-		out = append(out, []string{r.Display, string(r.Source), rng, s.Plot})
+		out = append(out, []string{r.Display, string(r.Source), s.Plot, s.Label(string(r.Source))})
 	}
 	return out
 }
@@ -467,17 +492,7 @@ func (p *printer) against(a *registry.Against) {
 		a.Base.Path, textfmt.Plural(a.Rounds, "round"), a.Pattern, a.Benchtime, fmtNum(a.Confidence*100)))
 	p.line("  base  " + binaryLine(a.Base))
 	p.line("  new   " + binaryLine(a.New))
-	if len(a.Benches) > 0 {
-		table := [][]string{{"benchmark", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}}
-		for _, b := range a.Benches {
-			table = append(table, againstRow(b))
-		}
-		p.table(table)
-		p.line("  · Δ = new/base − 1: the median over rounds of each round's ratio, with the sign-test interval of the median; control = base again/base, the noise floor")
-		p.line("  · allocs/op and B/op: the median of each side's rounds, compared exactly (base → new); \"varies\": the rounds disagree")
-	} else {
-		p.line("  no benchmark was measured in both binaries")
-	}
+	p.againstTable(a.Benches)
 	for _, b := range a.Benches {
 		if b.GateNote != "" {
 			p.line("  " + b.Name + ": " + b.GateNote)
@@ -496,10 +511,39 @@ func (p *printer) against(a *registry.Against) {
 	for _, f := range a.Failures {
 		p.line(fmt.Sprintf("  ✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message))
 		for _, l := range strings.Split(strings.TrimRight(f.Output, "\n"), "\n") {
-			p.line("      " + l)
+			p.verbatim("      " + l)
 		}
 	}
 }
+
+// againstTable writes one row per benchmark measured in both binaries
+// and the table's legend, or that there is none.
+func (p *printer) againstTable(benches []registry.AgainstBench) {
+	if len(benches) == 0 {
+		p.line("  no benchmark was measured in both binaries")
+		return
+	}
+	table := [][]string{{"benchmark", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}}
+	marked := false
+	for _, b := range benches {
+		row, disagree := againstRow(b)
+		table = append(table, row)
+		marked = marked || disagree
+	}
+	p.table(table)
+	p.line("  · Δ = new/base − 1: the median over rounds of each round's ratio, with the sign-test interval of the median; control = base again/base, the noise floor")
+	if marked {
+		p.line("  · " + DisagreeMark + ": the medians and Δ point different ways: Δ pairs the processes of each round (the median of the rounds' new/base), " +
+			"base/op and new/op do not (each is the median of its side's rounds alone), so a level that moved between rounds shifts the medians, not Δ; read Δ")
+	}
+	p.line("  · allocs/op and B/op: the median of each side's rounds, as go test prints them (truncated to integers), compared exactly (base → new); " +
+		"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, " +
+		"so an allocation made once and amortised over b.N can move the printed value by one")
+}
+
+// DisagreeMark follows the Δ of an against row whose sides' medians point
+// the other way ([mediansDisagree]).
+const DisagreeMark = "†"
 
 // againstGate writes the gates' outcome, when a gate is set.
 func (p *printer) againstGate(a *registry.Against) {
@@ -550,8 +594,9 @@ func binaryLine(b registry.Binary) string {
 }
 
 // againstRow is one benchmark's row: the sides' median ns/op, Δ and
-// interval, the control's, the counts, and the verdict with its reason.
-func againstRow(b registry.AgainstBench) []string {
+// interval, the control's, the counts, and the verdict with its reason;
+// disagree reports that Δ carries [DisagreeMark].
+func againstRow(b registry.AgainstBench) (row []string, disagree bool) {
 	v := string(b.NewEst.Verdict)
 	if b.NewEst.Reason != "" {
 		v += ": " + b.NewEst.Reason
@@ -563,25 +608,40 @@ func againstRow(b registry.AgainstBench) []string {
 	if !ok {
 		baseNs = -1
 	}
+	delta := signedPct(b.NewEst.DeltaPct)
+	disagree = mediansDisagree(baseNs, b.NewEst)
+	if disagree {
+		delta += " " + DisagreeMark
+	}
 	return []string{
 		b.Name, fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
-		signedPct(b.NewEst.DeltaPct), "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
+		delta, "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
 		signedPct(b.ControlEst.DeltaPct), "[" + signedPct(b.ControlEst.LoPct) + ", " + signedPct(b.ControlEst.HiPct) + "]",
 		countCell(b.Allocs), countCell(b.Bytes), v,
-	}
+	}, disagree
 }
 
-// countCell shows a count: "3" when both sides agree, "3 → 4 (+1)" when
-// they differ, "?" unknown, with ", varies" when the rounds disagree.
+// mediansDisagree reports whether the sign of e.NsPerOp − baseNs (the new
+// side's median ns/op minus the base's) is the opposite of e.DeltaPct's,
+// both nonzero: Δ is the median of the rounds' ratios, which pairs each
+// round's processes, and the medians of the sides need not follow it.
+func mediansDisagree(baseNs float64, e verdict.Estimate) bool {
+	d := e.NsPerOp - baseNs
+	return baseNs >= 0 && e.NsPerOp >= 0 && finite(d) && finite(e.DeltaPct) && d*e.DeltaPct < 0
+}
+
+// countCell shows a count as an integer ([fmtCount]): "3" when both sides
+// agree, "3 → 4 (+1)" when they differ, "?" unknown, with ", varies" when
+// a side's rounds disagree (registry.Count.Varies).
 func countCell(c registry.Count) string {
 	var s string
 	switch {
 	case c.Base < 0 || c.New < 0:
 		return "?"
 	case c.Changed():
-		s = fmt.Sprintf("%s → %s (%+g)", fmtNum(c.Base), fmtNum(c.New), c.New-c.Base)
+		s = countChange(c)
 	default:
-		s = fmtNum(c.New)
+		s = fmtCount(c.New)
 	}
 	if c.Varies {
 		s += ", varies"
