@@ -161,3 +161,11 @@ func TestJoinOutput(t *testing.T) {
 	assert.Equal(t, []string{"BenchmarkPanics-2"}, failedBenchmarks(out))
 	assert.Equal(t, "a\nb", string(joinOutput([]byte("a\n"), []byte("b"))))
 }
+
+// TestCountMedianIsACount: an even number of rounds split between 2 and 3
+// allocs/op gives a count that was measured, never 2.5.
+func TestCountMedianIsACount(t *testing.T) {
+	c := countOf([]float64{2, 3, 2, 3}, []float64{2, 3, 3, 2}, nil)
+	assert.Equal(t, registry.Count{Base: 2, New: 2, Varies: true}, c)
+	assert.False(t, c.Changed())
+}

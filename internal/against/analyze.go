@@ -87,20 +87,31 @@ func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) reg
 	return b
 }
 
-// countOf compares a deterministic count: the median of base's and of
+// countOf compares a deterministic count: the (lower) median of base's and of
 // new's rounds, -1 when a side has none; Varies when the rounds of a side
 // (base and control together) disagree.
 func countOf(base, cand, ctl []float64) registry.Count {
 	c := registry.Count{Base: -1, New: -1}
-	if m, ok := stats.Median(base); ok {
+	if m, ok := lowerMedian(base); ok {
 		c.Base = m
 	}
-	if m, ok := stats.Median(cand); ok {
+	if m, ok := lowerMedian(cand); ok {
 		c.New = m
 	}
 	both := append(slices.Clone(base), ctl...)
 	c.Varies = varies(both) || varies(cand)
 	return c
+}
+
+// lowerMedian returns the lower of the two middle values for an even
+// count, the middle one for an odd: always one of the values, so that a
+// median of whole counts is a whole count (never 2.5 between 2 and 3).
+func lowerMedian(xs []float64) (float64, bool) {
+	if len(xs) == 0 {
+		return 0, false
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return s[(len(s)-1)/2], true
 }
 
 func varies(xs []float64) bool {
