@@ -10,10 +10,12 @@ import (
 )
 
 // setupMaxWall is the longest wall time [LoopWithSetup] lets a run head for: a
-// run projected to take longer is failed at once. go
-// test's default -timeout kills the whole test binary after 10 minutes,
-// losing every result; half of that for one benchmark is already far
-// beyond what anyone asks of -benchtime. A correct LoopWithSetup whose
+// run projected to take longer is failed at once. Nothing else bounds it:
+// testing's -timeout alarm covers the tests, not the benchmarks, and go test
+// sets no kill timer when -bench is given, so a runaway run lasts until
+// something outside (a CI job's time limit) kills the binary, losing every
+// result. Five minutes for one benchmark is already far beyond what anyone
+// asks of -benchtime. A correct LoopWithSetup whose
 // StopTimer/StartTimer pairs (about 10 µs each, tens of µs under load)
 // dwarf a 300 ns f runs for 30–150× -benchtime: 2.5 minutes at the
 // default 1s, under the bound.
