@@ -12,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchkit/go-benchkit/internal/testbin"
 )
 
 // The go test compatibility matrix of docs/compatibility.md: each row runs
@@ -208,6 +210,7 @@ var compatGoTestArgs = []string{"-run=^$", "-bench=TrackLoop|Parallel|Compare", 
 
 func TestCompatibilityGoTest(t *testing.T) {
 	t.Run("-race: measured, no race in benchkit, the report warns", func(t *testing.T) {
+		testbin.SkipWithoutRace(t)
 		out, code := goTestCompat(t, []string{"-race"}, compatGoTestArgs...)
 		require.Equal(t, 0, code, out)
 		assert.NotContains(t, out, "DATA RACE")

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os/exec"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -411,9 +410,7 @@ func TestE2ETrackInParent(t *testing.T) {
 // Track called on every goroutine of a RunParallel body used to race on
 // the benchmark's state and timer.
 func TestE2EParallelMisuseRace(t *testing.T) {
-	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
-		t.Skip("-race needs cgo")
-	}
+	testbin.SkipWithoutRace(t)
 	bin := testbin.BuildAs(t, "./testdata/misuse", "misuse-race", "-race")
 	o := e2eRun(t, bin, 5*time.Minute, "-test.bench=InParallel", "-test.benchtime=20ms", "-test.cpu=4")
 	assert.NotContains(t, o.text, "DATA RACE", o.text)

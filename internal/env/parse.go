@@ -178,13 +178,16 @@ const cpuDir = "sys/devices/system/cpu"
 const maxCPUs = 1 << 16
 
 // parseCPUList counts the CPUs in a kernel CPU list such as "0-63" or
-// "0,2-5,8" (/sys/devices/system/cpu/online).
+// "0,2-5,8" (/sys/devices/system/cpu/online). A list that does not parse,
+// holds a CPU number beyond 32 bits, or counts more than maxCPUs CPUs is
+// unknown (ok false), whatever the size of int: the count is kept in 64
+// bits and bounded before it becomes an int.
 func parseCPUList(s string) (int, bool) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return 0, false
 	}
-	n := 0
+	var n uint64
 	for part := range strings.SplitSeq(s, ",") {
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.ParseUint(lo, 10, 32)
@@ -197,12 +200,14 @@ func parseCPUList(s string) (int, bool) {
 				return 0, false
 			}
 		}
-		n += int(b - a + 1)
+		// a and b fit in 32 bits, so neither b-a+1 nor n, at most
+		// maxCPUs before the addition, can wrap in 64.
+		n += b - a + 1
 		if n > maxCPUs {
 			return 0, false
 		}
 	}
-	return n, true
+	return int(n), true
 }
 
 // readGovernors reads cpuN/cpufreq/scaling_governor for every cpuN

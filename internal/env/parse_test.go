@@ -354,6 +354,21 @@ func TestParseCPUList(t *testing.T) {
 		{"5-2", 0, false},
 		{"0,,1", 0, false},
 		{"0-4294967295", 0, false},
+		// Ranges whose count does not fit a 32-bit int, or exceeds
+		// maxCPUs: unknown on every GOARCH, never 0 or a wrapped count.
+		{"0-2147483647", 0, false},
+		{"1-2147483647", 0, false},
+		{"2147483647", 1, true},
+		{"4294967295", 1, true},
+		{"4294967295-4294967295", 1, true},
+		{"2147483647-4294967295", 0, false},
+		{"4294967296", 0, false},
+		{"0-4294967296", 0, false},
+		{"0,0-4294967295", 0, false},
+		{"0-65535", 65536, true},
+		{"0-65536", 0, false},
+		{"0-32767,32768-65535", 65536, true},
+		{"0-65535,70000", 0, false},
 	}
 	for _, tt := range tests {
 		got, ok := parseCPUList(tt.in)
