@@ -114,7 +114,7 @@ func slowestCap(probeNs []float64, batchTime time.Duration) int {
 	if !(slowest > 0) {
 		return 0
 	}
-	return max(1, int(float64(maxBatches*batchTime)/slowest))
+	return clampCount(float64(maxBatches*batchTime) / slowest)
 }
 
 // probe times one call of each implementation, in ns, and returns why
@@ -341,12 +341,12 @@ func (w warmup) fitIters(n int, batchTime, fixed time.Duration) (int, time.Durat
 	slow := float64(max(w.slowest-fixed, 1)) / float64(n)
 	fast := float64(max(w.fastest-fixed, 1)) / float64(n)
 	at := func(d time.Duration) int { // the count whose slowest batch lasts d
-		return max(1, int(float64(d)/slow))
+		return clampCount(float64(d) / slow)
 	}
 	var warnings []string
 	fit := at(batchTime)
 	if floor := min(minBatch, batchTime); fast*float64(fit) < float64(floor) {
-		fit = max(fit, int(math.Ceil(float64(floor)/fast)))
+		fit = max(fit, clampCount(math.Ceil(float64(floor)/fast)))
 	}
 	if limit := maxBatches * batchTime; fit > at(limit) {
 		warnings = append(warnings, fmt.Sprintf("the implementations are %.0f× apart: at the %d calls per batch the fastest needs for %s, the slowest's batch would take %s, over %d batch times, so the count is %d",
@@ -402,6 +402,15 @@ func scale(n int, d, target time.Duration) int {
 	if d <= 0 {
 		return n * 10
 	}
-	s := int(float64(n) * float64(target) / float64(d))
-	return max(1, min(s, 1<<30))
+	return clampCount(float64(n) * float64(target) / float64(d))
+}
+
+// clampCount converts a call count to an int in [1, 1<<30], clamping in
+// float64 first: a float beyond the int's range (2³¹ on 32-bit
+// platforms) converts to an arbitrary value, not to the nearest int.
+func clampCount(x float64) int {
+	if !(x >= 1) {
+		return 1
+	}
+	return int(min(x, 1<<30))
 }

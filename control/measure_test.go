@@ -1,6 +1,7 @@
 package control
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -260,4 +261,19 @@ func TestFitItersSwapped(t *testing.T) {
 	b, _, _ := at(nFast).fitIters(nFast, bt, 0)
 	assert.InDelta(t, a, b, 1, "counts %d (slow baseline) and %d (fast baseline)", a, b)
 	assert.GreaterOrEqual(t, time.Duration(a)*fast, minBatch, "the fast batch is lengthened to 20µs")
+}
+
+// TestClampCount: a count past an int's range, NaN or below 1 clamps into
+// [1, 1<<30] on every platform, 32-bit included.
+func TestClampCount(t *testing.T) {
+	for _, tc := range []struct {
+		x    float64
+		want int
+	}{
+		{0, 1}, {-5, 1}, {math.NaN(), 1}, {0.4, 1}, {7.9, 7}, {1 << 30, 1 << 30},
+		{1 << 40, 1 << 30}, {math.Inf(1), 1 << 30}, {float64(math.MaxInt64), 1 << 30},
+	} {
+		assert.Equal(t, tc.want, clampCount(tc.x), "clampCount(%g)", tc.x)
+	}
+	assert.Equal(t, 1<<30, scale(1000, time.Nanosecond, time.Hour), "a batch of 1000 calls in 1 ns scaled to an hour")
 }
