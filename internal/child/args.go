@@ -2,6 +2,7 @@ package child
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -220,4 +221,68 @@ func matches(pattern, name string, short bool) bool {
 		}
 	}
 	return true
+}
+
+// EnvDiscover marks a child that runs a whole selection once to say
+// which of its benchmarks can run in lockstep: each benchmark that calls
+// benchkit.Track (or Loop) appends a [Tracked] line to the result file.
+const EnvDiscover = "BENCHKIT_CHILD_DISCOVER"
+
+// Tracked is what a discovering child says of one benchmark run it
+// recorded: its name as go test prints it (b.Name() and the -P suffix),
+// b.N, and the time per op in ns.
+type Tracked struct {
+	Name    string  `json:"name"`
+	N       int     `json:"n"`
+	NsPerOp float64 `json:"ns_per_op"`
+}
+
+// Discovering reports whether this process is a discovering child.
+func Discovering() bool { return Is() && os.Getenv(EnvDiscover) != "" }
+
+// AppendTracked appends t as one JSON line to the result file of a
+// discovering child; it does nothing elsewhere.
+func AppendTracked(t Tracked) error {
+	_, path, ok := Target()
+	if !ok || !Discovering() {
+		return nil
+	}
+	line, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(append(line, '\n'))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// ReadTracked reads the lines a discovering child appended; a missing
+// file is no line (the child's benchkit predates discovery, or nothing
+// called Track).
+func ReadTracked(path string) ([]Tracked, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Tracked
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var t Tracked
+		if err := json.Unmarshal([]byte(line), &t); err != nil {
+			return out, fmt.Errorf("child: reading %s: %w", path, err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
 }

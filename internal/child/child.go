@@ -107,24 +107,40 @@ type Result struct {
 const MaxOutput = 1 << 20
 
 // Error is a child that failed: it exited non-zero, was killed, or passed
-// its deadline.
+// its deadline; or, driven in lockstep, broke the protocol (Step says how).
 type Error struct {
 	Spec    Spec
 	Result  Result
 	Timeout bool
 	Err     error
+	// Step, for a lockstep child, says what went wrong with a step ("did
+	// not report its step within its deadline of 1s"); "" otherwise.
+	Step string
 }
 
 func (e *Error) Error() string {
+	return fmt.Sprintf("child process %s %s %s; its output:\n%s",
+		e.Spec.Path, strings.Join(e.Spec.Args, " "), e.What(), Tail(e.Result, 40))
+}
+
+// What says what happened to the process, without its command line and
+// output: "exited with status 3", "did not finish within its deadline of
+// 2m0s and was killed", or a lockstep step's trouble with how the
+// process ended.
+func (e *Error) What() string {
 	what := fmt.Sprintf("exited with status %d", e.Result.Code)
 	switch {
+	case e.Step != "":
+		what = e.Step + " (it was ended)"
+		if e.Result.Code >= 0 {
+			what = fmt.Sprintf("%s (it exited with status %d)", e.Step, e.Result.Code)
+		}
 	case e.Timeout:
 		what = fmt.Sprintf("did not finish within its deadline of %v and was killed", e.Spec.Timeout)
 	case e.Result.Code < 0:
 		what = fmt.Sprintf("was killed (%v)", e.Err)
 	}
-	return fmt.Sprintf("child process %s %s %s; its output:\n%s",
-		e.Spec.Path, strings.Join(e.Spec.Args, " "), what, Tail(e.Result, 40))
+	return what
 }
 
 // Tail returns r's stdout and then its stderr, each cut to its first n/2
@@ -220,8 +236,8 @@ var watchOnce sync.Once
 // or given up on it. It returns at once and does nothing outside a child.
 // Call it early in the child; calling it again is harmless.
 func Watch() {
-	if !Is() {
-		return
+	if !Is() || os.Getenv(EnvLockstep) != "" {
+		return // a lockstep child reads its stdin for commands (Link)
 	}
 	watchOnce.Do(func() {
 		go func() {

@@ -108,6 +108,27 @@ func TestHelperChild(t *testing.T) {
 		Watch()
 		fmt.Println("watching")
 		time.Sleep(time.Hour)
+	case "lockstep":
+		l := Lockstep()
+		if l == nil {
+			fmt.Fprintln(os.Stderr, "not a lockstep child")
+			os.Exit(1)
+		}
+		l.Begin()
+		for i := 1; ; i++ {
+			l.Step(Step{N: 100 * i, TimedNs: int64(1000 * i), Allocs: 2, Bytes: 64, Final: i%2 == 0})
+		}
+	case "lockstep-garbage":
+		Lockstep().Begin()
+		fmt.Fprintln(os.NewFile(3, "r"), "BenchmarkX 1 2 ns/op")
+		time.Sleep(time.Hour)
+	case "lockstep-dies":
+		Lockstep().Begin()
+		fmt.Println("about to die")
+		os.Exit(7)
+	case "lockstep-hangs":
+		Lockstep().Begin()
+		time.Sleep(time.Hour)
 	case "tempdir":
 		dir, _, err := TempDir("benchkit-signal-")
 		if err != nil {

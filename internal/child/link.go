@@ -1,0 +1,162 @@
+package child
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// EnvLockstep marks a child that runs in lockstep with its parent: it
+// blocks before its first timed run and after each run until the parent
+// says go, and reports every run on file descriptor 3, never on the
+// stdout go test parses.
+const EnvLockstep = "BENCHKIT_CHILD_LOCKSTEP"
+
+// The lockstep protocol, one line per message. The parent writes "go"
+// (run the next step) or "exit" (end the process) on the child's
+// standard input; the child writes on descriptor 3 one line per step of
+// the benchmark it runs:
+//
+//	step <N> <timed ns> <allocs> <bytes> <final 0|1>
+//	skip <reason>
+//	fail <reason>
+//
+// allocs and bytes are testing's counts over the timed part of the step
+// (-1 when unknown); final says the step is the run testing prints, not a
+// ramp step.
+const (
+	cmdGo   = "go"
+	cmdExit = "exit"
+)
+
+// Step is one call of a benchmark function in a lockstep child.
+type Step struct {
+	N             int
+	TimedNs       int64
+	Allocs, Bytes int64
+	Final         bool
+}
+
+func (s Step) line() string {
+	final := 0
+	if s.Final {
+		final = 1
+	}
+	return fmt.Sprintf("step %d %d %d %d %d", s.N, s.TimedNs, s.Allocs, s.Bytes, final)
+}
+
+// parseReport reads one line a lockstep child wrote: a step, or a skip or
+// failure with its reason.
+func parseReport(line string) (Report, error) {
+	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch kind {
+	case "skip", "fail":
+		return Report{Kind: kind, Reason: rest}, nil
+	case "step":
+		f := strings.Fields(rest)
+		if len(f) != 5 {
+			return Report{}, fmt.Errorf("a step report needs 5 fields, got %q", line)
+		}
+		var v [5]int64
+		for i, s := range f {
+			n, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				return Report{}, fmt.Errorf("a step report's field %d is not a number: %q", i+1, line)
+			}
+			v[i] = n
+		}
+		if v[0] < 1 || v[1] < 0 || (v[4] != 0 && v[4] != 1) {
+			return Report{}, fmt.Errorf("a step report out of range: %q", line)
+		}
+		return Report{Kind: "step", Step: Step{N: int(v[0]), TimedNs: v[1], Allocs: v[2], Bytes: v[3], Final: v[4] == 1}}, nil
+	}
+	return Report{}, fmt.Errorf("not a lockstep report: %q", line)
+}
+
+// Report is what a lockstep child said about one step.
+type Report struct {
+	// Kind is "step", "skip" or "fail"; Reason the skip's or failure's.
+	Kind   string
+	Reason string
+	Step   Step
+}
+
+// Link is the child's end of the lockstep protocol.
+type Link struct {
+	mu      sync.Mutex
+	in      *bufio.Reader
+	out     io.Writer
+	started bool
+}
+
+var link = sync.OnceValue(func() *Link {
+	if !Is() || os.Getenv(EnvLockstep) == "" {
+		return nil
+	}
+	return &Link{in: bufio.NewReader(os.Stdin), out: os.NewFile(3, "benchkit-lockstep")}
+})
+
+// Lockstep returns this process's end of the lockstep protocol, nil when
+// it is not a lockstep child.
+func Lockstep() *Link { return link() }
+
+// Begin blocks, the first time it is called in the process, until the
+// parent says go; later calls return at once. Call it before the first
+// timed run.
+func (l *Link) Begin() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.started {
+		l.started = true
+		l.wait()
+	}
+}
+
+// Step reports s and blocks until the parent says go again; if the parent
+// says exit, or is gone, the process ends there (Done, or status 3).
+func (l *Link) Step(s Step) { l.send(s.line()) }
+
+// Skip and Fail report that the benchmark skipped or failed, and wait
+// as Step does.
+func (l *Link) Skip(reason string) { l.send("skip " + oneLine(reason)) }
+func (l *Link) Fail(reason string) { l.send("fail " + oneLine(reason)) }
+
+func (l *Link) send(msg string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.started = true
+	if _, err := fmt.Fprintln(l.out, msg); err != nil {
+		gone(err)
+	}
+	l.wait()
+}
+
+// wait reads the parent's next command: go returns, exit ends the process.
+func (l *Link) wait() {
+	line, err := l.in.ReadString('\n')
+	switch strings.TrimSpace(line) {
+	case cmdGo:
+		return
+	case cmdExit:
+		Done()
+	}
+	if err == nil {
+		err = fmt.Errorf("unknown command %q", line)
+	}
+	gone(err)
+}
+
+// gone ends a lockstep child whose parent stopped answering.
+func gone(err error) {
+	fmt.Fprintf(os.Stderr, "benchkit: lockstep child: the parent is gone or confused (%v); exiting\n", err)
+	os.Exit(3)
+}
+
+// oneLine keeps a reason on one protocol line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
