@@ -194,6 +194,18 @@ func Median(xs []float64) (median float64, ok bool) {
 	return Quantile(xs, 0.5)
 }
 
+// LowerMedian returns the lower of the two middle values of xs for an
+// even count, the middle one for an odd: always one of the values, so the
+// median of whole counts is a whole count (2 and 3 give 2, never 2.5). ok
+// is false when xs is empty or not finite.
+func LowerMedian(xs []float64) (median float64, ok bool) {
+	if len(xs) == 0 || !finite(xs) {
+		return 0, false
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return s[(len(s)-1)/2], true
+}
+
 // Quantile returns the p-quantile of xs, 0 ≤ p ≤ 1, by linear
 // interpolation between order statistics (Hyndman and Fan type 7, R's and
 // NumPy's default): with s the sorted sample and h = (n−1)·p, it is
