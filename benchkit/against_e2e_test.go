@@ -26,6 +26,7 @@ func TestAgainstE2E(t *testing.T) {
 	t.Run("PanicInNew", func(t *testing.T) { againstPanicInNew(t, base, cand) })
 	t.Run("BadInput", func(t *testing.T) { againstBadInput(t, base, cand) })
 	t.Run("HangAndFakeInBase", func(t *testing.T) { againstHangAndFake(t, base, cand) })
+	t.Run("LockstepMidway", func(t *testing.T) { againstMidway(t, base, cand) })
 }
 
 // againstHangAndFake: a base benchmark that hangs in its first call is
@@ -84,13 +85,17 @@ type againstJSON struct {
 				New     float64 `json:"new"`
 				Changed bool    `json:"changed"`
 			} `json:"allocs_per_op"`
-			GateFailed bool `json:"gate_failed"`
+			GateFailed bool   `json:"gate_failed"`
+			Mode       string `json:"mode"`
+			ModeNote   string `json:"mode_note"`
+			Groups     []int  `json:"groups"`
 		} `json:"benchmarks"`
 		OnlyBase []string `json:"only_base"`
 		OnlyNew  []string `json:"only_new"`
 		Failures []struct {
 			Side       string   `json:"side"`
 			Benchmarks []string `json:"benchmarks"`
+			Message    string   `json:"message"`
 			Output     string   `json:"output"`
 		} `json:"failures"`
 	} `json:"against"`
@@ -103,17 +108,19 @@ type againstEst struct {
 }
 
 // againstCompare runs the new build of testdata/against against the base
-// build and checks what the issue asks: the direction of BenchmarkWork's
-// change (twice the work; its verdict is Slower, or Undecided when the
-// machine is too noisy, never Faster or Same), BenchmarkAlloc's extra
-// allocation (exact, and failing -benchkit.gate.allocs), the control row,
-// the benchmarks in one binary only, the base's failing benchmark with
-// its output, the files and the GitHub annotations. No time is asserted.
+// build and checks: the direction of BenchmarkWork's change (twice the
+// work; its verdict is Slower, or Undecided when the machine is too
+// noisy, never Faster or Same), BenchmarkAlloc's extra allocation (exact,
+// and failing -benchkit.gate.allocs), both measured in lockstep (they
+// call Track), BenchmarkSame in rounds (it does not) with the reason, the
+// control row, the benchmarks in one binary only, the base's failing
+// benchmark with its output, the files and the GitHub annotations. No
+// time is asserted.
 func againstCompare(t *testing.T, base, cand string) {
 	dir := t.TempDir()
 	jsonPath, samplesPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")
 	run := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true"},
-		"-test.run=^$", "-test.bench=Work|Alloc|Only|Fixed", "-test.benchtime=30ms",
+		"-test.run=^$", "-test.bench=^Benchmark(Work|Alloc|OnlyBase|OnlyNew|Fixed|Same)$", "-test.benchtime=30ms",
 		"-benchkit.against="+base, "-benchkit.rounds=8", "-benchkit.gate=5", "-benchkit.gate.allocs",
 		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath)
 	assert.Equal(t, 1, run.Code, "the allocation gate fails the run:\n%s", run.Combined())
@@ -137,8 +144,25 @@ func againstCompare(t *testing.T, base, cand string) {
 	require.Contains(t, names, e2eName("Alloc"))
 	assert.NotContains(t, names, e2eName("Fixed"), "a benchmark that failed in one binary is not compared")
 
+	require.Contains(t, names, e2eName("Same"))
+	for _, name := range []string{"Work", "Alloc"} {
+		bm := a.Benchmarks[names[e2eName(name)]]
+		assert.Equal(t, "lockstep", bm.Mode, name)
+		assert.Len(t, bm.Groups, 8, "%s: -benchkit.rounds triples", name)
+		runs := 0
+		for _, n := range bm.Groups {
+			assert.GreaterOrEqual(t, n, 7, "%s: each triple has its least number of rounds or more", name)
+			runs += n
+		}
+		assert.Len(t, bm.Base.NsPerOp, runs, "%s: one sample per run", name)
+	}
+	same := a.Benchmarks[names[e2eName("Same")]]
+	assert.Equal(t, "rounds", same.Mode)
+	assert.Contains(t, same.ModeNote, "calls neither benchkit.Track nor benchkit.Loop in either binary")
+	assert.Len(t, same.Base.NsPerOp, 8, "one sample per round")
+	assert.Empty(t, same.Groups)
+
 	work := a.Benchmarks[names[e2eName("Work")]]
-	assert.Len(t, work.Base.NsPerOp, 8, "one sample per round")
 	assert.Greater(t, work.Estimate.DeltaPct, 0.0, "twice the work is slower")
 	assert.Contains(t, []string{"slower", "undecided"}, work.Estimate.Verdict, work.Estimate.Reason)
 	if work.Estimate.Verdict == "slower" {
@@ -167,6 +191,7 @@ func againstCompare(t *testing.T, base, cand string) {
 	assert.Contains(t, out, "benchkit │   only in base, not compared: "+e2eName("OnlyBase"))
 	assert.Contains(t, out, "1 → 2 (+1)")
 	assert.Contains(t, out, "::error title=benchkit::")
+	assert.Contains(t, out, "benchkit │   "+e2eName("Same")+": rounds, not lockstep: it calls neither benchkit.Track nor benchkit.Loop")
 	assert.NotContains(t, out, "\nBenchmark", "no child's result line reaches this process's stdout")
 	againstCheckParses(t, out)
 	againstCheckSamples(t, samplesPath)
@@ -187,8 +212,8 @@ func againstCheckParses(t *testing.T, out string) {
 	}
 }
 
-// againstCheckSamples reads the samples file: every side of both compared
-// benchmarks, labelled for benchstat -col side.
+// againstCheckSamples reads the samples file: every side of the compared
+// benchmarks, a line per round or triple, labelled for benchstat -col side.
 func againstCheckSamples(t *testing.T, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -204,8 +229,8 @@ func againstCheckSamples(t *testing.T, path string) {
 		count[res.GetConfig("side")+" "+res.Name.String()]++
 	}
 	for _, side := range []string{"base", "new", "control"} {
-		for _, name := range []string{"Work", "Alloc"} {
-			assert.Equal(t, 8, count[side+" "+e2eName(name)], "%s %s", side, name)
+		for _, name := range []string{"Work", "Alloc", "Same"} {
+			assert.Equal(t, 8, count[side+" "+e2eName(name)], "%s %s: one line per round or triple", side, name)
 		}
 	}
 }
@@ -270,6 +295,54 @@ func againstBadInput(t *testing.T, base, cand string) {
 				assert.Contains(t, run.Stderr, w)
 			}
 			assert.NotContains(t, run.Stdout, "benchkit │", "nothing ran")
+		})
+	}
+}
+
+// againstMidway: a lockstep process of the base that dies, hangs or
+// writes garbage on the protocol's descriptor in the middle of a triple
+// is a failure of that benchmark, with its output, and the comparison
+// goes on without it (a base failure is not the run's); the result line
+// it printed never reaches stdout. The same death in this binary's
+// process fails the run.
+func againstMidway(t *testing.T, base, cand string) {
+	for _, tc := range []struct{ mode, newSide, want, output string }{
+		{"die", "", "exited with status 3", "BenchmarkMidway dies midway"},
+		{"hang", "", "did not report its step within its deadline of", ""},
+		{"garbage", "", `not a lockstep report: "garbage"`, ""},
+		{"die", "1", "exited with status 3", "BenchmarkMidway dies midway"},
+	} {
+		t.Run(tc.mode+map[string]string{"": "", "1": "InNew"}[tc.newSide], func(t *testing.T) {
+			jsonPath := filepath.Join(t.TempDir(), "r.json")
+			run := testbin.Run(t, cand, "", 5*time.Minute, []string{"BENCHKIT_TESTDATA_MIDWAY=" + tc.mode, "BENCHKIT_TESTDATA_MIDWAY_NEW=" + tc.newSide},
+				"-test.run=^$", "-test.bench=^Benchmark(Work|Midway)$", "-test.benchtime=20ms",
+				"-benchkit.against="+base, "-benchkit.rounds=2", "-benchkit.json="+jsonPath)
+			out := run.Combined()
+			var rep againstJSON
+			b, err := os.ReadFile(jsonPath)
+			require.NoError(t, err, out)
+			require.NoError(t, json.Unmarshal(b, &rep))
+			require.NotNil(t, rep.Against)
+			var compared []string
+			for _, bm := range rep.Against.Benchmarks {
+				compared = append(compared, strings.TrimSuffix(bm.Name, "-2")+" "+bm.Mode)
+			}
+			assert.Equal(t, []string{"Work lockstep"}, compared, "Midway is left out, Work still compared:\n%s", out)
+			require.Len(t, rep.Against.Failures, 1, out)
+			f := rep.Against.Failures[0]
+			assert.Equal(t, []string{"BenchmarkMidway"}, f.Benchmarks)
+			assert.Contains(t, f.Message, "lockstep: ")
+			assert.Contains(t, f.Message, tc.want)
+			assert.Contains(t, f.Output, tc.output)
+			againstCheckParses(t, run.Stdout) // a child's result line never reaches go test's stdout
+			if tc.newSide == "" {
+				assert.Contains(t, []string{"base", "control"}, f.Side)
+				assert.Equal(t, 0, run.Code, "a base that fails is reported, not failed on:\n%s", out)
+			} else {
+				assert.Equal(t, "new", f.Side)
+				assert.Equal(t, 1, run.Code, out)
+				assert.Contains(t, strings.Join(rep.Failures, "\n"), "this binary's process failed")
+			}
 		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/session"
@@ -142,6 +143,9 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 	st := join(b, opts, by)
 	if st != nil {
 		b.Cleanup(st.end)
+		if l := child.Lockstep(); l != nil {
+			l.Begin() // a lockstep child's first run waits for the parent's go
+		}
 		st.cont0 = env.ReadContention()
 		st.stw0, st.stwT0 = readSTW()
 		if _, _, ok := testingb.Allocs(b); !ok {
@@ -232,8 +236,50 @@ func readSTW() (n int64, total time.Duration) {
 	return n, time.Duration(sec * 1e9)
 }
 
-// end runs as b.Cleanup after each call of the benchmark function.
+// stepEnd is how a call of the benchmark function ended, for a lockstep
+// parent.
+type stepEnd int
+
+const (
+	stepRamp   stepEnd = iota // a ramp step testing discards
+	stepFinal                 // the run testing prints
+	stepParent                // b called b.Run: not measured itself
+	stepSkip
+	stepFail
+)
+
+// end runs as b.Cleanup after each call of the benchmark function. In a
+// lockstep child it then reports the step to the parent and waits for
+// the next go.
 func (st *state) end() {
+	st.b.Helper()
+	how, cur := st.endStep()
+	if l := child.Lockstep(); l != nil {
+		lockstepReport(l, st.b, how, cur)
+	}
+}
+
+// lockstepReport tells the lockstep parent how the step ended, and waits.
+func lockstepReport(l *child.Link, b *testing.B, how stepEnd, cur step) {
+	switch how {
+	case stepParent:
+		return // the sub-benchmarks report their own steps
+	case stepSkip:
+		l.Skip(testingb.Output(b))
+	case stepFail:
+		l.Fail(testingb.Output(b))
+	default:
+		allocs, bytes := int64(-1), int64(-1)
+		if a, by, ok := testingb.Allocs(b); ok {
+			allocs, bytes = int64(a), int64(by)
+		}
+		l.Step(child.Step{N: cur.N, TimedNs: int64(cur.Timed), Allocs: allocs, Bytes: bytes, Final: how == stepFinal})
+	}
+}
+
+// endStep ends one call of the benchmark function: it reads the counters,
+// runs the timer audit, and records and checks the run testing prints.
+func (st *state) endStep() (stepEnd, step) {
 	b := st.b
 	b.Helper()
 	now := time.Now()
@@ -275,14 +321,14 @@ func (st *state) end() {
 	forget := func() { states.Delete(b) }
 	if b.Skipped() {
 		forget()
-		return
+		return stepSkip, cur
 	}
 	if has, ok := testingb.HasSub(b); ok && has {
 		forget()
 		if st.tracked {
 			st.parentTracked()
 		}
-		return
+		return stepParent, cur
 	}
 	v := timerOK
 	if st.havePrev {
@@ -299,18 +345,22 @@ func (st *state) end() {
 		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: head, Detail: detail, Failed: true})
 		b.Error(head)
 		forget()
-		return
+		return stepFail, cur
 	}
 	st.prev, st.havePrev, st.suspect = cur, true, v != timerOK
 	if b.Failed() || b.N <= 0 {
 		forget()
-		return
+		return stepFail, cur
 	}
 	if !isFinal {
-		return
+		return stepRamp, cur
 	}
 	forget()
 	st.record(cur, cont, th)
+	if b.Failed() {
+		return stepFail, cur // a flag failed it
+	}
+	return stepFinal, cur
 }
 
 // record adds the final step to the registry, reports the metrics and
@@ -352,6 +402,9 @@ func (st *state) record(s step, cont env.Contention, th threadDelta) {
 	if now := testingb.Stale(st.procs); now != 0 {
 		run.StaleProcs = now
 		b.Log(staleProcsMessage(nameOf(b), st.procs, now))
+	}
+	if err := child.AppendTracked(child.Tracked{Name: st.key, N: run.N, NsPerOp: run.NsPerOp}); err != nil {
+		b.Logf("benchkit: cannot tell the parent process about this run: %v", err)
 	}
 	reg := registry.Default()
 	reg.AddRun(st.key, run)

@@ -3,6 +3,7 @@ package against
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
@@ -18,11 +19,19 @@ func (st *state) result() registry.Against {
 		Seed: st.p.seed, Confidence: level, Negligible: vd.DefaultNegligible,
 		GatePct: st.p.gate, GateAllocs: st.p.gateAllocs, Failures: st.failures, Warnings: st.warnings,
 	}
+	a.Pairing, a.RunTargetNs = st.p.pairing, int64(runTarget)
+	for _, lb := range st.locked {
+		a.Benches = append(a.Benches, lockedOf(lb, a))
+		a.Rounds = max(a.Rounds, len(lb.groups))
+	}
 	for _, name := range st.order {
 		sd := st.sides[name]
-		a.Benches = append(a.Benches, benchOf(name, sd[sideBase], sd[sideNew], sd[sideControl], a))
+		b := benchOf(name, sd[sideBase], sd[sideNew], sd[sideControl], a)
+		b.Mode, b.ModeNote = registry.ModeRounds, st.roundsWhy[name]
+		a.Benches = append(a.Benches, b)
 		a.Rounds = max(a.Rounds, len(sd[sideBase].NsPerOp))
 	}
+	slices.SortStableFunc(a.Benches, func(x, y registry.AgainstBench) int { return strings.Compare(x.Name, y.Name) })
 	if b, n := st.p.base.GoVersion, st.p.new.GoVersion; b != "" && n != "" && b != n {
 		a.Warnings = append(a.Warnings, fmt.Sprintf("benchkit: the base was built with %s and this binary with %s: the A/A control (the base twice) cannot see a toolchain difference, so a verdict here is the code and the toolchain together; build both with the same go", b, n))
 	}
@@ -92,26 +101,15 @@ func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) reg
 // (base and control together) disagree.
 func countOf(base, cand, ctl []float64) registry.Count {
 	c := registry.Count{Base: -1, New: -1}
-	if m, ok := lowerMedian(base); ok {
+	if m, ok := stats.LowerMedian(base); ok {
 		c.Base = m
 	}
-	if m, ok := lowerMedian(cand); ok {
+	if m, ok := stats.LowerMedian(cand); ok {
 		c.New = m
 	}
 	both := append(slices.Clone(base), ctl...)
 	c.Varies = varies(both) || varies(cand)
 	return c
-}
-
-// lowerMedian returns the lower of the two middle values for an even
-// count, the middle one for an odd: always one of the values, so that a
-// median of whole counts is a whole count (never 2.5 between 2 and 3).
-func lowerMedian(xs []float64) (float64, bool) {
-	if len(xs) == 0 {
-		return 0, false
-	}
-	s := slices.Sorted(slices.Values(xs))
-	return s[(len(s)-1)/2], true
 }
 
 func varies(xs []float64) bool {
@@ -130,4 +128,33 @@ func gate(b *registry.AgainstBench, a registry.Against) {
 	if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
 		b.GateFailed = true
 	}
+}
+
+// lockedOf analyses a benchmark measured in lockstep: each triple's
+// median ratio of new to base and of control to base, and Student's
+// t-interval over the triples (verdict.AnalyzeGroups), as Compare's forks
+// are; the counts as benchOf compares them.
+func lockedOf(lb lockedBench, a registry.Against) registry.AgainstBench {
+	b := registry.AgainstBench{Name: lb.name, Base: lb.sides[sideBase], New: lb.sides[sideNew], Control: lb.sides[sideControl],
+		Mode: registry.ModeLockstep, Groups: lb.groups}
+	groups := make([][]vd.Sample, 0, len(lb.groups))
+	at := 0
+	for _, n := range lb.groups {
+		cut := func(s registry.Side) []float64 { return s.NsPerOp[at : at+n] }
+		groups = append(groups, []vd.Sample{{Name: "base", NsPerOp: cut(b.Base)}, {Name: "control", NsPerOp: cut(b.Control)}, {Name: "new", NsPerOp: cut(b.New)}})
+		at += n
+	}
+	res, err := vd.AnalyzeGroups(groups, vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "triples",
+		UnitFix: "more triples (-benchkit.rounds) or a longer -benchtime narrow it", TooFewFix: "raise -benchtime"})
+	if err != nil {
+		why := "cannot compare the runs: " + err.Error()
+		b.ControlEst = vd.Estimate{Name: "control", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
+		b.NewEst = vd.Estimate{Name: "new", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
+	} else {
+		b.ControlEst, b.NewEst = res.Control, res.Candidates[0]
+	}
+	b.Allocs = countOf(b.Base.AllocsPerOp, b.New.AllocsPerOp, b.Control.AllocsPerOp)
+	b.Bytes = countOf(b.Base.BytesPerOp, b.New.BytesPerOp, b.Control.BytesPerOp)
+	gate(&b, a)
+	return b
 }

@@ -38,6 +38,9 @@ type Settings struct {
 	// any increase in allocs/op.
 	Gate       float64
 	GateAllocs bool
+	// Pairing is registry.ModeLockstep (the default, also for ""),
+	// registry.ModeRounds or registry.ModeDuet.
+	Pairing string
 }
 
 // Plan is a validated -benchkit.against run.
@@ -55,14 +58,24 @@ type Plan struct {
 	timeout    time.Duration
 	gate       float64
 	gateAllocs bool
+	// bt is -benchtime, pairing what was asked for (Settings.Pairing).
+	bt      testflag.Benchtime
+	pairing string
 }
 
 // NewPlan checks the settings, the go test flags on fs and the base
 // binary and returns the plan, or an error that names the fix.
 func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
-	p := Plan{rounds: s.Rounds, gate: s.Gate, gateAllocs: s.GateAllocs, seed: rand.Uint64()}
+	p := Plan{rounds: s.Rounds, gate: s.Gate, gateAllocs: s.GateAllocs, seed: rand.Uint64(), pairing: s.Pairing}
 	if p.rounds == 0 {
 		p.rounds = DefaultRounds
+	}
+	switch p.pairing {
+	case "":
+		p.pairing = registry.ModeLockstep
+	case registry.ModeLockstep, registry.ModeRounds, registry.ModeDuet:
+	default:
+		return p, fmt.Errorf("benchkit: -benchkit.pairing=%s: use lockstep (the default), rounds or duet", s.Pairing)
 	}
 	p.pattern, p.skip = testflag.Value(fs, "test.bench"), testflag.Value(fs, "test.skip")
 	if err := flagsOK(fs, p.pattern); err != nil {
@@ -72,7 +85,7 @@ func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
 	if bt == (testflag.Benchtime{}) {
 		bt = testflag.Benchtime{D: testflag.DefaultBenchtime}
 	}
-	p.share = share(bt)
+	p.share, p.bt = share(bt), bt
 	p.timeout = 10 * time.Minute
 	if t, err := time.ParseDuration(testflag.Value(fs, "test.timeout")); err == nil && t > 0 {
 		p.timeout = t

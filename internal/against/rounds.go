@@ -1,7 +1,6 @@
 package against
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -53,41 +52,117 @@ type state struct {
 	failures []registry.AgainstFailure
 	slowest  time.Duration
 	warnings []string
+	// locked are the benchmarks measured in lockstep; lockedTops the
+	// top-level functions all of whose benchmarks were, which the rounds
+	// then skip; roundsWhy says why a benchmark could not run in lockstep.
+	locked     []lockedBench
+	lockedTops map[string]bool
+	roundsWhy  map[string]string
 }
 
-// Measure runs p.rounds rounds of three processes (base, this
-// binary, base again) in balanced random order, and analyses the
-// benchmarks that every process of a round measured. It stops early when
-// a process fails in a way that names no benchmark (it would fail again).
-// dir, made with child.TempDir, holds the processes' marker files and
-// their own temporary files.
+// Measure compares the benchmarks the plan selects: in lockstep, each
+// benchmark that both binaries can run that way (they call
+// benchkit.Track or Loop, and the base's benchkit speaks the protocol),
+// in p.rounds fresh triples of live processes; the others in p.rounds
+// rounds of whole processes (base, this binary, base again) in balanced
+// random order. Each benchmark's row says which. dir, made with
+// child.TempDir, holds the processes' marker files and their own
+// temporary files.
 func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer) registry.Against {
-	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{}}
+	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{},
+		lockedTops: map[string]bool{}, roundsWhy: map[string]string{}}
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
 	}
-	sched := vd.NewSchedule(sides, p.seed)
+	if p.pairing != registry.ModeRounds {
+		st.measureLockstep(dir, fs)
+	}
+	if st.needRounds() {
+		st.measureRounds(dir, fs, stderr)
+	}
+	return st.result()
+}
+
+// measureLockstep discovers which benchmarks can run in lockstep and
+// measures them so.
+func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
+	lock, why := st.discover(dir, fs)
+	st.roundsWhy = why
+	if len(lock) > 0 && runtime.GOOS == "windows" {
+		for _, lf := range lock {
+			st.roundsWhy[lf.name] = child.ErrNoPipe.Error()
+		}
+		return
+	}
+	for _, lf := range lock {
+		st.lockstep(lf, dir, fs)
+	}
+	st.lockedTops = fullyLocked(st.locked, st.seen)
+}
+
+// fullyLocked returns the top-level functions every printed benchmark of
+// which (in either binary) was measured in lockstep.
+func fullyLocked(locked []lockedBench, seen [sides]map[string]bool) map[string]bool {
+	done := map[string]bool{}
+	for _, lb := range locked {
+		done[lb.name] = true
+	}
+	tops := map[string]bool{}
+	for _, lb := range locked {
+		tops[topLevel(lb.name)] = true
+	}
+	for s := range seen {
+		for name := range seen[s] {
+			if !done[name] {
+				delete(tops, topLevel(name))
+			}
+		}
+	}
+	return tops
+}
+
+// needRounds reports whether any benchmark is left for the rounds: with
+// lockstep pairing, those discovery found that are neither measured in
+// lockstep nor failed; with rounds pairing, all.
+func (st *state) needRounds() bool {
+	if st.p.pairing == registry.ModeRounds {
+		return true
+	}
+	for s := range st.seen {
+		for name := range st.seen[s] {
+			if !st.lockedTops[topLevel(name)] && !st.failed["Benchmark"+topLevel(name)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// measureRounds runs p.rounds rounds of three processes (base, this
+// binary, base again) in balanced random order, and records the
+// benchmarks that every process of a round measured. It stops early when
+// a process fails in a way that names no benchmark (it would fail again).
+func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
+	sched := vd.NewSchedule(sides, st.p.seed)
 	start := time.Now()
-	for r := 1; r <= p.rounds; r++ {
+	for r := 1; r <= st.p.rounds; r++ {
 		var round [sides]procOutput
 		stop := false
 		for _, s := range sched.Next() {
 			round[s] = st.runProcess(s, r, fs, dir)
-			if f := round[s].failure; f != nil && !st.repeated(*f) {
-				st.failures = append(st.failures, *f)
+			if f := round[s].failure; f != nil {
 				stop = stop || len(f.Benchmarks) == 0
 			}
 		}
 		st.add(round)
 		if stop {
-			st.warnings = append(st.warnings, fmt.Sprintf("benchkit: stopped after round %d of %d: a process failed without naming a benchmark (see the failures), and would fail again", r, p.rounds))
+			st.warnings = append(st.warnings, fmt.Sprintf("benchkit: stopped after round %d of %d: a process failed without naming a benchmark (see the failures), and would fail again", r, st.p.rounds))
 			break
 		}
 		if r == 1 {
 			st.warnTimeout(stderr, time.Since(start))
 		}
 	}
-	return st.result()
 }
 
 // repeated reports whether f is the base binary's second failure of the
@@ -125,16 +200,7 @@ func (st *state) runProcess(s, r int, fs *flag.FlagSet, dir string) procOutput {
 	}
 	st.reject(s, r, parsed.bad, res)
 	if err != nil {
-		msg := err.Error()
-		var ce *child.Error
-		if errors.As(err, &ce) {
-			msg = strings.SplitN(msg, "; its output:", 2)[0]
-		}
-		out.failure = &registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(joinOutput(res.Stdout, res.Stderr)),
-			Message: msg, Output: child.Tail(res, 40)}
-		for _, b := range out.failure.Benchmarks {
-			st.failed[topLevel(b)] = true
-		}
+		out.failure = st.processFailed(s, r, err, res)
 	}
 	return out
 }
@@ -148,7 +214,7 @@ func (st *state) add(round [sides]procOutput) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if st.failed["Benchmark"+topLevel(name)] {
+		if st.failed["Benchmark"+topLevel(name)] || st.isLocked(name) {
 			continue
 		}
 		var ms [sides]measurement
@@ -187,6 +253,9 @@ func (st *state) skipFor(s int) string {
 	var names []string
 	for name := range st.failed {
 		names = append(names, regexp.QuoteMeta(name))
+	}
+	for top := range st.lockedTops {
+		names = append(names, regexp.QuoteMeta("Benchmark"+top))
 	}
 	if len(st.seen[sideNew]) > 0 && len(st.seen[sideBase]) > 0 {
 		other := sideNew
@@ -256,4 +325,9 @@ func cpus() []int {
 		return c
 	}
 	return []int{runtime.GOMAXPROCS(0)}
+}
+
+// isLocked reports whether name was measured in lockstep.
+func (st *state) isLocked(name string) bool {
+	return slices.ContainsFunc(st.locked, func(lb lockedBench) bool { return lb.name == name })
 }

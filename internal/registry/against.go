@@ -70,7 +70,22 @@ type AgainstBench struct {
 	// GateNote says why a regression beyond the gate did not fail it
 	// (undecided), or "".
 	GateNote string
+	// Mode is how the benchmark was measured: ModeLockstep (runs of N
+	// iterations interleaved across live processes, Groups[t] rounds in
+	// triple t, the interval over the triples) or ModeRounds (rounds of
+	// whole processes); ModeNote says why a benchmark fell back to rounds
+	// when lockstep was asked for ("" otherwise).
+	Mode     string
+	ModeNote string
+	Groups   []int
 }
+
+// How a cross-build benchmark was measured (AgainstBench.Mode).
+const (
+	ModeLockstep = "lockstep"
+	ModeRounds   = "rounds"
+	ModeDuet     = "duet"
+)
 
 // AgainstFailure is a process of a cross-build comparison that failed.
 type AgainstFailure struct {
@@ -98,6 +113,11 @@ type Against struct {
 	Pattern, Benchtime string
 	Rounds             int
 	Seed               uint64
+	// Pairing is what was asked for (ModeLockstep, ModeRounds or
+	// ModeDuet); each benchmark's Mode says what it got. RunTargetNs is
+	// the length a lockstep run was sized to, in ns.
+	Pairing     string
+	RunTargetNs int64
 	// Confidence is each interval's level (Bonferroni over the candidate
 	// and the control), Negligible the ε of the rule, in percent.
 	Confidence, Negligible float64
@@ -141,6 +161,7 @@ func (a Against) clone() Against {
 	for i := range a.Benches {
 		b := &a.Benches[i]
 		b.Base, b.New, b.Control = b.Base.clone(), b.New.clone(), b.Control.clone()
+		b.Groups = slices.Clone(b.Groups)
 		b.NewEst.ForkDeltaPct = slices.Clone(b.NewEst.ForkDeltaPct)
 		b.ControlEst.ForkDeltaPct = slices.Clone(b.ControlEst.ForkDeltaPct)
 	}

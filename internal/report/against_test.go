@@ -28,7 +28,7 @@ func againstFixture() *registry.Against {
 			NewEst:     verdict.Estimate{Name: "new", NsPerOp: 150, DeltaPct: 50, LoPct: 45, HiPct: 55, Verdict: verdict.Slower, Reason: "the interval excludes 0"},
 			ControlEst: verdict.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.7, Verdict: verdict.Same, Reason: "noise floor"},
 			Allocs:     registry.Count{Base: 1, New: 2}, Bytes: registry.Count{Base: 64, New: 64},
-			GateFailed: true,
+			GateFailed: true, Mode: registry.ModeRounds,
 		}},
 		OnlyNew:  []string{"Fresh-2"},
 		Failures: []registry.AgainstFailure{{Side: "base", Round: 1, Benchmarks: []string{"BenchmarkOld"}, Message: "exited with status 1", Output: "--- FAIL: BenchmarkOld\n    old_test.go:3: 100%\n"}},
@@ -43,10 +43,11 @@ func TestAgainstText(t *testing.T) {
 	assert.Contains(t, a.Failures[1], "Work-2 allocates more, 2 allocs/op against the base's 1")
 	out := renderFlat(t, in)
 	for _, want := range []string{
-		"against base.test · 3 rounds of 3 processes",
+		"against base.test · -bench=. · base, new and base again (the A/A control) · 97.5% intervals",
+		"· rounds: 3 rounds of 3 whole processes, each running the selection once at -benchtime=667ms",
 		"base  base.test  pkg example.com/p  go1.26.8  sha256 abababababab",
 		"new   /tmp/p.test  pkg example.com/p  vcs abc123 (modified)",
-		"Work-2     100.0ns  150.0ns  +50.00%  [+45.00%, +55.00%]  +0.10%",
+		"Work-2     rounds  100.0ns  150.0ns  +50.00%  [+45.00%, +55.00%]  +0.10%",
 		"1 → 2 (+1)",
 		"allocs/op up 1 → 2 (+1); time slower: the interval excludes 0",
 		"only in new, not compared: Fresh-2",
@@ -150,8 +151,8 @@ func TestAgainstMediansDisagree(t *testing.T) {
 	in := Input{Against: a}
 	out := render(t, in)
 	row := fields(lineWith(t, out, "Work-2", "97.63ns"))
-	assert.Equal(t, []string{"Work-2", "97.63ns", "102.5ns", "-5.14% †", "[+45.00%, +55.00%]"}, row[:5])
-	lineWith(t, out, "· †: the medians and Δ point different ways: Δ pairs the processes of each round")
+	assert.Equal(t, []string{"Work-2", "rounds", "97.63ns", "102.5ns", "-5.14% †", "[+45.00%, +55.00%]"}, row[:6])
+	lineWith(t, out, "· †: the medians and Δ point different ways: Δ pairs base and new round by round")
 
 	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 5}), "same direction")
 	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 0}), "Δ of 0 has no direction")
@@ -159,4 +160,85 @@ func TestAgainstMediansDisagree(t *testing.T) {
 	assert.True(t, mediansDisagree(102.5, verdict.Estimate{NsPerOp: 97.63, DeltaPct: 1}))
 
 	assert.NotContains(t, render(t, Input{Against: againstFixture()}), "†")
+}
+
+// lockstepFixture is againstFixture with Work-2 measured in lockstep: two
+// triples of 3 and 2 runs of 500 iterations, and a second benchmark that
+// fell back to rounds, with the reason.
+func lockstepFixture() *registry.Against {
+	a := againstFixture()
+	a.Pairing, a.RunTargetNs = registry.ModeLockstep, 3e6
+	side := func(ns float64) registry.Side {
+		return registry.Side{NsPerOp: []float64{ns, ns + 1, ns + 2, ns + 10, ns + 30}, AllocsPerOp: []float64{1, 1, 2, 1, 2},
+			BytesPerOp: []float64{64, 64, 64, 64, 64}, Iters: []int{500, 500, 500, 500, 500}}
+	}
+	w := &a.Benches[0]
+	w.Mode, w.Groups = registry.ModeLockstep, []int{3, 2}
+	w.Base, w.New, w.Control = side(100), side(150), side(100)
+	same := a.Benches[0]
+	same.Name, same.Mode, same.Groups, same.ModeNote = "Same-2", registry.ModeRounds, nil, "it calls neither benchkit.Track nor benchkit.Loop"
+	same.Base, same.New, same.Control = againstFixture().Benches[0].Base, againstFixture().Benches[0].Base, againstFixture().Benches[0].Base
+	a.Benches = append(a.Benches, same)
+	return a
+}
+
+// TestAgainstLockstep: the mode column, the legend line of each mode, the
+// reason a benchmark fell back; the JSON's mode, groups and pairing; one
+// samples line per triple and side, the median of its runs, with the
+// triple's iterations.
+func TestAgainstLockstep(t *testing.T) {
+	in := Input{Against: lockstepFixture()}
+	out := renderFlat(t, in)
+	assert.Equal(t, []string{"Work-2", "lockstep", "102.0ns"}, fields(lineWith(t, out, "Work-2", "lockstep  "))[:3], "base/op: the median of every run")
+	assert.Equal(t, []string{"Same-2", "rounds"}, fields(lineWith(t, out, "Same-2", "rounds  "))[:2])
+	lineWith(t, out, "· lockstep: per benchmark 2 triples of live processes, one run of N iterations (about 3ms each) at a time in balanced random order, 2–3 runs per process per triple; Δ is the mean over triples")
+	lineWith(t, out, "· rounds: 3 rounds of 3 whole processes")
+	lineWith(t, out, "Same-2: rounds, not lockstep: it calls neither benchkit.Track nor benchkit.Loop (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Against struct {
+			Pairing     string `json:"pairing"`
+			RunTargetNs int64  `json:"run_target_ns"`
+			Benchmarks  []struct {
+				Name     string `json:"name"`
+				Mode     string `json:"mode"`
+				ModeNote string `json:"mode_note"`
+				Groups   []int  `json:"groups"`
+			} `json:"benchmarks"`
+		} `json:"against"`
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	assert.Equal(t, "lockstep", rep.Against.Pairing)
+	assert.Equal(t, int64(3e6), rep.Against.RunTargetNs)
+	require.Len(t, rep.Against.Benchmarks, 2)
+	assert.Equal(t, "lockstep", rep.Against.Benchmarks[0].Mode)
+	assert.Equal(t, []int{3, 2}, rep.Against.Benchmarks[0].Groups)
+	assert.Equal(t, "rounds", rep.Against.Benchmarks[1].Mode)
+	assert.Equal(t, []int{}, rep.Against.Benchmarks[1].Groups, "[] when measured in rounds, never null")
+	assert.Contains(t, rep.Against.Benchmarks[1].ModeNote, "benchkit.Track")
+
+	buf.Reset()
+	require.NoError(t, Samples(&buf, in))
+	r := benchfmt.NewReader(&buf, "s.txt")
+	var ns []float64
+	var iters []int
+	var allocs []float64
+	for r.Scan() {
+		res, ok := r.Result().(*benchfmt.Result)
+		if !ok || res.Name.String() != "Work-2" || res.GetConfig("side") != "base" {
+			continue
+		}
+		ns = append(ns, res.Values[0].OrigValue)
+		iters = append(iters, res.Iters)
+		for _, v := range res.Values {
+			if v.Unit == "allocs/op" {
+				allocs = append(allocs, v.Value)
+			}
+		}
+	}
+	assert.Equal(t, []float64{101, 120}, ns, "the median of each triple's runs")
+	assert.Equal(t, []int{1500, 1000}, iters, "each triple's iterations")
+	assert.Equal(t, []float64{1, 1}, allocs, "the lower median, a whole count")
 }

@@ -61,6 +61,9 @@ func againstInput() Input {
 	odd.Allocs = registry.Count{Base: 33100, New: 33101, Varies: true}
 	odd.Bytes = registry.Count{Base: 2.6487e6, New: 2.6487e6}
 	odd.GateFailed = false
+	odd.Mode, odd.Groups = registry.ModeLockstep, []int{120, 118, 121}
+	a.Benches[0].ModeNote = "it calls neither benchkit.Track nor benchkit.Loop in either binary"
+	a.RunTargetNs = 3e6
 	a.Benches = append(a.Benches, odd)
 	return Input{Package: "example.com/p", Against: a}
 }

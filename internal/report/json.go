@@ -357,6 +357,8 @@ type jsonAgainst struct {
 	Benchtime     string             `json:"benchtime"`
 	Rounds        int                `json:"rounds"`
 	Seed          uint64             `json:"seed"`
+	Pairing       string             `json:"pairing"`
+	RunTargetNs   int64              `json:"run_target_ns"`
 	Confidence    *float64           `json:"confidence"`
 	NegligiblePct float64            `json:"negligible_pct"`
 	GatePct       float64            `json:"gate_pct"`
@@ -402,6 +404,9 @@ type jsonAgainstBench struct {
 	Bytes      jsonCount    `json:"bytes_per_op"`
 	GateFailed bool         `json:"gate_failed"`
 	GateNote   string       `json:"gate_note"`
+	Mode       string       `json:"mode"`
+	ModeNote   string       `json:"mode_note"`
+	Groups     []int        `json:"groups"`
 }
 
 type jsonProcFailure struct {
@@ -420,7 +425,7 @@ func jsonAgainstOf(a *registry.Against) *jsonAgainst {
 	}
 	j := &jsonAgainst{
 		Base: jsonBinary(a.Base), New: jsonBinary(a.New), Pattern: a.Pattern, Benchtime: a.Benchtime,
-		Rounds: a.Rounds, Seed: a.Seed, Confidence: num(a.Confidence), NegligiblePct: zeroIfBad(a.Negligible),
+		Rounds: a.Rounds, Seed: a.Seed, Pairing: a.Pairing, RunTargetNs: a.RunTargetNs, Confidence: num(a.Confidence), NegligiblePct: zeroIfBad(a.Negligible),
 		GatePct: zeroIfBad(a.GatePct), GateAllocs: a.GateAllocs, Benchmarks: []jsonAgainstBench{},
 		OnlyBase: append([]string{}, a.OnlyBase...), OnlyNew: append([]string{}, a.OnlyNew...),
 		Failures: []jsonProcFailure{}, Warnings: append([]string{}, a.Warnings...),
@@ -430,6 +435,7 @@ func jsonAgainstOf(a *registry.Against) *jsonAgainst {
 			Name: b.Name, Base: jsonSideOf(b.Base), New: jsonSideOf(b.New), Control: jsonSideOf(b.Control),
 			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed, GateNote: b.GateNote,
+			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...),
 		})
 	}
 	for _, f := range a.Failures {

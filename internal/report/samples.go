@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"golang.org/x/perf/benchfmt"
 )
@@ -167,7 +168,9 @@ func nsValue(ns float64) benchfmt.Value {
 }
 
 // againstSamples writes the cross-build samples: one result line per
-// round and side, with that process's iteration count (1 when unknown),
+// round and side, with that process's iteration count (1 when unknown;
+// for a benchmark measured in lockstep, one line per triple and side,
+// [perTriple]),
 // under the configuration "samples: against" and "side: base", "side:
 // new" or "side: control" (the base binary's second process), so that
 // `benchstat -col side file` puts old, new and the A/A control in
@@ -182,6 +185,9 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 			benchfmt.Config{Key: "side", Value: []byte(side), File: true})
 		for _, b := range a.Benches {
 			s := map[string]registry.Side{"base": b.Base, "new": b.New, "control": b.Control}[side]
+			if len(b.Groups) > 0 {
+				s = perTriple(s, b.Groups)
+			}
 			for r, ns := range s.NsPerOp {
 				if !finite(ns) || ns < 0 {
 					continue
@@ -203,4 +209,36 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 		}
 	}
 	return nil
+}
+
+// perTriple reduces a lockstep side, groups[t] runs per triple t, to one
+// value per triple: the median of its runs' ns/op, the lower median of
+// their allocs/op and B/op (a whole count),
+// with iterations the triple's total. A triple is one process of each
+// side, the unit benchstat's test assumes independent; its runs are not.
+func perTriple(s registry.Side, groups []int) registry.Side {
+	var out registry.Side
+	at := 0
+	for _, n := range groups {
+		if n <= 0 || at+n > len(s.NsPerOp) {
+			break
+		}
+		ns, ok := stats.Median(s.NsPerOp[at : at+n])
+		if !ok {
+			ns = math.NaN() // left out, as a round's NaN is
+		}
+		out.NsPerOp = append(out.NsPerOp, ns)
+		if at+n <= len(s.AllocsPerOp) && at+n <= len(s.BytesPerOp) {
+			allocs, _ := stats.LowerMedian(s.AllocsPerOp[at : at+n])
+			bytes, _ := stats.LowerMedian(s.BytesPerOp[at : at+n])
+			out.AllocsPerOp, out.BytesPerOp = append(out.AllocsPerOp, allocs), append(out.BytesPerOp, bytes)
+		}
+		iters := 0
+		for _, it := range s.Iters[min(at, len(s.Iters)):min(at+n, len(s.Iters))] {
+			iters += it
+		}
+		out.Iters = append(out.Iters, iters)
+		at += n
+	}
+	return out
 }

@@ -55,6 +55,9 @@ type Config struct {
 	Rounds     int
 	Gate       float64
 	GateAllocs bool
+	// Pairing is how -benchkit.against pairs the builds: "lockstep" (the
+	// default, also for ""), "rounds" or "duet".
+	Pairing string
 }
 
 // Defaults returns the settings before any option, variable or flag.
@@ -132,7 +135,25 @@ var settings = []setting{
 		def:   func(c Config) string { return c.Against },
 		set:   func(c *Config, v string) error { c.Against = strings.TrimSpace(v); return nil },
 	},
-	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` rounds of processes for -benchkit.against (default 10)",
+	{
+		flag: "benchkit.pairing", env: "BENCHKIT_PAIRING",
+		usage: "how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default), rounds (rounds of whole processes) or duet (env BENCHKIT_PAIRING)",
+		def: func(c Config) string {
+			if c.Pairing == "" {
+				return "lockstep"
+			}
+			return c.Pairing
+		},
+		set: func(c *Config, v string) error {
+			switch v = strings.TrimSpace(v); v {
+			case "lockstep", "rounds", "duet":
+				c.Pairing = v
+				return nil
+			}
+			return fmt.Errorf("%q is not a pairing: use lockstep, rounds or duet", v)
+		},
+	},
+	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` fresh triples of processes (lockstep) or rounds of processes for -benchkit.against (default 10)",
 		"is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", func(c *Config) *int { return &c.Rounds }),
 	pctSetting("benchkit.gate", "BENCHKIT_GATE", "with -benchkit.against, fail on a decided slowdown beyond `percent`",
 		true, "is not a percentage: use a number such as 5 (0 turns the gate off)", func(c *Config) *float64 { return &c.Gate }),

@@ -8,8 +8,12 @@
 // BENCHKIT_TESTDATA_PANIC=1 makes BenchmarkPanics panic in the new
 // version only; in the base version only, BENCHKIT_TESTDATA_HANG=1 makes
 // BenchmarkHangs hang in its first call and BENCHKIT_TESTDATA_FAKE=1 makes
-// BenchmarkPrints print a line that looks like a result to stdout. With -tags against_plus5 the base build's BenchmarkWork
-// does 5% more work (the against table, internal/accuracy/against).
+// BenchmarkPrints print a line that looks like a result to stdout.
+// BENCHKIT_TESTDATA_MIDWAY=die|hang|garbage makes BenchmarkMidway, in a
+// lockstep process, exit, hang or write garbage on the protocol's
+// descriptor in its fifth call, in the base version, or with
+// BENCHKIT_TESTDATA_MIDWAY_NEW=1 in the new one. With -tags
+// against_plus5 the base build's BenchmarkWork does 5% more work.
 package against
 
 import (
@@ -44,12 +48,14 @@ func sum(s []uint64) uint64 {
 var held, held2 []byte
 
 func BenchmarkWork(b *testing.B) {
+	benchkit.Track(b)
 	for b.Loop() {
 		sink.Keep(work())
 	}
 }
 
-// BenchmarkSame is identical in both versions.
+// BenchmarkSame is identical in both versions, and calls no Track: it is
+// compared in rounds of processes, not in lockstep.
 func BenchmarkSame(b *testing.B) {
 	for b.Loop() {
 		sink.Keep(sum(xs))
@@ -57,6 +63,7 @@ func BenchmarkSame(b *testing.B) {
 }
 
 func BenchmarkAlloc(b *testing.B) {
+	benchkit.Track(b)
 	for b.Loop() {
 		allocate()
 	}
@@ -86,5 +93,29 @@ func BenchmarkPrints(b *testing.B) {
 	}
 	for b.Loop() {
 		sink.Keep(sum(xs[:64]))
+	}
+}
+
+// midwayCalls counts BenchmarkMidway's calls in this process.
+var midwayCalls int
+
+func BenchmarkMidway(b *testing.B) {
+	benchkit.Track(b)
+	midwayCalls++
+	inLockstep := os.Getenv("BENCHKIT_CHILD_LOCKSTEP") != ""
+	if mine := isNew == (os.Getenv("BENCHKIT_TESTDATA_MIDWAY_NEW") == "1"); mine && inLockstep && midwayCalls == 5 {
+		switch os.Getenv("BENCHKIT_TESTDATA_MIDWAY") {
+		case "die":
+			fmt.Fprintln(os.Stderr, "against testdata: BenchmarkMidway dies midway")
+			os.Exit(3)
+		case "hang":
+			time.Sleep(time.Hour)
+		case "garbage":
+			fmt.Println("BenchmarkMidway-2 1 1.000 ns/op")
+			os.NewFile(3, "lockstep").WriteString("garbage\n")
+		}
+	}
+	for b.Loop() {
+		sink.Keep(sum(xs[:256]))
 	}
 }

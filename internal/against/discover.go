@@ -1,0 +1,170 @@
+package against
+
+import (
+	"flag"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/registry"
+)
+
+// discoverBenchtime is each discovery process's -benchtime: long enough
+// for testing's ramp to give a time per op within a factor of about two,
+// which is all a lockstep run's size needs.
+const discoverBenchtime = "20ms"
+
+// leaf is a benchmark both binaries can run in lockstep: its name as
+// printed (without "Benchmark", with the -P suffix), the b.Name() a
+// -test.bench filter selects it by, the GOMAXPROCS it runs at, and the
+// base's time per op from discovery, in ns.
+type leaf struct {
+	name, full string
+	procs      int
+	nsPerOp    float64
+}
+
+// discovery is what one discovery process of each binary said: the
+// benchmarks it printed, and those that called Track, with their time.
+type discovery struct {
+	printed [2]map[string]bool // by side: sideBase, sideNew
+	tracked [2]map[string]child.Tracked
+}
+
+// discover runs each binary once over the whole selection, at
+// discoverBenchtime, and returns the benchmarks both can run in lockstep
+// (both called Track or Loop), in the order the base printed them. A
+// benchmark that fails there is recorded as a failure and left out, as in
+// the rounds. It also returns why the others cannot run in lockstep, by
+// name.
+func (st *state) discover(dir string, fs *flag.FlagSet) (lock []leaf, why map[string]string) {
+	var d discovery
+	for i, s := range []int{sideBase, sideNew} {
+		d.printed[i], d.tracked[i] = st.discoverOne(s, dir, fs)
+	}
+	why = map[string]string{}
+	for _, name := range sortedNames(d.printed[0]) {
+		if !d.printed[1][name] || st.failed["Benchmark"+topLevel(name)] {
+			continue // one binary only, or failed: said elsewhere
+		}
+		b, okB := d.tracked[0][name]
+		_, okN := d.tracked[1][name]
+		switch {
+		case okB && okN:
+			lock = append(lock, leaf{name: name, full: trimProcs(b.Name, cpus()), procs: procsOf(name), nsPerOp: b.NsPerOp})
+		case len(d.tracked[0]) == 0 && len(d.tracked[1]) > 0:
+			why[name] = "the base binary does not speak the lockstep protocol (built with an older benchkit, or without benchkit.Main)"
+		default:
+			why[name] = "it calls neither benchkit.Track nor benchkit.Loop in " + missingIn(okB, okN)
+		}
+	}
+	return lock, why
+}
+
+// discoverOne runs side s's binary once in discovery mode and returns
+// the benchmarks it printed and those it tracked. A failure is recorded
+// like a round's.
+func (st *state) discoverOne(s int, dir string, fs *flag.FlagSet) (map[string]bool, map[string]child.Tracked) {
+	path := st.p.base.Path
+	if s == sideNew {
+		path = st.p.newExe
+	}
+	marker := filepath.Join(dir, fmt.Sprintf("discover-%s.json", sideNames[s]))
+	sel := selection{bench: st.p.pattern, skip: st.p.skip, procs: cpus()}
+	env := append(append(child.Env("", marker), child.ChildEnv(dir)...), child.EnvDiscover+"=1", "BENCHKIT_AGAINST=")
+	spec := child.Spec{Path: path, Args: child.RunArgs(fs, sel.bench, discoverBenchtime, sel.skip), Env: env, Timeout: st.p.timeout}
+	res, err := child.Run(spec)
+	parsed := parseOutput(res.Stdout, sel)
+	st.reject(s, 0, parsed.bad, res)
+	if err != nil {
+		st.processFailed(s, 0, err, res)
+	}
+	printed := map[string]bool{}
+	for name := range parsed.results {
+		printed[name] = true
+		st.seen[s][name] = true
+	}
+	tracked := map[string]child.Tracked{}
+	ts, terr := child.ReadTracked(marker)
+	if terr != nil {
+		st.warnings = append(st.warnings, fmt.Sprintf("benchkit: the %s binary's discovery file: %v; its benchmarks are measured in rounds of processes", sideNames[s], terr))
+		return printed, tracked
+	}
+	for _, t := range ts {
+		name := strings.TrimPrefix(t.Name, "Benchmark")
+		if printed[name] {
+			tracked[name] = t
+		}
+	}
+	return printed, tracked
+}
+
+// missingIn names the binary a benchmark lacks Track in.
+func missingIn(base, cand bool) string {
+	switch {
+	case !base && !cand:
+		return "either binary"
+	case !base:
+		return "the base binary"
+	}
+	return "this binary"
+}
+
+// procsOf returns the GOMAXPROCS a printed name runs at: its -P suffix
+// when P is one of the processes' values, else the only value (testing
+// prints no suffix for 1).
+func procsOf(name string) int {
+	for _, p := range cpus() {
+		if p > 1 && strings.HasSuffix(name, fmt.Sprintf("-%d", p)) {
+			return p
+		}
+	}
+	if slices.Contains(cpus(), 1) {
+		return 1
+	}
+	return cpus()[0]
+}
+
+func sortedNames(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// processFailed records a process of side s that failed in round r (0:
+// discovery), naming the benchmarks it was running; they are left out of
+// what follows.
+func (st *state) processFailed(s, r int, err error, res child.Result) *registry.AgainstFailure {
+	f := registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(joinOutput(res.Stdout, res.Stderr)),
+		Message: failureMessage(err), Output: child.Tail(res, 40)}
+	for _, b := range f.Benchmarks {
+		st.failed[topLevel(b)] = true
+	}
+	if !st.repeated(f) {
+		st.failures = append(st.failures, f)
+	}
+	return &f
+}
+
+// failureMessage is an error's first line: a child.Error without the
+// output it carries (the failure keeps the output apart).
+func failureMessage(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "; its output:")
+	return msg
+}
+
+// lockstepDeadline bounds one step of a lockstep child: ten times the
+// expected run plus some slack, the first step of a process more (it
+// includes the process's start and TestMain).
+func lockstepDeadline(run time.Duration, first bool) time.Duration {
+	if first {
+		return 10*run + time.Minute
+	}
+	return 10*run + 10*time.Second
+}

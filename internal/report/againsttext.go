@@ -1,0 +1,227 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
+	"github.com/benchkit/go-benchkit/internal/verdict"
+)
+
+// against writes the cross-build comparison: how it ran, the binaries,
+// one row per benchmark, the benchmarks found in one binary only, the
+// gate, and the processes that failed with their output.
+func (p *printer) against(a *registry.Against) {
+	if a == nil {
+		return
+	}
+	p.section(fmt.Sprintf("against %s · -bench=%s · base, new and base again (the A/A control) · %s%% intervals",
+		a.Base.Path, a.Pattern, fmtNum(a.Confidence*100)))
+	p.line("  base  " + binaryLine(a.Base))
+	p.line("  new   " + binaryLine(a.New))
+	p.againstTable(a)
+	for _, b := range a.Benches {
+		if b.GateNote != "" {
+			p.line("  " + b.Name + ": " + b.GateNote)
+		}
+	}
+	if len(a.OnlyBase) > 0 {
+		p.line("  only in base, not compared: " + listNames(a.OnlyBase, 8))
+	}
+	if len(a.OnlyNew) > 0 {
+		p.line("  only in new, not compared: " + listNames(a.OnlyNew, 8))
+	}
+	p.againstGate(a)
+	for _, w := range a.Warnings {
+		p.line("  ⚠ " + w)
+	}
+	for _, f := range a.Failures {
+		p.line(fmt.Sprintf("  ✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message))
+		for _, l := range strings.Split(strings.TrimRight(f.Output, "\n"), "\n") {
+			p.verbatim("      " + l)
+		}
+	}
+}
+
+// againstModes says how each mode ran (lockstep: the triples, the runs'
+// size; rounds: the processes' share) and why a benchmark fell back to
+// rounds of processes when lockstep was asked for.
+func (p *printer) againstModes(a *registry.Against) {
+	var lock, rounds []registry.AgainstBench
+	for _, b := range a.Benches {
+		if b.Mode == registry.ModeLockstep {
+			lock = append(lock, b)
+		} else {
+			rounds = append(rounds, b)
+		}
+	}
+	if len(lock) > 0 {
+		p.line(fmt.Sprintf("  · lockstep: per benchmark %s of live processes, one run of N iterations (about %s each) at a time in balanced random order, %s; "+
+			"Δ is the mean over triples of each triple's median run-by-run ratio, with Student's t-interval over the triples",
+			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))
+	}
+	if len(rounds) > 0 {
+		p.line(fmt.Sprintf("  · rounds: %s of 3 whole processes, each running the selection once at -benchtime=%s; "+
+			"Δ is the median of the rounds' ratios, with the sign-test interval of the median", textfmt.Plural(a.Rounds, "round"), a.Benchtime))
+	}
+	for _, b := range rounds {
+		if b.ModeNote != "" {
+			p.line("  " + b.Name + ": rounds, not lockstep: " + b.ModeNote + " (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
+		}
+	}
+}
+
+// roundsPerTriple describes the runs per triple of the lockstep rows.
+func roundsPerTriple(lock []registry.AgainstBench) string {
+	lo, hi := -1, 0
+	for _, b := range lock {
+		for _, n := range b.Groups {
+			if lo < 0 || n < lo {
+				lo = n
+			}
+			hi = max(hi, n)
+		}
+	}
+	if lo == hi {
+		return fmt.Sprintf("%d runs per process per triple", lo)
+	}
+	return fmt.Sprintf("%d–%d runs per process per triple", lo, hi)
+}
+
+// againstTable writes one row per benchmark measured in both binaries
+// and the table's legend, or that there is none.
+func (p *printer) againstTable(a *registry.Against) {
+	benches := a.Benches
+	if len(benches) == 0 {
+		p.line("  no benchmark was measured in both binaries")
+		return
+	}
+	table := [][]string{{"benchmark", "mode", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}}
+	marked := false
+	for _, b := range benches {
+		row, disagree := againstRow(b)
+		table = append(table, row)
+		marked = marked || disagree
+	}
+	p.table(table)
+	p.line("  · Δ = new/base − 1, control = base again/base, the noise floor")
+	p.againstModes(a)
+	if marked {
+		p.line("  · " + DisagreeMark + ": the medians and Δ point different ways: Δ pairs base and new round by round (run by run in lockstep), " +
+			"base/op and new/op do not (each is the median of its side alone), so a level that moved between rounds shifts the medians, not Δ; read Δ")
+	}
+	p.line("  · allocs/op and B/op: the median of each side's rounds or runs, as go test prints them (truncated to integers), compared exactly (base → new); " +
+		"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, " +
+		"so an allocation made once and amortised over b.N can move the printed value by one")
+}
+
+// DisagreeMark follows the Δ of an against row whose sides' medians point
+// the other way ([mediansDisagree]).
+const DisagreeMark = "†"
+
+// againstGate writes the gates' outcome, when a gate is set.
+func (p *printer) againstGate(a *registry.Against) {
+	if a.GatePct <= 0 && !a.GateAllocs {
+		return
+	}
+	var what []string
+	if a.GatePct > 0 {
+		what = append(what, fmtNum(a.GatePct)+"%")
+	}
+	if a.GateAllocs {
+		what = append(what, "allocs/op")
+	}
+	var failed []string
+	for _, b := range a.Benches {
+		if b.GateFailed {
+			failed = append(failed, b.Name)
+		}
+	}
+	if len(failed) > 0 {
+		p.line(fmt.Sprintf("  gate %s: FAILED (%s)", strings.Join(what, ", "), listNames(failed, 8)))
+		return
+	}
+	p.line(fmt.Sprintf("  gate %s: passed", strings.Join(what, ", ")))
+}
+
+// binaryLine describes a binary: its path, package, Go version, VCS
+// revision when stamped, and the start of its SHA-256.
+func binaryLine(b registry.Binary) string {
+	parts := []string{b.Path}
+	if b.Package != "" {
+		parts = append(parts, "pkg "+b.Package)
+	}
+	if b.GoVersion != "" {
+		parts = append(parts, b.GoVersion)
+	}
+	if b.VCSRevision != "" {
+		rev := "vcs " + b.VCSRevision
+		if b.VCSModified {
+			rev += " (modified)"
+		}
+		parts = append(parts, rev)
+	}
+	if len(b.SHA256) >= 12 {
+		parts = append(parts, "sha256 "+b.SHA256[:12])
+	}
+	return strings.Join(parts, "  ")
+}
+
+// againstRow is one benchmark's row: the sides' median ns/op, Δ and
+// interval, the control's, the counts, and the verdict with its reason;
+// disagree reports that Δ carries [DisagreeMark].
+func againstRow(b registry.AgainstBench) (row []string, disagree bool) {
+	v := string(b.NewEst.Verdict)
+	if b.NewEst.Reason != "" {
+		v += ": " + b.NewEst.Reason
+	}
+	if b.Allocs.Changed() {
+		v = "allocs/op " + changeWord(b.Allocs) + "; time " + v
+	}
+	baseNs, ok := stats.Median(b.Base.NsPerOp)
+	if !ok {
+		baseNs = -1
+	}
+	delta := signedPct(b.NewEst.DeltaPct)
+	disagree = mediansDisagree(baseNs, b.NewEst)
+	if disagree {
+		delta += " " + DisagreeMark
+	}
+	return []string{
+		b.Name, dash(b.Mode), fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
+		delta, "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
+		signedPct(b.ControlEst.DeltaPct), "[" + signedPct(b.ControlEst.LoPct) + ", " + signedPct(b.ControlEst.HiPct) + "]",
+		countCell(b.Allocs), countCell(b.Bytes), v,
+	}, disagree
+}
+
+// mediansDisagree reports whether the sign of e.NsPerOp − baseNs (the new
+// side's median ns/op minus the base's) is the opposite of e.DeltaPct's,
+// both nonzero: Δ is the median of the rounds' ratios, which pairs each
+// round's processes, and the medians of the sides need not follow it.
+func mediansDisagree(baseNs float64, e verdict.Estimate) bool {
+	d := e.NsPerOp - baseNs
+	return baseNs >= 0 && e.NsPerOp >= 0 && finite(d) && finite(e.DeltaPct) && d*e.DeltaPct < 0
+}
+
+// countCell shows a count as an integer ([fmtCount]): "3" when both sides
+// agree, "3 → 4 (+1)" when they differ, "?" unknown, with ", varies" when
+// a side's rounds disagree (registry.Count.Varies).
+func countCell(c registry.Count) string {
+	var s string
+	switch {
+	case c.Base < 0 || c.New < 0:
+		return "?"
+	case c.Changed():
+		s = countChange(c)
+	default:
+		s = fmtCount(c.New)
+	}
+	if c.Varies {
+		s += ", varies"
+	}
+	return s
+}
