@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
@@ -110,28 +111,103 @@ func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagS
 		}
 		procs[s] = l
 	}
+	round := st.lockstepRound
+	if st.p.pairing == registry.ModeDuet {
+		round = st.duetRound
+	}
 	var tr triple
 	sched := vd.NewSchedule(sides, st.p.seed+uint64(t))
 	for r := 0; r < warmRounds+sz.rounds; r++ {
-		for _, s := range sched.Next() {
-			step, err := drive(procs[s], sz.run, r == 0)
-			if err != nil {
-				return triple{}, st.lockstepFailed(s, t, lf, err)
-			}
-			if r < warmRounds {
-				continue
-			}
-			n := float64(step.N)
-			tr.ns[s] = append(tr.ns[s], float64(step.TimedNs)/n)
-			if step.Allocs >= 0 {
-				// Truncated as go test prints them, so that a run's
-				// one-off allocation does not make "0, varies".
-				tr.allocs[s] = append(tr.allocs[s], math.Trunc(float64(step.Allocs)/n))
-				tr.bytes[s] = append(tr.bytes[s], math.Trunc(float64(step.Bytes)/n))
-			}
+		steps, s, err := round(procs, sched, sz.run, r == 0)
+		if err != nil {
+			return triple{}, st.lockstepFailed(s, t, lf, err)
+		}
+		if r >= warmRounds {
+			tr.add(steps)
 		}
 	}
 	return tr, nil
+}
+
+// lockstepRound runs one run of each process, one at a time in the
+// schedule's next order, and returns their steps by side; on failure,
+// the side that failed.
+func (st *state) lockstepRound(procs [sides]*child.Live, sched *vd.Schedule, run time.Duration, first bool) ([sides]child.Step, int, error) {
+	var steps [sides]child.Step
+	for _, s := range sched.Next() {
+		step, err := drive(procs[s], run, first)
+		if err != nil {
+			return steps, s, err
+		}
+		steps[s] = step
+	}
+	return steps, 0, nil
+}
+
+// duetRound runs two duets, base with new and base with control, each
+// pair at the same time (on two CPUs, so that interference hits both), in
+// an order the schedule draws. The control's time is scaled by its duet's
+// base over new's duet's base, so that control/base in the triple is the
+// control's duet's own ratio.
+func (st *state) duetRound(procs [sides]*child.Live, sched *vd.Schedule, run time.Duration, first bool) ([sides]child.Step, int, error) {
+	var steps [sides]child.Step
+	var baseWithControl child.Step
+	for _, s := range sched.Next() {
+		if s == sideBase {
+			continue // the order of the two duets is that of new and control
+		}
+		pair, i, err := duet(procs[sideBase], procs[s], run, first)
+		if err != nil {
+			return steps, []int{sideBase, s}[i], err
+		}
+		steps[s] = pair[1]
+		if s == sideNew {
+			steps[sideBase] = pair[0]
+		} else {
+			baseWithControl = pair[0]
+		}
+	}
+	c, b, b2 := &steps[sideControl], steps[sideBase], baseWithControl
+	if b2.TimedNs > 0 && b.N > 0 && b2.N > 0 {
+		c.TimedNs = int64(float64(c.TimedNs) * (float64(b.TimedNs) / float64(b.N)) / (float64(b2.TimedNs) / float64(b2.N)))
+	}
+	return steps, 0, nil
+}
+
+// duet drives a and b through their next run at the same time and
+// returns both steps; on failure, which of the two failed (0 or 1).
+func duet(a, b *child.Live, run time.Duration, first bool) ([2]child.Step, int, error) {
+	var steps [2]child.Step
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, l := range []*child.Live{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			steps[i], errs[i] = drive(l, run, first)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return steps, i, err
+		}
+	}
+	return steps, 0, nil
+}
+
+// add appends one round's steps, by side, to the triple: ns/op, and
+// allocs/op and B/op truncated as go test prints them (so that a run's
+// one-off allocation does not make "0, varies").
+func (tr *triple) add(steps [sides]child.Step) {
+	for s, step := range steps {
+		n := float64(step.N)
+		tr.ns[s] = append(tr.ns[s], float64(step.TimedNs)/n)
+		if step.Allocs >= 0 {
+			tr.allocs[s] = append(tr.allocs[s], math.Trunc(float64(step.Allocs)/n))
+			tr.bytes[s] = append(tr.bytes[s], math.Trunc(float64(step.Bytes)/n))
+		}
+	}
 }
 
 // startLive starts side s's process for lf: exactly lf's benchmark, runs
@@ -142,15 +218,19 @@ func (st *state) startLive(s int, lf leaf, sz sizing, dir string, fs *flag.FlagS
 		path = st.p.newExe
 	}
 	marker := filepath.Join(dir, fmt.Sprintf("lockstep-%s.json", sideNames[s]))
+	runs := warmRounds + sz.rounds + 2
+	if s == sideBase && st.p.pairing == registry.ModeDuet {
+		runs *= 2 // in both duets of every round
+	}
 	args := child.Args(fs, lf.full, strconv.Itoa(sz.n)+"x", lf.procs)
 	for i, a := range args {
 		if a == "-test.count=1" {
-			args[i] = "-test.count=" + strconv.Itoa(warmRounds+sz.rounds+2)
+			args[i] = "-test.count=" + strconv.Itoa(runs)
 		}
 	}
 	args = append(args, "-test.benchmem=true")
 	env := append(append(child.Env(lf.full, marker), child.ChildEnv(dir)...), "BENCHKIT_AGAINST=")
-	timeout := time.Duration(warmRounds+sz.rounds+2)*lockstepDeadline(sz.run, false) + lockstepDeadline(sz.run, true)
+	timeout := time.Duration(runs)*lockstepDeadline(sz.run, false) + lockstepDeadline(sz.run, true)
 	return child.Start(child.Spec{Path: path, Args: withoutBenchkitFlags(args), Env: env, Timeout: timeout})
 }
 

@@ -52,13 +52,17 @@ func (p *printer) against(a *registry.Against) {
 func (p *printer) againstModes(a *registry.Against) {
 	var lock, rounds []registry.AgainstBench
 	for _, b := range a.Benches {
-		if b.Mode == registry.ModeLockstep {
+		if b.Mode == registry.ModeLockstep || b.Mode == registry.ModeDuet {
 			lock = append(lock, b)
 		} else {
 			rounds = append(rounds, b)
 		}
 	}
-	if len(lock) > 0 {
+	if len(lock) > 0 && lock[0].Mode == registry.ModeDuet {
+		p.line(fmt.Sprintf("  · duet: per benchmark %s of live processes; in each round base runs N iterations (about %s) at the same time as new, then as the control, in random order, %s; "+
+			"the control's time is scaled by its duet's base over new's; Δ as in lockstep",
+			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))
+	} else if len(lock) > 0 {
 		p.line(fmt.Sprintf("  · lockstep: per benchmark %s of live processes, one run of N iterations (about %s each) at a time in balanced random order, %s; "+
 			"Δ is the mean over triples of each triple's median run-by-run ratio, with Student's t-interval over the triples",
 			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))

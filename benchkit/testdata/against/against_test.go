@@ -12,8 +12,7 @@
 // BENCHKIT_TESTDATA_MIDWAY=die|hang|garbage makes BenchmarkMidway, in a
 // lockstep process, exit, hang or write garbage on the protocol's
 // descriptor in its fifth call, in the base version, or with
-// BENCHKIT_TESTDATA_MIDWAY_NEW=1 in the new one. With -tags
-// against_plus5 the base build's BenchmarkWork does 5% more work.
+// BENCHKIT_TESTDATA_MIDWAY_NEW=1 in the new one.
 package against
 
 import (

@@ -1,29 +1,35 @@
-// Package against measures how often benchkit's -benchkit.against (the
-// new test binary run against the base's, interleaved) and plain two-file
-// benchstat (-count=10 each side) flag identical code, and how often they
-// catch a 5% slowdown, over R repetitions at about the same wall time.
+// Package against measures -benchkit.against on the question CI asks
+// ("did this build make it slower?"): how often each way of pairing two
+// builds flags identical code and catches a 2% and a 5% slowdown, how
+// wide its intervals are and whether they cover, at what wall time.
 //
-//	go run ./internal/accuracy against -r 20 -benchtime 100ms
+//	go run ./internal/accuracy against -r 20
+//	go run ./internal/accuracy against -r 20 -load 2
 //
-// It builds benchkit/testdata/against twice with go test -c: plainly
-// (base.test) and with -tags against_plus5 (plus5.test, whose
-// BenchmarkWork sums 5% more elements). Each repetition runs, for each
-// scenario (A/A: base.test against itself; +5%: plus5.test against
-// base.test), in an order that alternates between repetitions:
+// It builds internal/accuracy/workloads/against four ways with go test
+// -c: plainly (base.test), a second time with -trimpath (rebuilt.test:
+// identical code, a different binary), and with -tags against_plus2 and
+// against_plus5 (2% and 5% more work). The scenarios are A/A (base.test
+// against itself), A/A rebuilt, +2% and +5%. Each repetition runs every
+// scenario with every method, in an order that rotates between
+// repetitions, on both workloads (BenchmarkCompute, BenchmarkAlloc) at
+// once:
 //
-//   - against: <new> -test.run='^$' -test.bench='^BenchmarkWork$'
+//   - lockstep, duet, rounds: <new> -test.bench='^Benchmark(Compute|Alloc)$'
 //     -test.benchtime=<-benchtime> -benchkit.against=base.test
-//     -benchkit.rounds=<-rounds> -benchkit.json=<tmp>, reading the
-//     verdict from the JSON report;
-//   - plain: base.test, then <new>, each with -test.count=<-count> and
-//     the same -benchtime, compared as benchstat does
-//     (golang.org/x/perf/benchmath AssumeNothing: ratio of medians,
-//     Mann-Whitney U, flagged when p ≤ 0.05).
+//     -benchkit.pairing=<method> -benchkit.rounds=<-rounds>, reading the
+//     verdicts and intervals from the JSON report;
+//   - plain: base.test, then <new>, each with -test.count=<-count> at
+//     the same -benchtime, compared as benchstat does (benchmath
+//     AssumeNothing: ratio of medians, Mann-Whitney U, flagged when
+//     p ≤ 0.05; no interval on the ratio).
 //
-// With the defaults the two cost about the same: against runs 3 × 10
-// processes of 2/3 × -benchtime each, plain 2 × 10 runs of -benchtime.
-// The table's columns: flagged (A/A: any decided difference, or p ≤ 0.05)
-// or caught (+5%: slower), wrong sign, undecided (against only), the
-// median Δ and the median wall time per repetition. A line describing
-// the machine and the command follows.
+// With -load N it starts N busy-loop processes before the first run and
+// ends them after the last. The columns, per workload, scenario and
+// method: flagged (A/A: any decided difference) or caught (slower),
+// wrong sign (faster), undecided, the median Δ over repetitions, the
+// median interval width (hi − lo, in points), the coverage (how many
+// repetitions' intervals hold the row's median Δ) and the median wall
+// time of a repetition (both workloads). A line describing the machine
+// and the command follows.
 package against

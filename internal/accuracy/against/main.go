@@ -1,18 +1,15 @@
 package against
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
-	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 // config is the parsed command line.
@@ -21,18 +18,17 @@ type config struct {
 	benchtime string
 	rounds    int
 	count     int
+	load      int
+	methods   []string
+	scenarios []string
 	timeout   time.Duration
 }
 
-// row is one scenario × method: the verdicts, deltas and wall times of
-// its repetitions.
-type row struct {
-	scenario, method string
-	zero             bool // the truth is 0 (A/A)
-	verdicts         []string
-	deltas           []float64
-	walls            []time.Duration
-}
+// The methods and scenarios, in table order.
+var (
+	allMethods   = []string{"lockstep", "duet", "rounds", "plain"}
+	allScenarios = []string{"A/A", "A/A rebuilt", "+2%", "+5%"}
+)
 
 // Main runs the table with the command-line arguments args (its flags,
 // without the table's name): the table goes to stdout, progress and errors
@@ -44,131 +40,115 @@ func Main(args []string, stdout, stderr io.Writer) int {
 // parseFlags parses args into a config.
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
+	var methods, scenarios string
 	err := harness.ParseFlags("against", args, stderr, func(fs *flag.FlagSet) {
 		fs.IntVar(&c.r, "r", 20, "repetitions")
-		fs.StringVar(&c.benchtime, "benchtime", "100ms", "-test.benchtime of every run (against gives each process 2/3 of it)")
-		fs.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds")
+		fs.StringVar(&c.benchtime, "benchtime", "1s", "-test.benchtime of every run (go test's default)")
+		fs.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds: triples (lockstep, duet) or rounds")
 		fs.IntVar(&c.count, "count", 10, "plain: -test.count of each side")
-		fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "deadline of each process")
+		fs.IntVar(&c.load, "load", 0, "busy-loop processes running during the whole table")
+		fs.StringVar(&methods, "methods", strings.Join(allMethods, ","), "the methods, comma-separated")
+		fs.StringVar(&scenarios, "scenarios", "aa,rebuilt,plus2,plus5", "the scenarios, comma-separated: aa, rebuilt, plus2, plus5")
+		fs.DurationVar(&c.timeout, "timeout", 20*time.Minute, "deadline of each run")
 	})
+	if err != nil {
+		return c, err
+	}
+	if c.r < 1 || c.rounds < 2 || c.count < 2 || c.load < 0 {
+		return c, fmt.Errorf("-r must be ≥ 1, -rounds and -count ≥ 2 and -load ≥ 0")
+	}
+	if c.methods, err = pick(methods, allMethods, nil); err != nil {
+		return c, err
+	}
+	names := map[string]string{"aa": "A/A", "rebuilt": "A/A rebuilt", "plus2": "+2%", "plus5": "+5%"}
+	c.scenarios, err = pick(scenarios, allScenarios, names)
 	return c, err
 }
 
-// run builds the two binaries, runs the repetitions and prints the table.
+// pick parses a comma-separated list of names (aliases maps a name to its
+// value) and returns the values in the order of all.
+func pick(list string, all []string, aliases map[string]string) ([]string, error) {
+	want := map[string]bool{}
+	for _, n := range strings.Split(list, ",") {
+		v := strings.TrimSpace(n)
+		if a, ok := aliases[v]; ok {
+			v = a
+		}
+		if !slices.Contains(all, v) {
+			return nil, fmt.Errorf("%q is not one of %s", n, strings.Join(all, ", "))
+		}
+		want[v] = true
+	}
+	var out []string
+	for _, v := range all {
+		if want[v] {
+			out = append(out, v)
+		}
+	}
+	return out, nil
+}
+
+// run builds the binaries, runs the repetitions and prints the table.
 func run(c config, stdout, stderr io.Writer) error {
-	dir, err := os.MkdirTemp("", "against-")
+	dir, err := os.MkdirTemp("", "against-table-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	const pkg = "./benchkit/testdata/against"
-	base, err := harness.BuildAs(pkg, dir, "base")
+	bins, err := build(dir)
 	if err != nil {
 		return err
 	}
-	plus5, err := harness.BuildAs(pkg, dir, "plus5", "-tags=against_plus5")
-	if err != nil {
-		return err
+	machine := harness.MachineLine()
+	if c.load > 0 {
+		_, stop, err := harness.StartBusy(c.load, 24*time.Hour)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
-	load := harness.MachineLine()
-	rows := []*row{
-		{scenario: "A/A", method: "against", zero: true}, {scenario: "A/A", method: "plain", zero: true},
-		{scenario: "+5%", method: "against"}, {scenario: "+5%", method: "plain"},
+	var cells []*cell
+	for _, s := range c.scenarios {
+		for _, m := range c.methods {
+			cells = append(cells, &cell{scenario: s, method: m})
+		}
 	}
-	cands := map[string]string{"A/A": base, "+5%": plus5}
 	for i := range c.r {
-		for k := range rows {
-			rw := rows[(k+i)%len(rows)] // rotate the order between repetitions
-			v, d, wall, err := measure(c, rw.method, base, cands[rw.scenario], dir)
+		for k := range cells {
+			cl := cells[(k+i)%len(cells)] // rotate the order between repetitions
+			outs, wall, err := measure(c, cl.method, bins["A/A"], bins[cl.scenario], dir)
 			if err != nil {
-				fmt.Fprintf(stderr, "against: repetition %d, %s %s left out: %v\n", i+1, rw.scenario, rw.method, err)
+				fmt.Fprintf(stderr, "against: repetition %d, %s %s left out: %v\n", i+1, cl.scenario, cl.method, err)
 				continue
 			}
-			rw.verdicts, rw.deltas, rw.walls = append(rw.verdicts, v), append(rw.deltas, d), append(rw.walls, wall)
+			cl.add(outs, wall)
 		}
 		fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
 	}
-	printTable(stdout, rows)
-	fmt.Fprintf(stdout, "\n%s\n%s\n", load, harness.CommandLine("against",
-		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d", c.r, c.benchtime, c.rounds, c.count), false))
+	printTable(stdout, cells)
+	fmt.Fprintf(stdout, "\n%s · %d busy loops\n%s\n", machine, c.load, harness.CommandLine("against",
+		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d -load %d", c.r, c.benchtime, c.rounds, c.count, c.load), false))
 	return nil
 }
 
-// measure runs one repetition of method and returns its verdict on
-// BenchmarkWork, its Δ in percent and its wall time.
-func measure(c config, method, base, cand, dir string) (string, float64, time.Duration, error) {
-	if method == "against" {
-		return measureAgainst(c, base, cand, dir)
-	}
-	return measurePlain(c, base, cand)
-}
-
-func measureAgainst(c config, base, cand, dir string) (string, float64, time.Duration, error) {
-	js := dir + "/r.json"
-	_, wall, err := harness.Run(cand, []string{"-test.run=^$", "-test.bench=^BenchmarkWork$", "-test.benchtime=" + c.benchtime,
-		"-benchkit.against=" + base, "-benchkit.rounds=" + strconv.Itoa(c.rounds), "-benchkit.json=" + js, "-benchkit.warmup=off"}, nil, c.timeout)
-	if err != nil {
-		return "", 0, wall, err
-	}
-	b, err := os.ReadFile(js)
-	if err != nil {
-		return "", 0, wall, err
-	}
-	var rep struct {
-		Against struct {
-			Benchmarks []struct {
-				Name     string `json:"name"`
-				Estimate struct {
-					DeltaPct float64 `json:"delta_pct"`
-					Verdict  string  `json:"verdict"`
-				} `json:"estimate"`
-			} `json:"benchmarks"`
-		} `json:"against"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return "", 0, wall, err
-	}
-	for _, bm := range rep.Against.Benchmarks {
-		if strings.HasPrefix(bm.Name, "Work") {
-			return bm.Estimate.Verdict, bm.Estimate.DeltaPct, wall, nil
+// build compiles the workloads' test binary four ways into dir and
+// returns them by scenario.
+func build(dir string) (map[string]string, error) {
+	const pkg = "./internal/accuracy/workloads/against"
+	bins := map[string]string{}
+	for _, b := range []struct{ scenario, name, flag string }{
+		{"A/A", "base", ""}, {"A/A rebuilt", "rebuilt", "-trimpath"},
+		{"+2%", "plus2", "-tags=against_plus2"}, {"+5%", "plus5", "-tags=against_plus5"},
+	} {
+		var flags []string
+		if b.flag != "" {
+			flags = append(flags, b.flag)
 		}
-	}
-	return "", 0, wall, fmt.Errorf("no BenchmarkWork in the report")
-}
-
-func measurePlain(c config, base, cand string) (string, float64, time.Duration, error) {
-	args := []string{"-test.run=^$", "-test.bench=^BenchmarkWork$", "-test.benchtime=" + c.benchtime,
-		"-test.count=" + strconv.Itoa(c.count), "-benchkit.warmup=off"}
-	var samples [2][]float64
-	var wall time.Duration
-	for i, bin := range []string{base, cand} {
-		out, w, err := harness.Run(bin, args, nil, c.timeout)
-		wall += w
+		bin, err := harness.BuildAs(pkg, dir, b.name, flags...)
 		if err != nil {
-			return "", 0, wall, err
+			return nil, err
 		}
-		samples[i], err = workSamples(out)
-		if err != nil {
-			return "", 0, wall, err
-		}
+		bins[b.scenario] = bin
 	}
-	e := harness.ComparePlain(samples[0], samples[1])
-	return e.Verdict, e.Delta, wall, nil
-}
-
-// printTable writes the table of rows, aligned in columns.
-func printTable(out io.Writer, rows []*row) {
-	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "scenario\tmethod\tflagged / caught\twrong sign\tundecided\tmedian Δ\twall / rep")
-	for _, rw := range rows {
-		t := harness.TallyVerdicts(rw.verdicts, rw.zero)
-		und := strconv.Itoa(t.Undecided)
-		if rw.method == "plain" {
-			und = "–"
-		}
-		med, _ := stats.Median(rw.deltas) // 0 for no repetitions
-		fmt.Fprintf(w, "%s\t%s\t%d/%d\t%d\t%s\t%+.2f%%\t%s\n", rw.scenario, rw.method, t.Flagged, t.N, t.Wrong, und,
-			med, harness.MedianDuration(rw.walls).Round(10*time.Millisecond))
-	}
-	_ = w.Flush()
+	return bins, nil
 }

@@ -1,12 +1,11 @@
 package calibrate
 
 import (
-	"os"
 	"testing"
 
 	"github.com/benchkit/go-benchkit/control"
 	"github.com/benchkit/go-benchkit/examples/seed000"
-	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/accuracy/workloads/gate"
 )
 
 // impls is one workload's five implementations. Each is its own function
@@ -168,8 +167,4 @@ func swapImpls() (fnv, fold control.Impl) {
 // ./... does not spend minutes on a measurement harness.
 const calibrateEnv = "BENCHKIT_CALIBRATE"
 
-func harnessOnly(b *testing.B) {
-	if os.Getenv(calibrateEnv) == "" && testflag.Read().N == 0 {
-		b.Skipf("a measurement harness for go run ./internal/accuracy forks: set %s=1 to run it with a -benchtime duration", calibrateEnv)
-	}
-}
+func harnessOnly(b *testing.B) { gate.HarnessOnly(b, calibrateEnv, "forks") }

@@ -2,13 +2,12 @@ package signals
 
 import (
 	"math/bits"
-	"os"
 	"testing"
 
 	"github.com/benchkit/go-benchkit/benchkit"
 	"github.com/benchkit/go-benchkit/examples/seed000"
 	"github.com/benchkit/go-benchkit/internal/accuracy/workloads/calibrate"
-	"github.com/benchkit/go-benchkit/internal/testflag"
+	"github.com/benchkit/go-benchkit/internal/accuracy/workloads/gate"
 	"github.com/benchkit/go-benchkit/sink"
 )
 
@@ -17,11 +16,7 @@ func TestMain(m *testing.M) { benchkit.Main(m) }
 // signalsEnv, set to 1, runs the benchmarks at a measuring -benchtime.
 const signalsEnv = "BENCHKIT_SIGNALS"
 
-func harnessOnly(b *testing.B) {
-	if os.Getenv(signalsEnv) == "" && testflag.Read().N == 0 {
-		b.Skipf("a measurement harness for go run ./internal/accuracy signals: set %s=1 to run it with a -benchtime duration", signalsEnv)
-	}
-}
+func harnessOnly(b *testing.B) { gate.HarnessOnly(b, signalsEnv, "signals") }
 
 // BenchmarkSteady: three steady workloads of different kinds, one
 // benchkit.Loop each.

@@ -1,0 +1,31 @@
+package against
+
+import (
+	"testing"
+
+	"github.com/benchkit/go-benchkit/benchkit"
+	"github.com/benchkit/go-benchkit/internal/accuracy/workloads/gate"
+	"github.com/benchkit/go-benchkit/sink"
+)
+
+func TestMain(m *testing.M) { benchkit.Main(m) }
+
+// tableEnv, set to 1, runs the benchmarks at a measuring -benchtime.
+const tableEnv = "BENCHKIT_AGAINST_TABLE"
+
+func BenchmarkCompute(b *testing.B) {
+	gate.HarnessOnly(b, tableEnv, "against")
+	benchkit.Track(b)
+	data := sink.Opaque(Data[:computeBytes+extraBytes])
+	for b.Loop() {
+		sink.Keep(FNV1a(data))
+	}
+}
+
+func BenchmarkAlloc(b *testing.B) {
+	gate.HarnessOnly(b, tableEnv, "against")
+	benchkit.Track(b)
+	for b.Loop() {
+		BuildList(allocNodes + extraNodes)
+	}
+}

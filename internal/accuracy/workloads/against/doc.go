@@ -1,0 +1,63 @@
+// Package against holds the workloads of the against table
+// (internal/accuracy/against): one package built several ways, as if at
+// several commits, each benchmark with benchkit.Track and b.Loop.
+//
+//	BenchmarkCompute  FNV-1a over 2000 bytes (compute-bound, about 2 µs)
+//	BenchmarkAlloc    builds a linked list of 200 48-byte nodes
+//	                  (allocating, about 4 µs with its share of GC)
+//
+// Built plainly they are the base. With -tags against_plus2 each does 2%
+// more of its work (40 more bytes, 4 more nodes), with -tags
+// against_plus5 5% more (100 bytes, 10 nodes): the +2% and +5% builds.
+// The identical-code A/A builds the plain package a second time with
+// -trimpath, so that the two binaries differ (file paths) and the code
+// does not.
+//
+// The benchmarks run only with BENCHKIT_AGAINST_TABLE=1 in the
+// environment (the table sets it) or under a -benchtime=Nx smoke run.
+package against
+
+// Sizes of the base's work: bytes hashed, nodes built.
+const (
+	computeBytes = 2000
+	allocNodes   = 200
+)
+
+// Data is what BenchmarkCompute hashes: the base's bytes and the extra
+// bytes of the +5% build.
+var Data = func() []byte {
+	b := make([]byte, computeBytes+computeBytes/20)
+	for i := range b {
+		b[i] = byte(i*131 + i>>3)
+	}
+	return b
+}()
+
+// FNV1a returns the 64-bit FNV-1a hash of b.
+func FNV1a(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// node is a 48-byte list node (on 64-bit platforms).
+type node struct {
+	next       *node
+	a, b, c, d uint64
+	_          [8]byte
+}
+
+// Held keeps the last list alive, so that every node escapes to the heap.
+var Held *node
+
+// BuildList builds a list of n nodes and keeps it in Held.
+func BuildList(n int) {
+	var head *node
+	for i := range n {
+		head = &node{next: head, a: uint64(i)}
+	}
+	Held = head
+}

@@ -1,0 +1,6 @@
+//go:build !against_plus2 && !against_plus5
+
+package against
+
+// Extra work of this build: none (the base).
+const extraBytes, extraNodes = 0, 0
