@@ -120,6 +120,7 @@ func againstCompare(t *testing.T, base, cand string) {
 	dir := t.TempDir()
 	jsonPath, samplesPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")
 	run := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true"},
+		"-test.paniconexit0", // as go test passes it: a child's os.Exit(0) must not panic
 		"-test.run=^$", "-test.bench=^Benchmark(Work|Alloc|OnlyBase|OnlyNew|Fixed|Same)$", "-test.benchtime=30ms",
 		"-benchkit.against="+base, "-benchkit.rounds=8", "-benchkit.gate=5", "-benchkit.gate.allocs",
 		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath)
