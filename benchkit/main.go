@@ -46,6 +46,7 @@ import (
 //	-benchkit.forks=n           BENCHKIT_FORKS       control.Forks      control.DefaultForks
 //	-benchkit.against=path      BENCHKIT_AGAINST     -                  "" (off)
 //	-benchkit.rounds=n          BENCHKIT_ROUNDS      -                  10
+//	-benchkit.pairing=mode      BENCHKIT_PAIRING     -                  lockstep (or rounds)
 //	-benchkit.gate=pct          BENCHKIT_GATE        -                  0 (no gate)
 //	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -                  false
 //
@@ -53,8 +54,10 @@ import (
 // variable, the flag: the person running the command overrides the code.
 // -benchkit.forks is read by package control; -benchkit.metrics where the
 // metrics are reported, so that BENCHKIT_METRICS works without Main.
-// -benchkit.against and the three after it compare with another build
-// (docs/ci.md).
+// -benchkit.against and the four after it compare with another build
+// (docs/ci.md): in lockstep, a benchmark that calls [Track] or [Loop] in
+// both builds runs in short runs interleaved across live processes of
+// each; any other in rounds of whole processes.
 //
 // A file path is relative to the package directory. A path that ends with
 // a separator or names a directory gets one file per package, named after
