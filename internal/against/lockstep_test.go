@@ -1,0 +1,78 @@
+package against
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/testflag"
+	vd "github.com/benchkit/go-benchkit/internal/verdict"
+)
+
+// TestLockedOfSharesTheEstimator: a lockstep benchmark's estimate is
+// verdict.AnalyzeGroups over its triples, the function Compare's forks
+// call: the same numbers from the same runs. Twice the work is Slower
+// near +100%, the control Same; the counts are the sides' lower medians.
+func TestLockedOfSharesTheEstimator(t *testing.T) {
+	var lb lockedBench
+	lb.name = "Work-2"
+	var groups [][]vd.Sample
+	for tr := range 5 {
+		level := 100 + 7*float64(tr)
+		var g [sides][]float64
+		for r := range 9 {
+			b := level + float64(r%3)
+			g[sideBase] = append(g[sideBase], b)
+			g[sideNew] = append(g[sideNew], 2*b+float64(r%2))
+			g[sideControl] = append(g[sideControl], b+float64(r%2)*0.1)
+		}
+		for s := range sides {
+			lb.sides[s].NsPerOp = append(lb.sides[s].NsPerOp, g[s]...)
+			for range g[s] {
+				lb.sides[s].AllocsPerOp = append(lb.sides[s].AllocsPerOp, float64(1+s%2))
+				lb.sides[s].BytesPerOp = append(lb.sides[s].BytesPerOp, 64)
+			}
+		}
+		lb.groups = append(lb.groups, 9)
+		groups = append(groups, []vd.Sample{{Name: "base", NsPerOp: g[sideBase]}, {Name: "control", NsPerOp: g[sideControl]}, {Name: "new", NsPerOp: g[sideNew]}})
+	}
+	a := registry.Against{Negligible: 1, GatePct: 5, Pairing: registry.ModeLockstep}
+	b := lockedOf(lb, a)
+	want, err := vd.AnalyzeGroups(groups, vd.Options{Negligible: 1, Gate: 5, Unit: "triples"})
+	require.NoError(t, err)
+	assert.Equal(t, want.Candidates[0].DeltaPct, b.NewEst.DeltaPct)
+	assert.Equal(t, want.Candidates[0].LoPct, b.NewEst.LoPct)
+	assert.Equal(t, want.Control.HiPct, b.ControlEst.HiPct)
+	assert.Equal(t, vd.Slower, b.NewEst.Verdict, b.NewEst.Reason)
+	assert.InDelta(t, 100, b.NewEst.DeltaPct, 1)
+	assert.Equal(t, vd.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
+	assert.True(t, b.GateFailed)
+	assert.Equal(t, registry.ModeLockstep, b.Mode)
+	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
+
+	a.Pairing = registry.ModeDuet
+	assert.Equal(t, registry.ModeDuet, lockedOf(lb, a).Mode)
+}
+
+// TestSizeFor: a run lasts about runTarget; a process spends 2/3 of
+// -benchtime in runs, within the least and most rounds; -benchtime=Nx
+// keeps N.
+func TestSizeFor(t *testing.T) {
+	p := Plan{bt: testflag.Benchtime{D: time.Second}}
+	sz := p.sizeFor(1000) // 1 µs an op
+	assert.Equal(t, 3000, sz.n)
+	assert.Equal(t, 3*time.Millisecond, sz.run)
+	assert.Equal(t, 222, sz.rounds, "2/3 s of 3 ms runs")
+
+	assert.Equal(t, minTripleRounds, p.sizeFor(1e9).rounds, "an op of a second: the least rounds, one op a run")
+	assert.Equal(t, 1, p.sizeFor(1e9).n)
+	assert.Equal(t, maxTripleRounds, Plan{bt: testflag.Benchtime{D: time.Hour}}.sizeFor(1000).rounds)
+	assert.Equal(t, 3_000_000, p.sizeFor(0).n, "an unknown time per op counts as 1 ns")
+
+	nx := Plan{bt: testflag.Benchtime{N: 500}}.sizeFor(1000)
+	assert.Equal(t, 500, nx.n)
+	assert.Equal(t, minTripleRounds, nx.rounds)
+}
