@@ -83,17 +83,24 @@ func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) reg
 		[]vd.Sample{{Name: "new", NsPerOp: cand.NsPerOp}},
 		vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "rounds",
 			UnitFix: "more rounds (-benchkit.rounds) or a longer -benchtime narrow it", TooFewFix: "raise -benchkit.rounds"})
+	finish(&b, res, err, "rounds", a)
+	return b
+}
+
+// finish sets b's estimates from the estimator's result (or, when it
+// could not compare the units, undecided estimates saying why), compares
+// the counts and applies a's gates.
+func finish(b *registry.AgainstBench, res vd.Result, err error, units string, a registry.Against) {
 	if err != nil {
-		why := "cannot compare the rounds: " + err.Error()
+		why := "cannot compare the " + units + ": " + err.Error()
 		b.ControlEst = vd.Estimate{Name: "control", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
 		b.NewEst = vd.Estimate{Name: "new", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
 	} else {
 		b.ControlEst, b.NewEst = res.Control, res.Candidates[0]
 	}
-	b.Allocs = countOf(base.AllocsPerOp, cand.AllocsPerOp, ctl.AllocsPerOp)
-	b.Bytes = countOf(base.BytesPerOp, cand.BytesPerOp, ctl.BytesPerOp)
-	gate(&b, a)
-	return b
+	b.Allocs = countOf(b.Base.AllocsPerOp, b.New.AllocsPerOp, b.Control.AllocsPerOp)
+	b.Bytes = countOf(b.Base.BytesPerOp, b.New.BytesPerOp, b.Control.BytesPerOp)
+	gate(b, a)
 }
 
 // countOf compares a deterministic count: the (lower) median of base's and of
@@ -149,15 +156,6 @@ func lockedOf(lb lockedBench, a registry.Against) registry.AgainstBench {
 	}
 	res, err := vd.AnalyzeGroups(groups, vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "triples",
 		UnitFix: "more triples (-benchkit.rounds) or a longer -benchtime narrow it", TooFewFix: "raise -benchtime"})
-	if err != nil {
-		why := "cannot compare the runs: " + err.Error()
-		b.ControlEst = vd.Estimate{Name: "control", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
-		b.NewEst = vd.Estimate{Name: "new", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
-	} else {
-		b.ControlEst, b.NewEst = res.Control, res.Candidates[0]
-	}
-	b.Allocs = countOf(b.Base.AllocsPerOp, b.New.AllocsPerOp, b.Control.AllocsPerOp)
-	b.Bytes = countOf(b.Base.BytesPerOp, b.New.BytesPerOp, b.Control.BytesPerOp)
-	gate(&b, a)
+	finish(&b, res, err, "runs", a)
 	return b
 }

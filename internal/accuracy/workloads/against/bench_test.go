@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/benchkit/go-benchkit/benchkit"
+	"github.com/benchkit/go-benchkit/internal/accuracy/workloads/calibrate"
 	"github.com/benchkit/go-benchkit/internal/accuracy/workloads/gate"
 	"github.com/benchkit/go-benchkit/sink"
 )
@@ -18,7 +19,7 @@ func BenchmarkCompute(b *testing.B) {
 	benchkit.Track(b)
 	data := sink.Opaque(Data[:computeBytes+extraBytes])
 	for b.Loop() {
-		sink.Keep(FNV1a(data))
+		sink.Keep(calibrate.FNV(data))
 	}
 }
 

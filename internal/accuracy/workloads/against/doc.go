@@ -2,7 +2,7 @@
 // (internal/accuracy/against): one package built several ways, as if at
 // several commits, each benchmark with benchkit.Track and b.Loop.
 //
-//	BenchmarkCompute  FNV-1a over 2000 bytes (compute-bound, about 2 µs)
+//	BenchmarkCompute  FNV-1a (calibrate.FNV) over 2000 bytes (compute-bound, about 2 µs)
 //	BenchmarkAlloc    builds a linked list of 200 48-byte nodes
 //	                  (allocating, about 4 µs with its share of GC)
 //
@@ -32,16 +32,6 @@ var Data = func() []byte {
 	}
 	return b
 }()
-
-// FNV1a returns the 64-bit FNV-1a hash of b.
-func FNV1a(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
 
 // node is a 48-byte list node (on 64-bit platforms).
 type node struct {
