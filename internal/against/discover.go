@@ -45,9 +45,16 @@ func (st *state) discover(dir string, fs *flag.FlagSet) (lock []leaf, why map[st
 	for i, s := range []int{sideBase, sideNew} {
 		d.printed[i], d.tracked[i] = st.discoverOne(s, dir, fs)
 	}
+	return d.classify(st.failed)
+}
+
+// classify splits the benchmarks both binaries printed, leaving out those
+// that failed (by top-level name), into those both tracked and the others,
+// with why each of those cannot run in lockstep.
+func (d discovery) classify(failed map[string]bool) (lock []leaf, why map[string]string) {
 	why = map[string]string{}
 	for _, name := range sortedNames(d.printed[0]) {
-		if !d.printed[1][name] || st.failed["Benchmark"+topLevel(name)] {
+		if !d.printed[1][name] || failed["Benchmark"+topLevel(name)] {
 			continue // one binary only, or failed: said elsewhere
 		}
 		b, okB := d.tracked[0][name]

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	vd "github.com/benchkit/go-benchkit/internal/verdict"
@@ -75,4 +76,41 @@ func TestSizeFor(t *testing.T) {
 	nx := Plan{bt: testflag.Benchtime{N: 500}}.sizeFor(1000)
 	assert.Equal(t, 500, nx.n)
 	assert.Equal(t, minTripleRounds, nx.rounds)
+}
+
+// TestClassify: a benchmark both binaries track runs in lockstep; one a
+// binary does not track falls back with the binary named; a base that
+// tracks nothing while the new binary does is an old base; a benchmark
+// in one binary only, or that failed, is neither.
+func TestClassify(t *testing.T) {
+	tracked := func(names ...string) map[string]child.Tracked {
+		m := map[string]child.Tracked{}
+		for _, n := range names {
+			m[n] = child.Tracked{Name: "Benchmark" + n, NsPerOp: 10}
+		}
+		return m
+	}
+	set := func(names ...string) map[string]bool {
+		m := map[string]bool{}
+		for _, n := range names {
+			m[n] = true
+		}
+		return m
+	}
+	d := discovery{
+		printed: [2]map[string]bool{set("A-2", "B-2", "C-2", "Gone-2", "Broken-2"), set("A-2", "B-2", "C-2", "Broken-2", "Fresh-2")},
+		tracked: [2]map[string]child.Tracked{tracked("A-2", "B-2", "Broken-2"), tracked("A-2", "C-2", "Broken-2")},
+	}
+	lock, why := d.classify(map[string]bool{"BenchmarkBroken": true})
+	require.Len(t, lock, 1)
+	assert.Equal(t, "A-2", lock[0].name)
+	assert.Equal(t, 10.0, lock[0].nsPerOp, "the base's time per op")
+	assert.Equal(t, map[string]string{
+		"B-2": "it calls neither benchkit.Track nor benchkit.Loop in this binary",
+		"C-2": "it calls neither benchkit.Track nor benchkit.Loop in the base binary",
+	}, why)
+
+	d.tracked[0] = tracked()
+	_, why = d.classify(nil)
+	assert.Contains(t, why["A-2"], "the base binary does not speak the lockstep protocol")
 }
