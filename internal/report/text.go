@@ -300,8 +300,13 @@ func (p *printer) comparisons(cs []ComparisonRow) {
 // if any.
 func (p *printer) dropped(n int) {
 	if n > 0 {
-		p.line(fmt.Sprintf("⚠ %d benchmark names were not recorded: the registry holds at most %d", n, registry.MaxBenchmarks))
+		p.line(droppedLine(n))
 	}
+}
+
+// droppedLine says that n benchmark names were not recorded.
+func droppedLine(n int) string {
+	return fmt.Sprintf("⚠ %d benchmark names were not recorded: the registry holds at most %d", n, registry.MaxBenchmarks)
 }
 
 // failures writes the failures section, if any.
