@@ -19,9 +19,10 @@ import (
 // steal, race/cover/-N -l builds), runs the warm-up (package warmup), runs
 // m.Run, prints the hygiene report (every line starting with
 // "benchkit │ ", so that benchstat still reads the output), writes the
-// JSON report and the samples file if asked, and exits. Without -bench it
-// only runs m; with -bench but nothing recorded it prints nothing (the
-// files, if asked, are still written).
+// files asked for (the JSON report, the samples file, the HTML report,
+// the Bencher and github-action-benchmark exports), and exits. Without
+// -bench it only runs m; with -bench but nothing recorded it prints
+// nothing (the files, if asked, are still written).
 //
 // The exit code is m.Run's when it is not 0. Otherwise it is 1 when a gate
 // failed (control's Gate, -benchkit.gate or -benchkit.gate.allocs), a flag
@@ -38,6 +39,9 @@ import (
 //	flag                        env var              option             default
 //	-benchkit.json=path         BENCHKIT_JSON        MainJSON           "" (no file)
 //	-benchkit.samples=path      BENCHKIT_SAMPLES     MainSamples        "" (no file)
+//	-benchkit.html=path         BENCHKIT_HTML        -                  "" (no file)
+//	-benchkit.bmf=path          BENCHKIT_BMF         -                  "" (no file)
+//	-benchkit.gab=path          BENCHKIT_GAB         -                  "" (no file)
 //	-benchkit.report=dest       BENCHKIT_REPORT      MainReport         stdout (or stderr, off, a path)
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP      MainWarmup         warmup.DefaultLimit
 //	-benchkit.delta=pct         BENCHKIT_DELTA       MainRunsNeededFor  5 (the Δ% runs-needed sizes for)
@@ -54,7 +58,10 @@ import (
 // -benchkit.forks is read by package control; -benchkit.metrics where the
 // metrics are reported, so that BENCHKIT_METRICS works without Main.
 // -benchkit.against and the three after it compare with another build
-// (docs/ci.md).
+// (docs/ci.md). -benchkit.html writes one self-contained page with the
+// report's plots; -benchkit.bmf (Bencher Metric Format) and
+// -benchkit.gab (github-action-benchmark's customSmallerIsBetter) export
+// the results for those dashboards (docs/report.md, docs/ci.md).
 //
 // A file path is relative to the package directory. A path that ends with
 // a separator or names a directory gets one file per package, named after

@@ -35,6 +35,9 @@ type Config struct {
 	// JSONPath and SamplesPath are the JSON report's and the samples
 	// file's paths, "" for none.
 	JSONPath, SamplesPath string
+	// HTMLPath is the HTML report's path; BMFPath and GABPath the
+	// exports' for Bencher and github-action-benchmark; "" for none.
+	HTMLPath, BMFPath, GABPath string
 	// Report is "" (ReportStdout), ReportStderr, ReportOff or a path.
 	Report string
 	// Warmup is the warm-up's limit, 0 off.
@@ -76,6 +79,12 @@ var settings = []setting{
 		"write the benchkit JSON report (schema benchkit-report/v1) to `path`", func(c *Config) *string { return &c.JSONPath }),
 	pathSetting("benchkit.samples", "BENCHKIT_SAMPLES",
 		"write every benchmark sample to `path` in the Go benchmark format, for benchstat", func(c *Config) *string { return &c.SamplesPath }),
+	pathSetting("benchkit.html", "BENCHKIT_HTML",
+		"write the HTML report (one page, plots included, no script) to `path`", func(c *Config) *string { return &c.HTMLPath }),
+	pathSetting("benchkit.bmf", "BENCHKIT_BMF",
+		"write the results in Bencher Metric Format JSON to `path`, for bencher run --adapter json --file", func(c *Config) *string { return &c.BMFPath }),
+	pathSetting("benchkit.gab", "BENCHKIT_GAB",
+		"write the results as github-action-benchmark's customSmallerIsBetter JSON to `path`", func(c *Config) *string { return &c.GABPath }),
 	{
 		flag: "benchkit.report", env: "BENCHKIT_REPORT",
 		usage: "where the text report goes: stdout, stderr, off, or a file `path` (env BENCHKIT_REPORT)",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -369,6 +370,16 @@ func TestMainRegistersNothingAtImport(t *testing.T) {
 	// this test binary never does.
 	for _, s := range settings {
 		assert.Nil(t, flag.CommandLine.Lookup(s.flag), s.flag)
+	}
+}
+
+// TestMainDocListsEverySetting: Main's doc comment has a row for every
+// setting, with its flag and its environment variable.
+func TestMainDocListsEverySetting(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "benchkit", "main.go"))
+	require.NoError(t, err)
+	for _, s := range settings {
+		assert.Regexp(t, `(?m)^//\t-`+regexp.QuoteMeta(s.flag)+`\b.*\b`+s.env+`\b`, string(doc), "benchkit/main.go's settings table")
 	}
 }
 
