@@ -52,13 +52,16 @@ import (
 //	-benchkit.rounds=n          BENCHKIT_ROUNDS      -                  10
 //	-benchkit.gate=pct          BENCHKIT_GATE        -                  0 (no gate)
 //	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -                  false
+//	-benchkit.progress=on|off   BENCHKIT_PROGRESS    -                  on
 //
 // Precedence, lowest first: the default, the options, the environment
 // variable, the flag: the person running the command overrides the code.
 // -benchkit.forks is read by package control; -benchkit.metrics where the
 // metrics are reported, so that BENCHKIT_METRICS works without Main.
 // -benchkit.against and the three after it compare with another build
-// (docs/ci.md). -benchkit.html writes one self-contained page with the
+// (docs/ci.md); -benchkit.progress=off silences the progress lines
+// that -benchkit.against prints on stderr between its rounds, at most
+// one every 5 seconds. -benchkit.html writes one self-contained page with the
 // report's plots; -benchkit.bmf (Bencher Metric Format) and
 // -benchkit.gab (github-action-benchmark's customSmallerIsBetter) export
 // the results for those dashboards (docs/report.md, docs/ci.md).

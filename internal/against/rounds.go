@@ -60,8 +60,11 @@ type state struct {
 // benchmarks that every process of a round measured. It stops early when
 // a process fails in a way that names no benchmark (it would fail again).
 // dir, made with child.TempDir, holds the processes' marker files and
-// their own temporary files.
-func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer) registry.Against {
+// their own temporary files. progress, when not nil, is called after
+// every round but the last with the rounds done, the rounds planned and
+// the time since the first began: between processes, where printing
+// corrupts no benchmark line.
+func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress func(done, total int, elapsed time.Duration)) registry.Against {
 	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{}}
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
@@ -85,6 +88,9 @@ func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer) registry.Ag
 		}
 		if r == 1 {
 			st.warnTimeout(stderr, time.Since(start))
+		}
+		if progress != nil && r < p.rounds {
+			progress(r, p.rounds, time.Since(start))
 		}
 	}
 	return st.result()

@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/child"
@@ -36,7 +38,11 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
 		return code
 	}
-	a := against.Measure(p, dir, d.fs, d.stderr)
+	var progress func(done, total int, elapsed time.Duration)
+	if !cfg.NoProgress {
+		progress = progressLines(d.stderr, ProgressEvery)
+	}
+	a := against.Measure(p, dir, d.fs, d.stderr, progress)
 	d.reg.SetAgainst(a)
 	in := input(cfg, d, snap, nil)
 	an := report.Analyze(in)
@@ -48,4 +54,30 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 		return 1
 	}
 	return 0
+}
+
+// ProgressEvery is the least time between two progress lines of
+// -benchkit.against: short rounds say how far the run is every few
+// seconds, not after every round.
+const ProgressEvery = 5 * time.Second
+
+// progressLines returns the progress callback of against.Measure: after
+// a round, when every has passed since the last line (or since the
+// start), one line on w with the rounds done, the time so far and the
+// time left at that pace; the first line says how to turn them off. Each
+// starts with report.Prefix, which benchfmt reads as neither a result nor
+// a configuration line.
+func progressLines(w io.Writer, every time.Duration) func(done, total int, elapsed time.Duration) {
+	var last time.Duration
+	hint := " (-benchkit.progress=off turns these lines off)"
+	return func(done, total int, elapsed time.Duration) {
+		if done < 1 || elapsed-last < every {
+			return
+		}
+		last = elapsed
+		left := elapsed / time.Duration(done) * time.Duration(total-done)
+		fmt.Fprintf(w, "%s-benchkit.against: round %d of %d done after %v, about %v to go%s\n",
+			report.Prefix, done, total, elapsed.Round(time.Second), left.Round(time.Second), hint)
+		hint = ""
+	}
 }

@@ -51,6 +51,9 @@ type Config struct {
 	// NoMetrics is -benchkit.metrics=off: validated here, read where the
 	// metrics are reported (testflag.Metrics).
 	NoMetrics bool
+	// NoProgress is -benchkit.progress=off: no progress lines on stderr
+	// between the rounds of -benchkit.against.
+	NoProgress bool
 	// Against is the base test binary of -benchkit.against, "" off;
 	// Rounds its rounds (0: against.DefaultRounds), Gate its time gate
 	// in percent (0 off), GateAllocs its allocation gate.
@@ -128,6 +131,16 @@ var settings = []setting{
 		set: func(c *Config, v string) error {
 			on, err := testflag.ParseSwitch(v)
 			c.NoMetrics = !on
+			return err
+		},
+	},
+	{
+		flag: "benchkit.progress", env: "BENCHKIT_PROGRESS", boolean: true,
+		usage: "print progress on stderr between the rounds of -benchkit.against: on or off (env BENCHKIT_PROGRESS)",
+		def:   func(c Config) string { return strconv.FormatBool(!c.NoProgress) },
+		set: func(c *Config, v string) error {
+			on, err := testflag.ParseSwitch(v)
+			c.NoProgress = !on
 			return err
 		},
 	},

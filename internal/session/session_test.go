@@ -407,3 +407,38 @@ func TestAgainstFailedTestsMeasureNothing(t *testing.T) {
 	assert.Nil(t, h.reg.Against())
 	assert.Empty(t, h.stdout.String())
 }
+
+// TestProgressLines: a line after a round once every has passed, with
+// the rounds done and the time left at the pace so far; the first says
+// how to turn them off; each carries the report's prefix.
+func TestProgressLines(t *testing.T) {
+	var buf strings.Builder
+	p := progressLines(&buf, 5*time.Second)
+	p(1, 10, 2*time.Second)
+	assert.Empty(t, buf.String(), "too soon")
+	p(2, 10, 6*time.Second)
+	p(3, 10, 8*time.Second)
+	p(4, 10, 12*time.Second)
+	assert.Equal(t, "benchkit │ -benchkit.against: round 2 of 10 done after 6s, about 24s to go (-benchkit.progress=off turns these lines off)\n"+
+		"benchkit │ -benchkit.against: round 4 of 10 done after 12s, about 18s to go\n", buf.String())
+}
+
+// TestProgressSetting: -benchkit.progress and BENCHKIT_PROGRESS take on
+// and off; progress is on by default.
+func TestProgressSetting(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	Register(fs, Defaults())
+	require.NoError(t, fs.Parse(nil))
+	c, err := Resolve(nil, func(string) string { return "" }, fs)
+	require.NoError(t, err)
+	assert.False(t, c.NoProgress)
+	c, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
+	require.NoError(t, err)
+	assert.True(t, c.NoProgress)
+	require.NoError(t, fs.Parse([]string{"-benchkit.progress=on"}))
+	c, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
+	require.NoError(t, err)
+	assert.False(t, c.NoProgress, "the flag over the variable")
+	_, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "sometimes"}[k] }, flag.NewFlagSet("u", flag.ContinueOnError))
+	assert.ErrorContains(t, err, "BENCHKIT_PROGRESS")
+}
