@@ -260,9 +260,10 @@ func timelinePoints(s *svg, r Row, x, y scale, clipped bool) {
 }
 
 // histogram draws the distribution of r's samples on the timeline's y
-// scale, as histBins horizontal bars stacked by regime, with the median
-// and Tukey's inner fences Q1 − 1.5·IQR and Q3 + 1.5·IQR as lines;
-// samples above a clipped scale count in the top bin.
+// scale, as histBins horizontal bars stacked by regime (one path per
+// regime), with the median and Tukey's inner fences Q1 − 1.5·IQR and
+// Q3 + 1.5·IQR as lines; samples above a clipped scale count in the top
+// bin.
 func histogram(r Row, y scale) template.HTML {
 	s := newSVG("histogram", fmt.Sprintf("%s: distribution of %d samples", r.Display, len(r.Samples)), histW, plotH)
 	counts := make([]map[string]int, histBins)
@@ -280,16 +281,20 @@ func histogram(r Row, y scale) template.HTML {
 		most = max(most, counts[b]["plain"]+counts[b]["low"]+counts[b]["high"])
 	}
 	x := scale{0, float64(max(most, 1)), 4, histW - 12}
+	bars := map[string]string{}
 	for b, cs := range counts {
 		top, bottom := y.at(y.d0+float64(b+1)*width), y.at(y.d0+float64(b)*width)
 		left := x.at(0)
 		for _, c := range []string{"plain", "low", "high"} {
 			if k := cs[c]; k > 0 {
 				w := x.at(float64(k)) - x.at(0)
-				s.rect("bar "+c, left, top+0.5, w, bottom-top-1, fmt.Sprintf("%d samples from %s to %s", k, fmtNs(y.d0+float64(b)*width), fmtNs(y.d0+float64(b+1)*width)))
+				bars[c] += "M" + coord(left) + " " + coord(top+0.5) + "h" + coord(w) + "V" + coord(bottom-0.5) + "h" + coord(-w) + "z"
 				left += w
 			}
 		}
+	}
+	for _, c := range []string{"plain", "low", "high"} {
+		s.path("bar "+c, bars[c])
 	}
 	if m, ok := stats.Median(r.Samples); ok {
 		s.line("median", 0, y.at(m), histW, y.at(m))

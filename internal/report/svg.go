@@ -72,12 +72,13 @@ func (s *svg) path(class, d string) {
 }
 
 // dots draws one dot per point as a single path of zero-length strokes
-// (the style sheet gives "dots" round caps and the dot's size): a few
-// bytes a point, so a timeline of a thousand runs stays small.
+// (the style sheet gives "dots" round caps and the dot's size), at whole
+// pixels: about ten bytes a point, so a timeline of a thousand runs stays
+// small.
 func (s *svg) dots(class string, pts [][2]float64) {
 	var d strings.Builder
 	for _, p := range pts {
-		d.WriteString("M" + coord(p[0]) + " " + coord(p[1]) + "h0")
+		d.WriteString("M" + strconv.Itoa(int(math.Round(p[0]))) + " " + strconv.Itoa(int(math.Round(p[1]))) + "h0")
 	}
 	s.path("dots "+class, d.String())
 }
