@@ -12,15 +12,16 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// TestMainRealSamplesRounds runs control.Compare in two forks under Main:
-// the samples file holds every round of every implementation (the forks'
+// TestMainRealSamplesRounds runs control.Compare in two forks under Main,
+// with -test.paniconexit0 as go test gives it to every test binary: the
+// samples file holds every round of every implementation (the forks'
 // rounds together), named for benchstat -col /impl, as many as the JSON
 // report's rounds.
 func TestMainRealSamplesRounds(t *testing.T) {
 	bin := mainBinaryOf(t, "", "maincompare")
 	dir := t.TempDir()
 	samples, js := filepath.Join(dir, "s.txt"), filepath.Join(dir, "r.json")
-	r := mainExec(t, bin, nil, "-test.run=^$", "-test.bench=Compare", "-test.benchtime=100ms", "-test.cpu=2",
+	r := mainExec(t, bin, nil, "-test.paniconexit0", "-test.run=^$", "-test.bench=Compare", "-test.benchtime=100ms", "-test.cpu=2",
 		"-benchkit.warmup=off", "-benchkit.forks=2", "-benchkit.samples="+samples, "-benchkit.json="+js)
 	require.Equal(t, 0, r.code, r.stdout+r.stderr)
 

@@ -24,11 +24,15 @@ var fileFlags = []string{
 // selection (run, bench, list, skip), the repeat count and time, the
 // GOMAXPROCS list, the output format (the parent reads the child's result
 // file, not its stdout), the action log only cmd/go reads, the directory
-// for profiles, and the test timeout (the parent's deadline applies).
+// for profiles, the test timeout (the parent's deadline applies), and
+// -test.paniconexit0, which go test gives every test binary: a fork ends
+// with os.Exit(0) once its result is written ([Done]), which the flag
+// turns into a panic.
 var dropFlags = map[string]bool{
 	"test.run": true, "test.bench": true, "test.list": true, "test.skip": true,
 	"test.count": true, "test.benchtime": true, "test.cpu": true,
 	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.timeout": true,
+	"test.paniconexit0": true,
 }
 
 // FileFlag returns the name of a file-writing go test flag that is set
@@ -112,11 +116,13 @@ func Deadline(budget time.Duration) time.Duration {
 // runDropFlags are the go test flags [RunArgs] sets itself or leaves out
 // of a child that runs a whole selection of benchmarks: the selection and
 // repeat flags it sets, the output format and action log only the parent
-// reads, and the test timeout (the parent's deadline applies).
+// reads, the test timeout (the parent's deadline applies), and
+// -test.paniconexit0 (a child may end with [Done]).
 var runDropFlags = map[string]bool{
 	"test.run": true, "test.bench": true, "test.list": true, "test.skip": true,
 	"test.count": true, "test.benchtime": true, "test.benchmem": true,
 	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.timeout": true,
+	"test.paniconexit0": true,
 }
 
 // RunArgs returns the arguments of a child that runs every benchmark
