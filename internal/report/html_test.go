@@ -142,7 +142,7 @@ func TestHTMLCompareRounds(t *testing.T) {
 	assert.Len(t, svgs(page, "rounds"), 1)
 	rows := svgs(page, "forest-row")
 	require.Len(t, rows, 4)
-	assert.Contains(t, rows[1], `class="est v-faster"`)
-	assert.NotContains(t, rows[3], `class="est`)
+	assert.Contains(t, rows[1], `class="dots est v-faster"`)
+	assert.NotContains(t, rows[3], `dots est`)
 	assert.Contains(t, page, "no rounds")
 }

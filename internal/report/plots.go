@@ -87,13 +87,14 @@ func verdictClass(v verdict.Verdict) string {
 }
 
 // forestRow draws one mark on sc: the bands, the zero and gate lines, the
-// interval with its Δ, and the per-process dots below it.
+// interval with its Δ, and the per-process dots below it, in an SVG
+// that stretches to its table row's height.
 func forestRow(sc scale, m forestMark) template.HTML {
 	label := m.label + ": no rounds"
 	if m.measured {
 		label = fmt.Sprintf("%s: Δ %s [%s, %s]", m.label, signedPct(m.est.DeltaPct), signedPct(m.est.LoPct), signedPct(m.est.HiPct))
 	}
-	s := newSVG("forest-row", label, forestW, forestRowH)
+	s := newStretchSVG("forest-row", label, forestW, forestRowH)
 	h, mid := float64(forestRowH), float64(forestRowH)/2
 	s.rect("eps", sc.at(-m.eps), 0, sc.at(m.eps)-sc.at(-m.eps), h, fmt.Sprintf("±ε: changes within ±%s%% are negligible", fmtNum(m.eps)))
 	if m.hasNoise && finite(m.noise[0]) && finite(m.noise[1]) {
@@ -121,7 +122,9 @@ func forestRow(sc scale, m forestMark) template.HTML {
 	}
 	s.dots("fork", pts)
 	if finite(m.est.DeltaPct) {
-		s.circle("est "+cls, sc.at(m.est.DeltaPct), mid, 4, label)
+		p := [][2]float64{{sc.at(m.est.DeltaPct), mid}}
+		s.dots("ring", p)
+		s.dots("est "+cls, p)
 	}
 	return s.done()
 }
@@ -213,7 +216,7 @@ func timeline(r Row, y scale, clipped bool) template.HTML {
 		s.rect("stretch", x.at(float64(st[0]))-3, plotTop, x.at(float64(st[1]-1))-x.at(float64(st[0]))+6, plotH-plotTop-plotBottom,
 			fmt.Sprintf("%d %s in a row above the upper fence", st[1]-st[0], unit))
 	}
-	valueFrame(s, y, niceTicks(y.d0, y.d1, 4), fmtNs, n, unit+" in order")
+	valueFrame(s, y, niceTicks(y.d0, y.d1, 5), fmtNs, n, unit+" in order")
 	if m, ok := stats.Median(r.Samples); ok {
 		s.line("median", plotLeft, y.at(m), plotW-plotRight, y.at(m))
 	}

@@ -19,10 +19,20 @@ type svg struct {
 
 // newSVG starts an SVG of w × h pixels with class and an accessible
 // label, which is also its tooltip.
-func newSVG(class, label string, w, h int) *svg {
+func newSVG(class, label string, w, h int) *svg { return openSVG(class, label, w, h, "") }
+
+// newStretchSVG is [newSVG] for a plot the style sheet stretches to the
+// height of its table row (preserveAspectRatio="none"): it must draw
+// only fills, lines and dots whose strokes do not scale
+// (vector-effect: non-scaling-stroke), never circles or text.
+func newStretchSVG(class, label string, w, h int) *svg {
+	return openSVG(class, label, w, h, ` preserveAspectRatio="none"`)
+}
+
+func openSVG(class, label string, w, h int, attrs string) *svg {
 	s := &svg{}
-	fmt.Fprintf(&s.b, `<svg class="%s" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s"><title>%s</title>`,
-		class, w, h, w, h, esc(label), esc(label))
+	fmt.Fprintf(&s.b, `<svg class="%s" viewBox="0 0 %d %d" width="%d" height="%d"%s role="img" aria-label="%s"><title>%s</title>`,
+		class, w, h, w, h, attrs, esc(label), esc(label))
 	return s
 }
 
