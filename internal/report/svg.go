@@ -62,13 +62,6 @@ func (s *svg) line(class string, x1, y1, x2, y2 float64) {
 	fmt.Fprintf(&s.b, `<line class="%s" x1="%s" y1="%s" x2="%s" y2="%s"/>`, class, coord(x1), coord(y1), coord(x2), coord(y2))
 }
 
-// circle draws a circle of radius r at (x, y), with a tooltip when title
-// is not empty.
-func (s *svg) circle(class string, x, y, r float64, title string) {
-	fmt.Fprintf(&s.b, `<circle class="%s" cx="%s" cy="%s" r="%s"`, class, coord(x), coord(y), coord(r))
-	s.close("circle", title)
-}
-
 // text writes t at (x, y); anchor is "start", "middle" or "end".
 func (s *svg) text(class string, x, y float64, anchor, t string) {
 	fmt.Fprintf(&s.b, `<text class="%s" x="%s" y="%s" text-anchor="%s">%s</text>`, class, coord(x), coord(y), anchor, esc(t))
