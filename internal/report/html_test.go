@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/xml"
 	"io"
 	"regexp"
@@ -17,9 +16,7 @@ import (
 
 func renderHTML(t *testing.T, in Input) string {
 	t.Helper()
-	var buf bytes.Buffer
-	require.NoError(t, HTML(&buf, in))
-	return buf.String()
+	return renderWith(t, HTML, in)
 }
 
 // svgs returns the <svg> elements of class in page.

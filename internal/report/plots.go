@@ -331,19 +331,26 @@ func seriesLen(ss []series) int {
 	return n
 }
 
-// roundsPlot draws, per round, each series' Δ in percent (a ratio to the
-// base minus 1) as a dot, and its median as a dashed line, over the ±ε
-// band and the zero line.
-func roundsPlot(label string, ss []series, eps float64) template.HTML {
-	vs := []float64{0, -eps, eps}
+// seriesScales returns the scales of a plot of ss by round: x over the
+// n rounds of the longest series, y over the finite values of ss and
+// extra, widened by frac of their span on each side (by 1 when it is
+// empty).
+func seriesScales(ss []series, frac float64, extra ...float64) (x, y scale, n int) {
+	vs := extra
 	for _, sr := range ss {
 		vs = append(vs, sr.ys...)
 	}
 	lo, hi, _ := span(vs...)
-	lo, hi = padded(lo, hi, 0.08, 1)
-	y := scale{lo, hi, plotH - plotBottom, plotTop}
-	n := seriesLen(ss)
-	x := indexScale(n)
+	lo, hi = padded(lo, hi, frac, 1)
+	n = seriesLen(ss)
+	return indexScale(n), scale{lo, hi, plotH - plotBottom, plotTop}, n
+}
+
+// roundsPlot draws, per round, each series' Δ in percent (a ratio to the
+// base minus 1) as a dot, and its median as a dashed line, over the ±ε
+// band and the zero line.
+func roundsPlot(label string, ss []series, eps float64) template.HTML {
+	x, y, n := seriesScales(ss, 0.08, 0, -eps, eps)
 	s := newSVG("rounds", label, plotW, plotH)
 	s.rect("eps", plotLeft, y.at(eps), plotW-plotRight-plotLeft, y.at(-eps)-y.at(eps), fmt.Sprintf("±ε: changes within ±%s%% are negligible", fmtNum(eps)))
 	valueFrame(s, y, niceTicks(y.d0, y.d1, 4), pctTick, n, "rounds in order")
@@ -369,15 +376,7 @@ func roundsPlot(label string, ss []series, eps float64) template.HTML {
 // later sit on top: the style sheet makes the first one's dots the
 // largest, so that equal counts stay visible.
 func countsPlot(label string, ss []series) template.HTML {
-	var vs []float64
-	for _, sr := range ss {
-		vs = append(vs, sr.ys...)
-	}
-	lo, hi, _ := span(vs...)
-	lo, hi = padded(lo, hi, 0.1, 1)
-	y := scale{lo, hi, plotH - plotBottom, plotTop}
-	n := seriesLen(ss)
-	x := indexScale(n)
+	x, y, n := seriesScales(ss, 0.1)
 	s := newSVG("counts", label, plotW, plotH)
 	var ticks []float64
 	for _, v := range niceTicks(y.d0, y.d1, 4) {

@@ -124,26 +124,10 @@ var settings = []setting{
 	},
 	pctSetting("benchkit.delta", "BENCHKIT_DELTA", "the change in `percent` the report's runs-needed column sizes for (Lehr's rule)",
 		false, "is not a positive percentage: use a number such as 5", func(c *Config) *float64 { return &c.Delta }),
-	{
-		flag: testflag.MetricsFlag, env: testflag.MetricsEnv, boolean: true,
-		usage: "add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines: on or off (env BENCHKIT_METRICS)",
-		def:   func(c Config) string { return strconv.FormatBool(!c.NoMetrics) },
-		set: func(c *Config, v string) error {
-			on, err := testflag.ParseSwitch(v)
-			c.NoMetrics = !on
-			return err
-		},
-	},
-	{
-		flag: "benchkit.progress", env: "BENCHKIT_PROGRESS", boolean: true,
-		usage: "print progress on stderr between the rounds of -benchkit.against: on or off (env BENCHKIT_PROGRESS)",
-		def:   func(c Config) string { return strconv.FormatBool(!c.NoProgress) },
-		set: func(c *Config, v string) error {
-			on, err := testflag.ParseSwitch(v)
-			c.NoProgress = !on
-			return err
-		},
-	},
+	switchSetting(testflag.MetricsFlag, testflag.MetricsEnv,
+		"add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines", func(c *Config) *bool { return &c.NoMetrics }),
+	switchSetting("benchkit.progress", "BENCHKIT_PROGRESS", "print progress on stderr between the rounds of -benchkit.against",
+		func(c *Config) *bool { return &c.NoProgress }),
 	boolSetting("benchkit.strict", "BENCHKIT_STRICT", "exit non-zero when any benchmark raised a benchkit flag",
 		func(c *Config) *bool { return &c.Strict }),
 	countSetting("benchkit.forks", "BENCHKIT_FORKS", "`n` fresh processes control.Compare spreads its rounds over; 1 measures within one process",
@@ -167,6 +151,18 @@ func pathSetting(flag, env, usage string, field func(*Config) *string) setting {
 	return setting{flag: flag, env: env, usage: usage + " (env " + env + ")",
 		def: func(c Config) string { return *field(&c) },
 		set: func(c *Config, v string) error { *field(c) = v; return nil }}
+}
+
+// switchSetting is an on/off setting (testflag.ParseSwitch), on by
+// default: off is the field, true when the setting is off.
+func switchSetting(flag, env, usage string, off func(*Config) *bool) setting {
+	return setting{flag: flag, env: env, usage: usage + ": on or off (env " + env + ")", boolean: true,
+		def: func(c Config) string { return strconv.FormatBool(!*off(&c)) },
+		set: func(c *Config, v string) error {
+			on, err := testflag.ParseSwitch(v)
+			*off(c) = !on
+			return err
+		}}
 }
 
 // boolSetting is a true/false setting; its flag can be given without a
