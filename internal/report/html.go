@@ -82,7 +82,7 @@ func pageOf(in Input, a Analysis) page {
 	p := page{
 		CSS: template.CSS(htmlCSS), Schema: Schema, Package: in.Package, Title: titleText(in, a), Meta: metaLine(in),
 		Failures: a.Failures, Benchmarks: benchSectionOf(a, in.Settings.delta(), in.Against != nil, virtualised),
-		CompareTitle: ComparisonsTitle, Against: againstViewOf(in.Against),
+		CompareTitle: comparisonsTitle, Against: againstViewOf(in.Against),
 		Findings: allFindings(a.Rows, virtualised), Facts: in.Facts, Warmup: warmupLines(in.Warmup, in.Against != nil),
 	}
 	for _, wn := range in.Warnings {

@@ -282,15 +282,15 @@ func allFindings(rows []Row, virtualised bool) []string {
 	return lines
 }
 
-// ComparisonsTitle heads the comparisons section.
-const ComparisonsTitle = "comparisons · Δ = impl/baseline − 1: the median over rounds (with forks, the mean of the forks' medians) and its CI; the control's CI is the noise floor"
+// comparisonsTitle heads the comparisons section.
+const comparisonsTitle = "comparisons · Δ = impl/baseline − 1: the median over rounds (with forks, the mean of the forks' medians) and its CI; the control's CI is the noise floor"
 
 // comparisons writes each control comparison ([comparisonLines]), if any.
 func (p *printer) comparisons(cs []ComparisonRow) {
 	if len(cs) == 0 {
 		return
 	}
-	p.section(ComparisonsTitle)
+	p.section(comparisonsTitle)
 	for _, c := range cs {
 		comparisonLines(p, c)
 	}
