@@ -71,8 +71,10 @@
 // [Main], called from TestMain, checks the environment and warms the
 // machine up before the first benchmark, runs the tests and benchmarks,
 // prints one report of everything Track, Loop, LoopWithSetup and package
-// control recorded, writes the JSON report and the samples file when
-// asked, and exits with a code that includes benchkit's gates. [Run] does
+// control recorded, writes the files asked for (a JSON report, a samples
+// file for benchstat, an HTML report with plots, and exports for Bencher
+// and github-action-benchmark), and exits with a code that includes
+// benchkit's gates. [Run] does
 // the same and returns the code, for a TestMain with teardown. Main's doc
 // lists the settings and the exit codes; docs/report.md describes the
 // report and the JSON schema benchkit-report/v1.

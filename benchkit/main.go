@@ -19,9 +19,10 @@ import (
 // steal, race/cover/-N -l builds), runs the warm-up (package warmup), runs
 // m.Run, prints the hygiene report (every line starting with
 // "benchkit │ ", so that benchstat still reads the output), writes the
-// JSON report and the samples file if asked, and exits. Without -bench it
-// only runs m; with -bench but nothing recorded it prints nothing (the
-// files, if asked, are still written).
+// files asked for (the JSON report, the samples file, the HTML report,
+// the Bencher and github-action-benchmark exports), and exits. Without
+// -bench it only runs m; with -bench but nothing recorded it prints
+// nothing (the files, if asked, are still written).
 //
 // The exit code is m.Run's when it is not 0. Otherwise it is 1 when a gate
 // failed (control's Gate, -benchkit.gate or -benchkit.gate.allocs), a flag
@@ -38,6 +39,9 @@ import (
 //	flag                        env var              option             default
 //	-benchkit.json=path         BENCHKIT_JSON        MainJSON           "" (no file)
 //	-benchkit.samples=path      BENCHKIT_SAMPLES     MainSamples        "" (no file)
+//	-benchkit.html=path         BENCHKIT_HTML        -                  "" (no file)
+//	-benchkit.bmf=path          BENCHKIT_BMF         -                  "" (no file)
+//	-benchkit.gab=path          BENCHKIT_GAB         -                  "" (no file)
 //	-benchkit.report=dest       BENCHKIT_REPORT      MainReport         stdout (or stderr, off, a path)
 //	-benchkit.warmup=d|off      BENCHKIT_WARMUP      MainWarmup         warmup.DefaultLimit
 //	-benchkit.delta=pct         BENCHKIT_DELTA       MainRunsNeededFor  5 (the Δ% runs-needed sizes for)
@@ -49,6 +53,7 @@ import (
 //	-benchkit.pairing=mode      BENCHKIT_PAIRING     -                  lockstep (or rounds)
 //	-benchkit.gate=pct          BENCHKIT_GATE        -                  0 (no gate)
 //	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -                  false
+//	-benchkit.progress=on|off   BENCHKIT_PROGRESS    -                  on
 //
 // Precedence, lowest first: the default, the options, the environment
 // variable, the flag: the person running the command overrides the code.
@@ -57,7 +62,13 @@ import (
 // -benchkit.against and the four after it compare with another build
 // (docs/ci.md): in lockstep, a benchmark that calls [Track] or [Loop] in
 // both builds runs in short runs interleaved across live processes of
-// each; any other in rounds of whole processes.
+// each; any other in rounds of whole processes. -benchkit.progress=off
+// silences the progress lines -benchkit.against prints on stderr between
+// its triples and rounds, at most one every 5 seconds. -benchkit.html
+// writes one self-contained page with the report's plots; -benchkit.bmf
+// (Bencher Metric Format) and -benchkit.gab (github-action-benchmark's
+// customSmallerIsBetter) export the results for those dashboards
+// (docs/report.md, docs/ci.md).
 //
 // A file path is relative to the package directory. A path that ends with
 // a separator or names a directory gets one file per package, named after

@@ -58,10 +58,11 @@ type triple struct {
 
 // lockstep measures one benchmark in p.rounds fresh triples of live
 // processes (base, new, base again), one run at a time in balanced
-// random order, and records it. A process that fails, hangs or speaks
+// random order, and records it; tripleDone is called with the triples
+// done after each. A process that fails, hangs or speaks
 // garbage ends the benchmark with its output: left out when it is the
 // base's, a failure of the run when it is this binary's.
-func (st *state) lockstep(lf leaf, dir string, fs *flag.FlagSet) {
+func (st *state) lockstep(lf leaf, dir string, fs *flag.FlagSet, tripleDone func(t int)) {
 	sz := st.p.sizeFor(lf.nsPerOp)
 	var ts []triple
 	for t := 0; t < st.p.rounds; t++ {
@@ -79,6 +80,7 @@ func (st *state) lockstep(lf leaf, dir string, fs *flag.FlagSet) {
 			break
 		}
 		ts = append(ts, tr)
+		tripleDone(t + 1)
 	}
 	if len(ts) == 0 {
 		return

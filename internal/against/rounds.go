@@ -58,6 +58,22 @@ type state struct {
 	locked     []lockedBench
 	lockedTops map[string]bool
 	roundsWhy  map[string]string
+	progress   func(Progress)
+}
+
+// Progress is how far a phase of Measure is: Done of Total units
+// ("triple": of every lockstep benchmark, one after another; "round": of
+// the rounds of processes) after Elapsed since the phase began.
+type Progress struct {
+	Unit        string
+	Done, Total int
+	Elapsed     time.Duration
+}
+
+func (st *state) report(pr Progress) {
+	if st.progress != nil {
+		st.progress(pr)
+	}
 }
 
 // Measure compares the benchmarks the plan selects: in lockstep, each
@@ -67,10 +83,12 @@ type state struct {
 // rounds of whole processes (base, this binary, base again) in balanced
 // random order. Each benchmark's row says which. dir, made with
 // child.TempDir, holds the processes' marker files and their own
-// temporary files.
-func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer) registry.Against {
+// temporary files. progress, when not nil, is called after every triple
+// and every round but the last of each phase: between processes' runs,
+// where printing corrupts no benchmark line.
+func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress func(Progress)) registry.Against {
 	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{},
-		lockedTops: map[string]bool{}, roundsWhy: map[string]string{}}
+		lockedTops: map[string]bool{}, roundsWhy: map[string]string{}, progress: progress}
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
 	}
@@ -94,8 +112,13 @@ func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
 		}
 		return
 	}
-	for _, lf := range lock {
-		st.lockstep(lf, dir, fs)
+	start := time.Now()
+	for i, lf := range lock {
+		st.lockstep(lf, dir, fs, func(t int) {
+			if done, total := i*st.p.rounds+t, len(lock)*st.p.rounds; done < total {
+				st.report(Progress{Unit: "triple", Done: done, Total: total, Elapsed: time.Since(start)})
+			}
+		})
 	}
 	st.lockedTops = fullyLocked(st.locked, st.seen)
 }
@@ -161,6 +184,9 @@ func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
 		}
 		if r == 1 {
 			st.warnTimeout(stderr, time.Since(start))
+		}
+		if r < st.p.rounds {
+			st.report(Progress{Unit: "round", Done: r, Total: st.p.rounds, Elapsed: time.Since(start)})
 		}
 	}
 }

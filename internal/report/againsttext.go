@@ -12,70 +12,99 @@ import (
 )
 
 // against writes the cross-build comparison: how it ran, the binaries,
-// one row per benchmark, the benchmarks found in one binary only, the
-// gate, and the processes that failed with their output.
+// one row per benchmark and the legend, the notes (fallbacks, gate
+// notes, the benchmarks found in one binary only, the gate, warnings),
+// and the processes that failed with their output.
 func (p *printer) against(a *registry.Against) {
 	if a == nil {
 		return
 	}
-	p.section(fmt.Sprintf("against %s · -bench=%s · base, new and base again (the A/A control) · %s%% intervals",
-		a.Base.Path, a.Pattern, fmtNum(a.Confidence*100)))
+	p.section(againstTitle(a))
 	p.line("  base  " + binaryLine(a.Base))
 	p.line("  new   " + binaryLine(a.New))
 	p.againstTable(a)
-	for _, b := range a.Benches {
-		if b.GateNote != "" {
-			p.line("  " + b.Name + ": " + b.GateNote)
-		}
-	}
-	if len(a.OnlyBase) > 0 {
-		p.line("  only in base, not compared: " + listNames(a.OnlyBase, 8))
-	}
-	if len(a.OnlyNew) > 0 {
-		p.line("  only in new, not compared: " + listNames(a.OnlyNew, 8))
-	}
-	p.againstGate(a)
-	for _, w := range a.Warnings {
-		p.line("  ⚠ " + w)
+	for _, l := range againstNotes(a) {
+		p.line("  " + l)
 	}
 	for _, f := range a.Failures {
-		p.line(fmt.Sprintf("  ✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message))
+		p.line("  " + procFailureLine(f))
 		for _, l := range strings.Split(strings.TrimRight(f.Output, "\n"), "\n") {
 			p.verbatim("      " + l)
 		}
 	}
 }
 
-// againstModes says how each mode ran (lockstep: the triples, the runs'
-// size; rounds: the processes' share) and why a benchmark fell back to
-// rounds of processes when lockstep was asked for.
-func (p *printer) againstModes(a *registry.Against) {
-	var lock, rounds []registry.AgainstBench
+// againstTitle heads the cross-build section: the base, the selection
+// and the intervals' level (how each mode ran is in the legend).
+func againstTitle(a *registry.Against) string {
+	return fmt.Sprintf("against %s · -bench=%s · base, new and base again (the A/A control) · %s%% intervals",
+		a.Base.Path, a.Pattern, fmtNum(a.Confidence*100))
+}
+
+// againstNotes are the lines after the cross-build table: why a benchmark
+// fell back to rounds, the gate notes, the benchmarks found in one binary
+// only, the gates' outcome and the warnings (each after "⚠ ").
+func againstNotes(a *registry.Against) []string {
+	var out []string
+	for _, b := range a.Benches {
+		if b.Mode == registry.ModeRounds && b.ModeNote != "" {
+			out = append(out, b.Name+": rounds, not lockstep: "+b.ModeNote+" (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
+		}
+	}
+	for _, b := range a.Benches {
+		if b.GateNote != "" {
+			out = append(out, b.Name+": "+b.GateNote)
+		}
+	}
+	if len(a.OnlyBase) > 0 {
+		out = append(out, "only in base, not compared: "+listNames(a.OnlyBase, 8))
+	}
+	if len(a.OnlyNew) > 0 {
+		out = append(out, "only in new, not compared: "+listNames(a.OnlyNew, 8))
+	}
+	if g := againstGate(a); g != "" {
+		out = append(out, g)
+	}
+	for _, w := range a.Warnings {
+		out = append(out, "⚠ "+w)
+	}
+	return out
+}
+
+// procFailureLine introduces a failed process's output.
+func procFailureLine(f registry.AgainstFailure) string {
+	return fmt.Sprintf("✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message)
+}
+
+// againstModes says how each mode ran (lockstep or duet: the triples,
+// the runs' size; rounds: the processes' share) and how its Δ and
+// interval are made, one line per mode present.
+func againstModes(a *registry.Against) []string {
+	var lock []registry.AgainstBench
+	rounds := false
 	for _, b := range a.Benches {
 		if b.Mode == registry.ModeLockstep || b.Mode == registry.ModeDuet {
 			lock = append(lock, b)
 		} else {
-			rounds = append(rounds, b)
+			rounds = true
 		}
 	}
-	if len(lock) > 0 && lock[0].Mode == registry.ModeDuet {
-		p.line(fmt.Sprintf("  · duet: per benchmark %s of live processes; in each round base runs N iterations (about %s) at the same time as new, then as the control, in random order, %s; "+
+	var out []string
+	switch {
+	case len(lock) > 0 && lock[0].Mode == registry.ModeDuet:
+		out = append(out, fmt.Sprintf("duet: per benchmark %s of live processes; in each round base runs N iterations (about %s) at the same time as new, then as the control, in random order, %s; "+
 			"the control's time is scaled by its duet's base over new's; Δ as in lockstep",
 			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))
-	} else if len(lock) > 0 {
-		p.line(fmt.Sprintf("  · lockstep: per benchmark %s of live processes, one run of N iterations (about %s each) at a time in balanced random order, %s; "+
+	case len(lock) > 0:
+		out = append(out, fmt.Sprintf("lockstep: per benchmark %s of live processes, one run of N iterations (about %s each) at a time in balanced random order, %s; "+
 			"Δ is the mean over triples of each triple's median run-by-run ratio, with Student's t-interval over the triples",
 			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))
 	}
-	if len(rounds) > 0 {
-		p.line(fmt.Sprintf("  · rounds: %s of 3 whole processes, each running the selection once at -benchtime=%s; "+
+	if rounds {
+		out = append(out, fmt.Sprintf("rounds: %s of 3 whole processes, each running the selection once at -benchtime=%s; "+
 			"Δ is the median of the rounds' ratios, with the sign-test interval of the median", textfmt.Plural(a.Rounds, "round"), a.Benchtime))
 	}
-	for _, b := range rounds {
-		if b.ModeNote != "" {
-			p.line("  " + b.Name + ": rounds, not lockstep: " + b.ModeNote + " (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
-		}
-	}
+	return out
 }
 
 // roundsPerTriple describes the runs per triple of the lockstep rows.
@@ -98,27 +127,38 @@ func roundsPerTriple(lock []registry.AgainstBench) string {
 // againstTable writes one row per benchmark measured in both binaries
 // and the table's legend, or that there is none.
 func (p *printer) againstTable(a *registry.Against) {
-	benches := a.Benches
-	if len(benches) == 0 {
+	if len(a.Benches) == 0 {
 		p.line("  no benchmark was measured in both binaries")
 		return
 	}
-	table := [][]string{{"benchmark", "mode", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}}
+	table := [][]string{againstHeader}
 	marked := false
-	for _, b := range benches {
+	for _, b := range a.Benches {
 		row, disagree := againstRow(b)
 		table = append(table, row)
 		marked = marked || disagree
 	}
 	p.table(table)
-	p.line("  · Δ = new/base − 1, control = base again/base, the noise floor")
-	p.againstModes(a)
+	for _, l := range againstLegend(a, marked) {
+		p.line("  · " + l)
+	}
+}
+
+// againstHeader is the cross-build table's header row; the interval is
+// the fifth cell after the mode.
+var againstHeader = []string{"benchmark", "mode", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}
+
+// againstLegend explains the cross-build table, one line each: Δ, each
+// mode present, the mark when marked (a row carries [DisagreeMark]), the
+// counts.
+func againstLegend(a *registry.Against, marked bool) []string {
+	out := append([]string{"Δ = new/base − 1, control = base again/base, the noise floor"}, againstModes(a)...)
 	if marked {
-		p.line("  · " + DisagreeMark + ": the medians and Δ point different ways: Δ pairs base and new round by round (run by run in lockstep), " +
+		out = append(out, DisagreeMark+": the medians and Δ point different ways: Δ pairs base and new round by round (run by run in lockstep), "+
 			"base/op and new/op do not (each is the median of its side alone), so a level that moved between rounds shifts the medians, not Δ; read Δ")
 	}
-	p.line("  · allocs/op and B/op: the median of each side's rounds or runs, as go test prints them (truncated to integers), compared exactly (base → new); " +
-		"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, " +
+	return append(out, "allocs/op and B/op: the median of each side's rounds or runs, as go test prints them (truncated to integers), compared exactly (base → new); "+
+		"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, "+
 		"so an allocation made once and amortised over b.N can move the printed value by one")
 }
 
@@ -126,10 +166,10 @@ func (p *printer) againstTable(a *registry.Against) {
 // the other way ([mediansDisagree]).
 const DisagreeMark = "†"
 
-// againstGate writes the gates' outcome, when a gate is set.
-func (p *printer) againstGate(a *registry.Against) {
+// againstGate is the gates' outcome, "" when no gate is set.
+func againstGate(a *registry.Against) string {
 	if a.GatePct <= 0 && !a.GateAllocs {
-		return
+		return ""
 	}
 	var what []string
 	if a.GatePct > 0 {
@@ -145,10 +185,9 @@ func (p *printer) againstGate(a *registry.Against) {
 		}
 	}
 	if len(failed) > 0 {
-		p.line(fmt.Sprintf("  gate %s: FAILED (%s)", strings.Join(what, ", "), listNames(failed, 8)))
-		return
+		return fmt.Sprintf("gate %s: FAILED (%s)", strings.Join(what, ", "), listNames(failed, 8))
 	}
-	p.line(fmt.Sprintf("  gate %s: passed", strings.Join(what, ", ")))
+	return fmt.Sprintf("gate %s: passed", strings.Join(what, ", "))
 }
 
 // binaryLine describes a binary: its path, package, Go version, VCS

@@ -128,7 +128,7 @@ func displayName(name string, procs int) string {
 }
 
 func analyzeRow(r *Row, delta float64) {
-	r.MedianNs, r.CVPct, r.CIPct, r.WaitPct = -1, -1, -1, -1
+	r.MedianNs, r.CVPct, r.CIPct, r.WaitPct, r.CILoNs, r.CIHiNs = -1, -1, -1, -1, -1, -1
 	ns := make([]float64, 0, len(r.Runs))
 	var waits []float64
 	for _, run := range r.Runs {
@@ -189,7 +189,7 @@ func gradeRow(r *Row, xs []float64, delta float64) {
 	switch r.Source {
 	case SourceRuns:
 		if c, lo, hi, ok := stats.MedianCI(xs, 0.95); ok && c > 0 {
-			r.CIPct = 100 * (hi - lo) / 2 / c
+			r.CIPct, r.CILoNs, r.CIHiNs = 100*(hi-lo)/2/c, lo, hi
 		}
 		r.Grade, r.GradeBasis = GradeCV(r.CVPct), BasisRunCV
 		if r.CVPct >= 0 {
@@ -203,6 +203,9 @@ func gradeRow(r *Row, xs []float64, delta float64) {
 			return
 		}
 		r.CIPct = ci.HalfWidthPct
+		if r.MedianNs >= 0 {
+			r.CILoNs, r.CIHiNs = r.MedianNs*(1-ci.HalfWidthPct/100), r.MedianNs*(1+ci.HalfWidthPct/100)
+		}
 		r.Grade, r.GradeBasis = GradeCI(ci.HalfWidthPct), BasisBatchCI
 		r.RunsNeededBasis = BasisBatchCI
 		r.RunsNeeded, r.RunsNeededCapped = runsNeeded(ci.SEPct, delta)

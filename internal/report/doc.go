@@ -1,6 +1,8 @@
 // Package report renders benchkit's end-of-run hygiene report: a text
 // report for the terminal, a JSON report for machines (schema
-// benchkit-report/v1) and a samples file that benchstat reads directly.
+// benchkit-report/v1), a samples file that benchstat reads directly, an
+// HTML report (one page with inline SVG plots and no script), and exports
+// in Bencher Metric Format and github-action-benchmark's custom JSON.
 //
 // Every output is a pure function of an [Input] (environment facts and
 // warnings, the warm-up summary, the registry's records, the settings):
@@ -10,6 +12,8 @@
 //	report.TextAnalysis(os.Stdout, in, a) // every line starts with report.Prefix
 //	report.JSONAnalysis(f, in, a)         // schema "benchkit-report/v1"
 //	report.SamplesAnalysis(g, in, a)      // benchfmt: benchstat g
+//	report.HTMLAnalysis(h, in, a)         // a self-contained page
+//	report.BMF(b, in, a); report.GAB(c, in, a) // dashboards' formats
 //
 // Every text line starts with [Prefix] ("benchkit │ "), so that the report
 // printed after `go test -bench` output leaves it parseable:

@@ -185,6 +185,10 @@ type Row struct {
 	// 6 runs or more) for SourceRuns, stats.BatchMedianCI for
 	// SourceBatches.
 	CIPct float64
+	// CILoNs and CIHiNs are that interval in ns/op, or -1: benchstat's
+	// bounds for SourceRuns; for SourceBatches MedianNs ∓ CIPct percent
+	// (stats.BatchMedianCI is symmetric in percent of the level).
+	CILoNs, CIHiNs float64
 	// Grade grades CVPct for SourceRuns and CIPct for SourceBatches;
 	// GradeBasis says which (BasisNone when unknown).
 	Grade      Grade

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -19,8 +20,14 @@ import (
 
 func render(t *testing.T, in Input) string {
 	t.Helper()
+	return renderWith(t, Text, in)
+}
+
+// renderWith returns what write writes for in.
+func renderWith(t *testing.T, write func(io.Writer, Input) error, in Input) string {
+	t.Helper()
 	var buf bytes.Buffer
-	require.NoError(t, Text(&buf, in))
+	require.NoError(t, write(&buf, in))
 	return buf.String()
 }
 

@@ -57,9 +57,12 @@ func textWidth(w io.Writer, in Input, a Analysis, cols int) error {
 	return p.flush()
 }
 
-// title writes the first line: the counts of shown benchmarks, runs and
-// comparisons, and the package.
-func (p *printer) title(in Input, a Analysis) {
+// title writes the first line ([titleText]).
+func (p *printer) title(in Input, a Analysis) { p.line(titleText(in, a)) }
+
+// titleText is the report's title: the counts of shown benchmarks, runs
+// and comparisons, the cross-build comparison, and the package.
+func titleText(in Input, a Analysis) string {
 	runs, shown := 0, 0
 	for _, r := range a.Rows {
 		runs += r.TotalRuns
@@ -77,7 +80,7 @@ func (p *printer) title(in Input, a Analysis) {
 	if in.Package != "" {
 		title += " · " + in.Package
 	}
-	p.line(title)
+	return title
 }
 
 // environment writes the facts, aligned, then the warnings.
@@ -96,21 +99,29 @@ func (p *printer) environment(in Input) {
 	}
 }
 
-// warmup writes the warm-up's summary and warnings, or how to turn it on.
+// warmup writes the warm-up's section ([warmupLines]).
 func (p *printer) warmup(wu *Warmup, against bool) {
 	p.section("warm-up")
-	if wu == nil && against {
-		p.line("  not run: under -benchkit.against every benchmark runs in fresh processes, all of which start equally cold")
-		return
+	for _, l := range warmupLines(wu, against) {
+		p.line("  " + l)
 	}
-	if wu == nil {
-		p.line("  off: the first benchmark paid for cold caches and clock ramp-up (turn it on with -benchkit.warmup=1s or BENCHKIT_WARMUP=1s)")
-		return
+}
+
+// warmupLines are the warm-up's summary and its warnings (each after
+// "⚠ "), or why none ran and how to turn it on; against says the
+// benchmarks ran in -benchkit.against's processes.
+func warmupLines(wu *Warmup, against bool) []string {
+	switch {
+	case wu == nil && against:
+		return []string{"not run: under -benchkit.against every benchmark runs in fresh processes, all of which start equally cold"}
+	case wu == nil:
+		return []string{"off: the first benchmark paid for cold caches and clock ramp-up (turn it on with -benchkit.warmup=1s or BENCHKIT_WARMUP=1s)"}
 	}
-	p.line("  " + wu.Summary)
+	lines := []string{wu.Summary}
 	for _, wn := range wu.Warnings {
-		p.line("  ⚠ " + wn)
+		lines = append(lines, "⚠ "+wn)
 	}
+	return lines
 }
 
 // benchmarks writes the table of shown rows and its legend, or why there
@@ -119,32 +130,49 @@ func (p *printer) warmup(wu *Warmup, against bool) {
 func (p *printer) benchmarks(a Analysis, delta float64, against bool) {
 	p.section("benchmarks")
 	if !slices.ContainsFunc(a.Rows, Row.Shown) {
-		switch {
-		case against:
-			p.line("  none in this process: under -benchkit.against the benchmarks ran in child processes (the comparison is below)")
-		case len(a.Comparisons) > 0:
-			p.line("  none tracked (the comparisons are below): call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
-		default:
-			p.line("  none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here")
-		}
+		p.line("  " + noBenchmarks(a, against))
 		return
 	}
-	table := [][]string{{"benchmark", "samples", "median/op", "±%", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
+	table := [][]string{benchmarkHeader(delta)}
 	folded := foldedRows(a.Rows)
 	for _, r := range a.Rows {
 		if !r.Shown() || folded[r.Display] {
 			continue
 		}
-		table = append(table, []string{
-			r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CIPct), cvCell(r), string(r.Grade),
-			pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
-		})
+		table = append(table, benchmarkCells(r))
 	}
 	p.table(table)
 	if len(folded) > 0 {
 		p.line("  " + foldedLine(a.Rows, folded))
 	}
-	p.legend(delta)
+	for _, l := range legendLines(delta) {
+		p.line("  · " + l)
+	}
+}
+
+// noBenchmarks says why the benchmarks table is empty.
+func noBenchmarks(a Analysis, against bool) string {
+	switch {
+	case against:
+		return "none in this process: under -benchkit.against the benchmarks ran in child processes (the comparison is below)"
+	case len(a.Comparisons) > 0:
+		return "none tracked (the comparisons are below): call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here"
+	}
+	return "none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here"
+}
+
+// benchmarkHeader is the benchmarks table's header row.
+func benchmarkHeader(delta float64) []string {
+	return []string{"benchmark", "samples", "median/op", "±%", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}
+}
+
+// benchmarkCells is one row of the benchmarks table, in the columns of
+// [benchmarkHeader].
+func benchmarkCells(r Row) []string {
+	return []string{
+		r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CIPct), cvCell(r), string(r.Grade),
+		pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
+	}
 }
 
 // MaxOnceRows is the most rows of benchmarks that ran once, with nothing
@@ -199,17 +227,19 @@ func foldedLine(rows []Row, folded map[string]bool) string {
 		"-count=10, or benchkit.Loop with a -benchtime above 1x, gives a spread)"
 }
 
-// legend explains the benchmarks table's columns.
-func (p *printer) legend(delta float64) {
-	p.line("  · samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run")
-	p.line("  · ±%: 95% interval of the median, half-width in percent: over runs as benchstat's (6 runs or more); over batches from 16 blocks of the run (this run's own uncertainty, not another process's)")
-	p.line("  · cv%: over runs the run-to-run cv (of -count runs, all in this process: what differs between processes is not in it); over batches (b) the spread of batches a few ms long within the run, not graded")
-	p.line("  · grade: of the run-to-run cv with 2 runs or more, else of ±%: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust")
-	p.line("  · wait%: time the process's threads waited for a CPU, over the run's wall time (contention)")
-	p.line(fmt.Sprintf("  · runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d, from the run-to-run cv; "+
-		"over batches lo–hi: lo from the run's own standard error (processes differ at least that much), hi from the cv of its 16 blocks "+
-		"as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes",
-		fmtNum(delta), fmtNum(delta), MinRunsForCI))
+// legendLines explain the benchmarks table's columns, one line each.
+func legendLines(delta float64) []string {
+	return []string{
+		"samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run",
+		"±%: 95% interval of the median, half-width in percent: over runs as benchstat's (6 runs or more); over batches from 16 blocks of the run (this run's own uncertainty, not another process's)",
+		"cv%: over runs the run-to-run cv (of -count runs, all in this process: what differs between processes is not in it); over batches (b) the spread of batches a few ms long within the run, not graded",
+		"grade: of the run-to-run cv with 2 runs or more, else of ±%: <2% excellent, 2-5% acceptable, 5-10% noisy, >10% do-not-trust",
+		"wait%: time the process's threads waited for a CPU, over the run's wall time (contention)",
+		fmt.Sprintf("runs@%s%%: runs per side to resolve a %s%% change, ⌈16·(cv/Δ)²⌉ (Lehr's rule), at least %d, from the run-to-run cv; "+
+			"over batches lo–hi: lo from the run's own standard error (processes differ at least that much), hi from the cv of its 16 blocks "+
+			"as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes",
+			fmtNum(delta), fmtNum(delta), MinRunsForCI),
+	}
 }
 
 // stripPlots writes a strip plot per row with at least 2 samples, if any.
@@ -220,10 +250,23 @@ func (p *printer) stripPlots(rows []Row) {
 	}
 }
 
-// findings writes the findings of rows ([findingLines]), then one line
-// naming the rows whose spread is unknown; nothing when there are none.
-// virtualised says the environment warned of a hypervisor.
+// findings writes the findings section ([allFindings]); nothing when
+// there are none. virtualised says the environment warned of a
+// hypervisor.
 func (p *printer) findings(rows []Row, virtualised bool) {
+	lines := allFindings(rows, virtualised)
+	if len(lines) == 0 {
+		return
+	}
+	p.section("findings")
+	for _, l := range lines {
+		p.line("  " + l)
+	}
+}
+
+// allFindings are the findings lines of rows ([findingLines]), then one
+// line naming the rows whose spread is unknown.
+func allFindings(rows []Row, virtualised bool) []string {
 	lines := findingLines(rows, virtualised)
 	var once []string
 	for _, r := range rows {
@@ -231,26 +274,23 @@ func (p *printer) findings(rows []Row, virtualised bool) {
 			once = append(once, r.Display)
 		}
 	}
-	if len(lines) == 0 && len(once) == 0 {
-		return
-	}
-	p.section("findings")
-	for _, l := range lines {
-		p.line("  " + l)
-	}
 	if len(once) > 0 {
-		p.line(fmt.Sprintf("  %s: one run and fewer than 2 timed batches, so no spread is known; "+
+		lines = append(lines, fmt.Sprintf("%s: one run and fewer than 2 timed batches, so no spread is known; "+
 			"run with -count=10, or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)",
 			listNames(once, 4)))
 	}
+	return lines
 }
+
+// comparisonsTitle heads the comparisons section.
+const comparisonsTitle = "comparisons · Δ = impl/baseline − 1: the median over rounds (with forks, the mean of the forks' medians) and its CI; the control's CI is the noise floor"
 
 // comparisons writes each control comparison ([comparisonLines]), if any.
 func (p *printer) comparisons(cs []ComparisonRow) {
 	if len(cs) == 0 {
 		return
 	}
-	p.section("comparisons · Δ = impl/baseline − 1: the median over rounds (with forks, the mean of the forks' medians) and its CI; the control's CI is the noise floor")
+	p.section(comparisonsTitle)
 	for _, c := range cs {
 		comparisonLines(p, c)
 	}
@@ -260,8 +300,13 @@ func (p *printer) comparisons(cs []ComparisonRow) {
 // if any.
 func (p *printer) dropped(n int) {
 	if n > 0 {
-		p.line(fmt.Sprintf("⚠ %d benchmark names were not recorded: the registry holds at most %d", n, registry.MaxBenchmarks))
+		p.line(droppedLine(n))
 	}
+}
+
+// droppedLine says that n benchmark names were not recorded.
+func droppedLine(n int) string {
+	return fmt.Sprintf("⚠ %d benchmark names were not recorded: the registry holds at most %d", n, registry.MaxBenchmarks)
 }
 
 // failures writes the failures section, if any.
@@ -413,11 +458,35 @@ func hasWarning(ws []env.Warning, key string) bool {
 }
 
 func comparisonLines(p *printer, c ComparisonRow) {
+	p.line("  " + comparisonHead(c))
+	rows := comparisonRows(c)
+	for i := range rows {
+		rows[i][0] = "  " + rows[i][0]
+	}
+	p.table(rows)
+	for _, l := range comparisonNotes(c) {
+		p.line("      " + l)
+	}
+	if c.Dropped > 0 {
+		p.line("  " + comparisonsDropped(c))
+	}
+}
+
+// comparisonName is the comparison's benchmark as go test prints it, with
+// "(i of n)" when the benchmark made several.
+func comparisonName(c ComparisonRow) string {
 	name := displayName(c.Benchmark, 1)
 	if c.Of > 1 {
 		name += fmt.Sprintf(" (%d of %d)", c.Index, c.Of)
 	}
-	head := fmt.Sprintf("  %s: baseline %s at %s/op, %s", name, c.Baseline,
+	return name
+}
+
+// comparisonHead is a comparison's first line: the benchmark, the
+// baseline's cost, the rounds, the intervals' level, the call overhead
+// and the processes.
+func comparisonHead(c ComparisonRow) string {
+	head := fmt.Sprintf("%s: baseline %s at %s/op, %s", comparisonName(c), c.Baseline,
 		fmtNs(c.BaselineNsPerOp), textfmt.Plural(c.Rounds, "round"))
 	if c.Confidence > 0 && c.Confidence < 1 {
 		head += fmt.Sprintf(", %s%% intervals", fmtNum(c.Confidence*100))
@@ -431,28 +500,43 @@ func comparisonLines(p *printer, c ComparisonRow) {
 	case c.Forks == 1:
 		head += ", within one process"
 	}
-	p.line(head)
-	rows := [][]string{estimateRow("control ("+c.Baseline+" again)", c.Control, "noise floor", c.Rounds)}
+	return head
+}
+
+// controlLabel names a comparison's control row.
+func controlLabel(c ComparisonRow) string { return "control (" + c.Baseline + " again)" }
+
+// comparisonRows are a comparison's table rows ([estimateRow]): the
+// control's, then each candidate's.
+func comparisonRows(c ComparisonRow) [][]string {
+	rows := [][]string{estimateRow(controlLabel(c), c.Control, "noise floor", c.Rounds)}
 	for _, e := range c.Candidates {
 		rows = append(rows, estimateRow(e.Name, e, "", c.Rounds))
 	}
-	for i := range rows {
-		rows[i][0] = "  " + rows[i][0]
-	}
-	p.table(rows)
+	return rows
+}
+
+// comparisonNotes are the lines after a comparison's table: the gate's
+// outcome and the warnings (each after "⚠ ").
+func comparisonNotes(c ComparisonRow) []string {
+	var out []string
 	switch {
 	case c.Gate > 0 && c.GateFailed:
-		p.line(fmt.Sprintf("      gate %s%%: FAILED", fmtNum(c.Gate)))
+		out = append(out, fmt.Sprintf("gate %s%%: FAILED", fmtNum(c.Gate)))
 	case c.Gate > 0:
-		p.line(fmt.Sprintf("      gate %s%%: passed", fmtNum(c.Gate)))
+		out = append(out, fmt.Sprintf("gate %s%%: passed", fmtNum(c.Gate)))
 	}
 	for _, wn := range c.Warnings {
-		p.line("      ⚠ " + wn)
+		out = append(out, "⚠ "+wn)
 	}
-	if c.Dropped > 0 {
-		p.line(fmt.Sprintf("  ⚠ %s of %s were not recorded: the registry holds at most %d per benchmark",
-			textfmt.Plural(c.Dropped, "more comparison"), displayName(c.Benchmark, 1), registry.MaxComparisons))
-	}
+	return out
+}
+
+// comparisonsDropped says how many more comparisons of c's benchmark the
+// registry did not hold.
+func comparisonsDropped(c ComparisonRow) string {
+	return fmt.Sprintf("⚠ %s of %s were not recorded: the registry holds at most %d per benchmark",
+		textfmt.Plural(c.Dropped, "more comparison"), displayName(c.Benchmark, 1), registry.MaxComparisons)
 }
 
 // estimateRow is one implementation's row of a comparison: name, time,

@@ -2,6 +2,8 @@ package session
 
 import (
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/child"
@@ -36,7 +38,11 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
 		return code
 	}
-	a := against.Measure(p, dir, d.fs, d.stderr)
+	var progress func(against.Progress)
+	if !cfg.NoProgress {
+		progress = progressLines(d.stderr, ProgressEvery)
+	}
+	a := against.Measure(p, dir, d.fs, d.stderr, progress)
 	d.reg.SetAgainst(a)
 	in := input(cfg, d, snap, nil)
 	an := report.Analyze(in)
@@ -48,4 +54,35 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 		return 1
 	}
 	return 0
+}
+
+// ProgressEvery is the least time between two progress lines of
+// -benchkit.against: short rounds say how far the run is every few
+// seconds, not after every round.
+const ProgressEvery = 5 * time.Second
+
+// progressLines returns the progress callback of against.Measure: after
+// a triple or a round, when every has passed since the last line (or
+// since the start), one line on w with the units done, the time so far
+// and the time left in that phase at that pace; the first line says how
+// to turn them off. Each
+// starts with report.Prefix, which benchfmt reads as neither a result nor
+// a configuration line.
+func progressLines(w io.Writer, every time.Duration) func(against.Progress) {
+	var last time.Duration
+	unit := ""
+	hint := " (-benchkit.progress=off turns these lines off)"
+	return func(pr against.Progress) {
+		if pr.Unit != unit { // a new phase: its time starts again
+			unit, last = pr.Unit, 0
+		}
+		if pr.Done < 1 || pr.Elapsed-last < every {
+			return
+		}
+		last = pr.Elapsed
+		left := pr.Elapsed / time.Duration(pr.Done) * time.Duration(pr.Total-pr.Done)
+		fmt.Fprintf(w, "%s-benchkit.against: %s %d of %d done after %v, about %v to go%s\n",
+			report.Prefix, pr.Unit, pr.Done, pr.Total, pr.Elapsed.Round(time.Second), left.Round(time.Second), hint)
+		hint = ""
+	}
 }

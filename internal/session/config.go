@@ -35,6 +35,9 @@ type Config struct {
 	// JSONPath and SamplesPath are the JSON report's and the samples
 	// file's paths, "" for none.
 	JSONPath, SamplesPath string
+	// HTMLPath is the HTML report's path; BMFPath and GABPath the
+	// exports' for Bencher and github-action-benchmark; "" for none.
+	HTMLPath, BMFPath, GABPath string
 	// Report is "" (ReportStdout), ReportStderr, ReportOff or a path.
 	Report string
 	// Warmup is the warm-up's limit, 0 off.
@@ -48,6 +51,9 @@ type Config struct {
 	// NoMetrics is -benchkit.metrics=off: validated here, read where the
 	// metrics are reported (testflag.Metrics).
 	NoMetrics bool
+	// NoProgress is -benchkit.progress=off: no progress lines on stderr
+	// between the rounds of -benchkit.against.
+	NoProgress bool
 	// Against is the base test binary of -benchkit.against, "" off;
 	// Rounds its rounds (0: against.DefaultRounds), Gate its time gate
 	// in percent (0 off), GateAllocs its allocation gate.
@@ -79,6 +85,12 @@ var settings = []setting{
 		"write the benchkit JSON report (schema benchkit-report/v1) to `path`", func(c *Config) *string { return &c.JSONPath }),
 	pathSetting("benchkit.samples", "BENCHKIT_SAMPLES",
 		"write every benchmark sample to `path` in the Go benchmark format, for benchstat", func(c *Config) *string { return &c.SamplesPath }),
+	pathSetting("benchkit.html", "BENCHKIT_HTML",
+		"write the HTML report (one page, plots included, no script) to `path`", func(c *Config) *string { return &c.HTMLPath }),
+	pathSetting("benchkit.bmf", "BENCHKIT_BMF",
+		"write the results in Bencher Metric Format JSON to `path`, for bencher run --adapter json --file", func(c *Config) *string { return &c.BMFPath }),
+	pathSetting("benchkit.gab", "BENCHKIT_GAB",
+		"write the results as github-action-benchmark's customSmallerIsBetter JSON to `path`", func(c *Config) *string { return &c.GABPath }),
 	{
 		flag: "benchkit.report", env: "BENCHKIT_REPORT",
 		usage: "where the text report goes: stdout, stderr, off, or a file `path` (env BENCHKIT_REPORT)",
@@ -115,16 +127,10 @@ var settings = []setting{
 	},
 	pctSetting("benchkit.delta", "BENCHKIT_DELTA", "the change in `percent` the report's runs-needed column sizes for (Lehr's rule)",
 		false, "is not a positive percentage: use a number such as 5", func(c *Config) *float64 { return &c.Delta }),
-	{
-		flag: testflag.MetricsFlag, env: testflag.MetricsEnv, boolean: true,
-		usage: "add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines: on or off (env BENCHKIT_METRICS)",
-		def:   func(c Config) string { return strconv.FormatBool(!c.NoMetrics) },
-		set: func(c *Config, v string) error {
-			on, err := testflag.ParseSwitch(v)
-			c.NoMetrics = !on
-			return err
-		},
-	},
+	switchSetting(testflag.MetricsFlag, testflag.MetricsEnv,
+		"add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines", func(c *Config) *bool { return &c.NoMetrics }),
+	switchSetting("benchkit.progress", "BENCHKIT_PROGRESS", "print progress on stderr between the rounds of -benchkit.against",
+		func(c *Config) *bool { return &c.NoProgress }),
 	boolSetting("benchkit.strict", "BENCHKIT_STRICT", "exit non-zero when any benchmark raised a benchkit flag",
 		func(c *Config) *bool { return &c.Strict }),
 	countSetting("benchkit.forks", "BENCHKIT_FORKS", "`n` fresh processes control.Compare spreads its rounds over; 1 measures within one process",
@@ -166,6 +172,18 @@ func pathSetting(flag, env, usage string, field func(*Config) *string) setting {
 	return setting{flag: flag, env: env, usage: usage + " (env " + env + ")",
 		def: func(c Config) string { return *field(&c) },
 		set: func(c *Config, v string) error { *field(c) = v; return nil }}
+}
+
+// switchSetting is an on/off setting (testflag.ParseSwitch), on by
+// default: off is the field, true when the setting is off.
+func switchSetting(flag, env, usage string, off func(*Config) *bool) setting {
+	return setting{flag: flag, env: env, usage: usage + ": on or off (env " + env + ")", boolean: true,
+		def: func(c Config) string { return strconv.FormatBool(!*off(&c)) },
+		set: func(c *Config, v string) error {
+			on, err := testflag.ParseSwitch(v)
+			*off(c) = !on
+			return err
+		}}
 }
 
 // boolSetting is a true/false setting; its flag can be given without a

@@ -127,6 +127,9 @@ func TestMainSamePathTwice(t *testing.T) {
 		{"-benchkit.json=" + path, "-benchkit.samples=" + path},
 		{"-benchkit.report=" + path, "-benchkit.json=" + path},
 		{"-benchkit.report=" + path, "-benchkit.samples=" + path},
+		{"-benchkit.html=" + path, "-benchkit.json=" + path},
+		{"-benchkit.bmf=" + path, "-benchkit.gab=" + path},
+		{"-benchkit.gab=" + path, "-benchkit.report=" + path},
 	} {
 		h := newHarness(append([]string{"-test.bench=."}, args...)...)
 		assert.Equal(t, 2, h.run(fakeM{run: h.record}), "%v", args)
@@ -134,8 +137,49 @@ func TestMainSamePathTwice(t *testing.T) {
 		assert.Contains(t, h.stderr.String(), "both write "+path+", and one would lose its output: give each its own path")
 	}
 	dir := t.TempDir() + "/"
-	h := newHarness("-test.bench=.", "-benchkit.json="+dir, "-benchkit.samples="+dir)
+	h := newHarness("-test.bench=.", "-benchkit.json="+dir, "-benchkit.samples="+dir, "-benchkit.html="+dir, "-benchkit.bmf="+dir, "-benchkit.gab="+dir)
 	assert.Equal(t, 0, h.run(fakeM{run: h.record}), "a directory gets a file of each kind: %s", h.stderr.String())
+}
+
+// TestMainHTMLAndExports: -benchkit.html, -benchkit.bmf and -benchkit.gab
+// (or their variables) write the HTML report and the two exports; a
+// directory gets one file of each per package.
+func TestMainHTMLAndExports(t *testing.T) {
+	dir := t.TempDir()
+	page, bmf, gab := filepath.Join(dir, "r.html"), filepath.Join(dir, "r.bmf.json"), filepath.Join(dir, "r.gab.json")
+	h := newHarness("-test.bench=.", "-benchkit.html="+page, "-benchkit.gab="+gab)
+	h.env["BENCHKIT_BMF"] = bmf
+	require.Equal(t, 0, h.run(fakeM{run: h.record}), h.stderr.String())
+	b, err := os.ReadFile(page)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), "<!DOCTYPE html>"))
+	assert.Contains(t, string(b), `<meta name="benchkit-package" content="example.com/fake">`)
+	assert.Contains(t, string(b), `<svg class="timeline"`)
+	b, err = os.ReadFile(bmf)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"BenchmarkTwo-2": {`)
+	b, err = os.ReadFile(gab)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"name": "BenchmarkTwo-2 - ns/op"`)
+
+	out := filepath.Join(dir, "out") + "/"
+	require.NoError(t, os.Mkdir(out, 0o755))
+	h = newHarness("-test.bench=.", "-benchkit.html="+out, "-benchkit.bmf="+out, "-benchkit.gab="+out)
+	require.Equal(t, 0, h.run(fakeM{run: h.record}), h.stderr.String())
+	for _, name := range []string{"example.com_fake.html", "example.com_fake.bmf.json", "example.com_fake.gab.json"} {
+		_, err := os.Stat(filepath.Join(out, name))
+		assert.NoError(t, err, name)
+	}
+
+	h = newHarness("-test.bench=.", "-benchkit.html="+page)
+	h.deps.pkg = "example.com/other"
+	require.Equal(t, 0, h.run(fakeM{run: h.record}))
+	assert.Contains(t, h.stderr.String(), "benchkit: "+page+" held the output of package example.com/fake (written ")
+
+	h = newHarness("-test.bench=.", "-benchkit.gab="+filepath.Join(dir, "late.json"))
+	h.deps.create = func(string) (io.WriteCloser, error) { return nil, errors.New("disk full") }
+	assert.Equal(t, 1, h.run(fakeM{run: h.record}))
+	assert.Contains(t, h.stderr.String(), "benchkit: cannot write the github-action-benchmark file: disk full; fix the path given by -benchkit.gab or BENCHKIT_GAB")
 }
 
 // TestMainStrayChildMarker: a result marker left in the environment by

@@ -5,31 +5,42 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/report"
 )
 
 // outputFile is one file Main writes: its setting's path, the
-// extension of the per-package name in a directory, and how the user
-// names the setting.
+// extension of the per-package name in a directory, how the user names
+// the setting, what the file is (for messages), and how it is rendered
+// (nil for the text report, which [text] writes).
 type outputFile struct {
-	path, ext, setting string
+	path, ext, setting, what string
+	render                   func(io.Writer, report.Input, report.Analysis) error
 }
 
 // outputFiles lists the files cfg asks for.
 func outputFiles(cfg Config) []outputFile {
-	var out []outputFile
-	if cfg.JSONPath != "" {
-		out = append(out, outputFile{cfg.JSONPath, ".json", "-benchkit.json or BENCHKIT_JSON"})
-	}
-	if cfg.SamplesPath != "" {
-		out = append(out, outputFile{cfg.SamplesPath, ".txt", "-benchkit.samples or BENCHKIT_SAMPLES"})
+	all := []outputFile{
+		{cfg.JSONPath, ".json", "-benchkit.json or BENCHKIT_JSON", "the JSON report", report.JSONAnalysis},
+		{cfg.SamplesPath, ".txt", "-benchkit.samples or BENCHKIT_SAMPLES", "the samples file", report.SamplesAnalysis},
+		{cfg.HTMLPath, ".html", "-benchkit.html or BENCHKIT_HTML", "the HTML report", report.HTMLAnalysis},
+		{cfg.BMFPath, ".bmf.json", "-benchkit.bmf or BENCHKIT_BMF", "the Bencher Metric Format file", report.BMF},
+		{cfg.GABPath, ".gab.json", "-benchkit.gab or BENCHKIT_GAB", "the github-action-benchmark file", report.GAB},
 	}
 	if r := cfg.Report; r != "" && r != ReportStdout && r != ReportStderr && r != ReportOff {
-		out = append(out, outputFile{r, ".report.txt", "-benchkit.report or BENCHKIT_REPORT"})
+		all = append(all, outputFile{r, ".report.txt", "-benchkit.report or BENCHKIT_REPORT", "the report", nil})
+	}
+	var out []outputFile
+	for _, f := range all {
+		if f.path != "" {
+			out = append(out, f)
+		}
 	}
 	return out
 }
@@ -91,7 +102,8 @@ func checkWritable(path string) error {
 
 // otherPackage returns a warning when path already holds benchkit
 // output of another package than pkg (the JSON report's "package", the
-// samples file's "pkg:" line), which writing path would replace: two
+// samples file's "pkg:" line, the HTML report's benchkit-package meta
+// element), which writing path would replace: two
 // packages given one file path, as `go test ./...` with a file (not a
 // directory) does. It returns "" when path is absent, unreadable, not
 // benchkit's, or pkg's own.
@@ -115,6 +127,8 @@ func otherPackage(path, pkg string) string {
 		if json.NewDecoder(br).Decode(&head) == nil && strings.HasPrefix(head.Schema, "benchkit-report/") {
 			other = head.Package
 		}
+	} else if first, err := br.Peek(1); err == nil && first[0] == '<' {
+		other = htmlPackage(br)
 	} else {
 		other = samplesPackage(br)
 	}
@@ -141,4 +155,20 @@ func samplesPackage(r io.Reader) string {
 		}
 	}
 	return ""
+}
+
+// htmlPackage returns the content of the benchkit-package meta element
+// in the head of an HTML report, or "" when there is none.
+func htmlPackage(r io.Reader) string {
+	head, _ := io.ReadAll(io.LimitReader(r, 4<<10))
+	const start = `<meta name="benchkit-package" content="`
+	_, rest, ok := strings.Cut(string(head), start)
+	if !ok {
+		return ""
+	}
+	v, _, ok := strings.Cut(rest, `"`)
+	if !ok {
+		return ""
+	}
+	return html.UnescapeString(v)
 }

@@ -184,15 +184,12 @@ func output(cfg Config, d Deps, in report.Input, a report.Analysis) (failed bool
 	if !text(cfg, d, in, a) {
 		failed = true
 	}
-	if cfg.JSONPath != "" {
-		if err := writeFile(d, filePath(cfg.JSONPath, d.pkg, ".json"), func(w io.Writer) error { return report.JSONAnalysis(w, in, a) }); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: cannot write the JSON report: %v; fix the path given by -benchkit.json or BENCHKIT_JSON\n", err)
-			failed = true
+	for _, f := range outputFiles(cfg) {
+		if f.render == nil {
+			continue
 		}
-	}
-	if cfg.SamplesPath != "" {
-		if err := writeFile(d, filePath(cfg.SamplesPath, d.pkg, ".txt"), func(w io.Writer) error { return report.SamplesAnalysis(w, in, a) }); err != nil {
-			fmt.Fprintf(d.stderr, "benchkit: cannot write the samples file: %v; fix the path given by -benchkit.samples or BENCHKIT_SAMPLES\n", err)
+		if err := writeFile(d, filePath(f.path, d.pkg, f.ext), func(w io.Writer) error { return f.render(w, in, a) }); err != nil {
+			fmt.Fprintf(d.stderr, "benchkit: cannot write %s: %v; fix the path given by %s\n", f.what, err, f.setting)
 			failed = true
 		}
 	}

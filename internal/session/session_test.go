@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/verdict"
@@ -372,6 +374,16 @@ func TestMainRegistersNothingAtImport(t *testing.T) {
 	}
 }
 
+// TestMainDocListsEverySetting: Main's doc comment has a row for every
+// setting, with its flag and its environment variable.
+func TestMainDocListsEverySetting(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "benchkit", "main.go"))
+	require.NoError(t, err)
+	for _, s := range settings {
+		assert.Regexp(t, `(?m)^//\t-`+regexp.QuoteMeta(s.flag)+`\b.*\b`+s.env+`\b`, string(doc), "benchkit/main.go's settings table")
+	}
+}
+
 // The settings MainOption's constructors apply, as the session sees them.
 var optStrict = func(c *Config) { c.Strict = true }
 
@@ -395,4 +407,49 @@ func TestAgainstFailedTestsMeasureNothing(t *testing.T) {
 	assert.Contains(t, h.stderr.String(), "measured nothing: the tests failed")
 	assert.Nil(t, h.reg.Against())
 	assert.Empty(t, h.stdout.String())
+}
+
+// TestProgressLines: a line after a triple or a round once every has
+// passed in its phase, with the units done and the time left at the pace
+// so far; the first says
+// how to turn them off; each carries the report's prefix.
+func TestProgressLines(t *testing.T) {
+	var buf strings.Builder
+	p := progressLines(&buf, 5*time.Second)
+	tr := func(done int, el time.Duration) {
+		p(against.Progress{Unit: "triple", Done: done, Total: 20, Elapsed: el})
+	}
+	rd := func(done int, el time.Duration) {
+		p(against.Progress{Unit: "round", Done: done, Total: 10, Elapsed: el})
+	}
+	tr(1, 2*time.Second)
+	assert.Empty(t, buf.String(), "too soon")
+	tr(2, 6*time.Second)
+	tr(3, 8*time.Second)
+	tr(4, 12*time.Second)
+	rd(1, 3*time.Second)
+	rd(2, 6*time.Second)
+	assert.Equal(t, "benchkit │ -benchkit.against: triple 2 of 20 done after 6s, about 54s to go (-benchkit.progress=off turns these lines off)\n"+
+		"benchkit │ -benchkit.against: triple 4 of 20 done after 12s, about 48s to go\n"+
+		"benchkit │ -benchkit.against: round 2 of 10 done after 6s, about 24s to go\n", buf.String(), "each phase keeps its own time")
+}
+
+// TestProgressSetting: -benchkit.progress and BENCHKIT_PROGRESS take on
+// and off; progress is on by default.
+func TestProgressSetting(t *testing.T) {
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	Register(fs, Defaults())
+	require.NoError(t, fs.Parse(nil))
+	c, err := Resolve(nil, func(string) string { return "" }, fs)
+	require.NoError(t, err)
+	assert.False(t, c.NoProgress)
+	c, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
+	require.NoError(t, err)
+	assert.True(t, c.NoProgress)
+	require.NoError(t, fs.Parse([]string{"-benchkit.progress=on"}))
+	c, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
+	require.NoError(t, err)
+	assert.False(t, c.NoProgress, "the flag over the variable")
+	_, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "sometimes"}[k] }, flag.NewFlagSet("u", flag.ContinueOnError))
+	assert.ErrorContains(t, err, "BENCHKIT_PROGRESS")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,7 +21,16 @@ type options struct {
 	width    int
 	markdown bool
 	slow     bool
+	// html is the page the command wrote and png the screenshot of it to
+	// write (relative to the module root), in a window of size (default
+	// defaultShot), with alt as the image's text.
+	html, png, alt string
+	size           [2]int
 }
+
+// defaultShot is the window, in CSS pixels, of a screenshot without
+// size=.
+var defaultShot = [2]int{1100, 1400}
 
 // block is one capture block of a markdown file: lines[start] is its start
 // marker and lines[end] its end marker.
@@ -89,6 +99,9 @@ func parseSpec(spec string) (string, options, error) {
 	if cmd == "" {
 		return "", o, fmt.Errorf("capture block without a command")
 	}
+	if (o.html == "") != (o.png == "") {
+		return "", o, fmt.Errorf("html= and png= go together: the page the command writes and the screenshot to make of it")
+	}
 	return cmd, o, nil
 }
 
@@ -116,6 +129,17 @@ func (o *options) set(s string) (bool, error) {
 		o.width = n
 	case hasVal && key == "lines":
 		return true, o.setLines(val)
+	case hasVal && key == "html":
+		o.html = val
+	case hasVal && key == "png":
+		if !strings.HasSuffix(val, ".png") {
+			return true, fmt.Errorf("png=%s: want a file ending in .png, like png=docs/img/seed001.png", val)
+		}
+		o.png = val
+	case hasVal && key == "alt":
+		o.alt = val
+	case hasVal && key == "size":
+		return true, o.setSize(val)
 	default:
 		return false, nil
 	}
@@ -131,6 +155,18 @@ func (o *options) setLines(val string) error {
 		return fmt.Errorf("lines=%s: want A-B with 1 ≤ A ≤ B, like lines=1-40", val)
 	}
 	o.from, o.to = from, to
+	return nil
+}
+
+// setSize parses the WxH of size=WxH.
+func (o *options) setSize(val string) error {
+	w, h, ok := strings.Cut(val, "x")
+	width, errW := strconv.Atoi(w)
+	height, errH := strconv.Atoi(h)
+	if !ok || errW != nil || errH != nil || width < 100 || height < 100 {
+		return fmt.Errorf("size=%s: want WxH in pixels, each at least 100, like size=1100x1400", val)
+	}
+	o.size = [2]int{width, height}
 	return nil
 }
 
@@ -177,6 +213,17 @@ func body(header string, o options, out []string) []string {
 	}
 	res := append([]string{"```text", header}, out...)
 	return append(res, "```")
+}
+
+// imageBody is what replaces the lines between a screenshot block's
+// markers: the header in backquotes, an empty line and the image, linked
+// at rel (the PNG's path from the markdown file's directory).
+func imageBody(header string, o options, rel string) []string {
+	alt := o.alt
+	if alt == "" {
+		alt = "screenshot of " + o.html
+	}
+	return []string{"`" + header + "`", "", "![" + alt + "](" + filepath.ToSlash(rel) + ")"}
 }
 
 // rewrite returns lines with the body of each block in bodies replaced;

@@ -50,6 +50,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad lines", "<!-- capture: ls | lines=5-2 -->\n<!-- /capture -->\n", "lines=5-2"},
 		{"bad grep", "<!-- capture: ls | grep=( -->\n<!-- /capture -->\n", "grep=("},
 		{"no command", "<!-- capture:  -->\n<!-- /capture -->\n", "without a command"},
+		{"html without png", "<!-- capture: ls | html=/tmp/p.html -->\n<!-- /capture -->\n", "html= and png= go together"},
+		{"png not png", "<!-- capture: ls | html=/tmp/p.html | png=docs/img/p.jpg -->\n<!-- /capture -->\n", "png=docs/img/p.jpg"},
+		{"bad size", "<!-- capture: ls | html=/tmp/p.html | png=p.png | size=10x10 -->\n<!-- /capture -->\n", "size=10x10"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -115,5 +118,19 @@ func TestCut(t *testing.T) {
 func TestCPUModel(t *testing.T) {
 	if got := cpuModel("/nonexistent/cpuinfo"); got != "unknown" {
 		t.Errorf("unreadable file: got %q, want unknown", got)
+	}
+}
+
+func TestParseScreenshot(t *testing.T) {
+	blocks, err := parseBlocks([]string{"<!-- capture: go test ./x -args -benchkit.html=/tmp/r.html | html=/tmp/r.html | png=docs/img/r.png | size=1000x1200 | alt=the report -->", "<!-- /capture -->"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := blocks[0].opts
+	if blocks[0].command != "go test ./x -args -benchkit.html=/tmp/r.html" || o.html != "/tmp/r.html" || o.png != "docs/img/r.png" || o.size != [2]int{1000, 1200} || o.alt != "the report" {
+		t.Errorf("got %q %+v", blocks[0].command, o)
+	}
+	if got := imageBody("# h", o, "img/r.png"); strings.Join(got, "\n") != "`# h`\n\n![the report](img/r.png)" {
+		t.Errorf("image body: got %q", got)
 	}
 }

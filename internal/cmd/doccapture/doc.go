@@ -29,6 +29,21 @@
 //	width=N      cut lines longer than N characters, ending them with …
 //	markdown     the output is markdown: write it without a ```text fence
 //	slow         run only with -slow
+//	html=FILE    the command writes the page FILE; the block becomes a
+//	png=FILE     screenshot of it by headless Chromium (internal/browser),
+//	             written to the png FILE (relative to the module root) with
+//	             at most 256 colours, and linked from the markdown file
+//	size=WxH     the screenshot's window in CSS pixels (default 1100x1400)
+//	alt=TEXT     the image's alternative text
+//
+// A screenshot block's body is the header line in backquotes, an empty
+// line and the image:
+//
+//	<!-- capture: go test -run='^$' -bench=. ./examples/seed001 -benchkit.html=/tmp/s.html | html=/tmp/s.html | png=docs/img/seed001.png -->
+//	`# 2026-12-01 10:04 UTC · go1.26.8 linux/amd64 · …`
+//
+//	![screenshot of /tmp/s.html](img/seed001.png)
+//	<!-- /capture -->
 //
 // A trailing " | x" is a shell pipe unless x is one of these options, so
 // write alternations inside a regular expression without spaces around |.

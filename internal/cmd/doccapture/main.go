@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/browser"
 )
 
 // config is what the flags set.
@@ -105,7 +107,10 @@ func processFile(w io.Writer, name string, c config, cache map[string]string) ([
 			failed = append(failed, fmt.Sprintf("%s: %s: %v\n%s", where, b.command, err, out))
 			continue
 		}
-		bodies[i] = body(header(), b.opts, b.opts.filter(out))
+		if bodies[i], err = blockBody(name, b.opts, out); err != nil {
+			failed = append(failed, fmt.Sprintf("%s: %s: %v", where, b.command, err))
+			continue
+		}
 		changed = true
 	}
 	if !changed {
@@ -178,4 +183,45 @@ func cpuModel(path string) string {
 		}
 	}
 	return "unknown"
+}
+
+// blockBody is a block's new body in the markdown file md: the command's
+// output filtered by o, or, with png=, the screenshot of o.html.
+func blockBody(md string, o options, out string) ([]string, error) {
+	if o.png == "" {
+		return body(header(), o, o.filter(out)), nil
+	}
+	return screenshotBody(md, o)
+}
+
+// screenshotBody renders the page o.html with headless Chromium into
+// o.png, shrinks it ([shrinkPNG]), and returns the block's body for the
+// markdown file md.
+func screenshotBody(md string, o options) ([]string, error) {
+	exe := browser.Find()
+	if exe == "" {
+		return nil, fmt.Errorf("no %s on PATH to make the screenshot (apt-get install chromium)", strings.Join(browser.Names, ", "))
+	}
+	page, err := filepath.Abs(o.html)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Dir(o.png), 0o755); err != nil {
+		return nil, err
+	}
+	size := o.size
+	if size == [2]int{} {
+		size = defaultShot
+	}
+	if err := browser.Screenshot(context.Background(), exe, "file://"+page, o.png, size[0], size[1]); err != nil {
+		return nil, err
+	}
+	if err := shrinkPNG(o.png); err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(filepath.Dir(md), o.png)
+	if err != nil {
+		return nil, err
+	}
+	return imageBody(header(), o, rel), nil
 }
