@@ -14,8 +14,9 @@ import (
 
 // Target is one benchmark of one test binary.
 type Target struct {
-	// Binary is the test binary: child.Self() for this one, or another
-	// build's.
+	// Binary is the test binary: child.Self() for this one (its
+	// /proc/self/exe is given to valgrind as /proc/<this pid>/exe), or
+	// another build's.
 	Binary string
 	// Benchmark is the benchmark's full name without the -procs suffix
 	// (b.Name(), "BenchmarkX/size=1K"); the processes select exactly it.
@@ -121,13 +122,25 @@ func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
 		return Result{}, &Error{Reason: ReasonFailed, Benchmark: t.Benchmark, Message: err.Error(), Err: err}
 	}
 	defer remove()
-	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now()}
+	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary)}
+	c.t.Binary = valgrindPath(t.Binary, os.Getpid())
 	res, err := c.count()
 	res.Benchmark, res.Runs, res.Valgrind = t.Benchmark, c.runs, vg.Version
 	for _, r := range c.runs {
 		res.Wall += r.Wall
 	}
 	return res, err
+}
+
+// valgrindPath returns the path through which valgrind, a process of its
+// own, reaches binary: for /proc/self/exe (child.Self on Linux), which
+// would name valgrind itself, /proc/<pid>/exe, the running file of the
+// process pid, even after the path was rebuilt.
+func valgrindPath(binary string, pid int) string {
+	if binary == "/proc/self/exe" {
+		return "/proc/" + strconv.Itoa(pid) + "/exe"
+	}
+	return binary
 }
 
 // withDefaults returns lim with its zero fields set to the defaults.
@@ -154,6 +167,17 @@ type counter struct {
 	start time.Time
 	runs  []Run
 	rate  float64 // instructions per second of the latest process, 0 before the first
+	// command is how a message names the test binary to run by hand.
+	command string
+}
+
+// command is how a message tells the user to run binary: "go test" for
+// this process's own (/proc/self/exe), else its path.
+func command(binary string) string {
+	if strings.HasPrefix(binary, "/proc/") {
+		return "go test"
+	}
+	return binary
 }
 
 // count searches for N2, runs the repeats and computes the result.
@@ -284,13 +308,12 @@ func (c *counter) run(n int, expect float64) (Run, error) {
 		c.runs = append(c.runs, r)
 		return r, &Error{Reason: ReasonNotRun, Benchmark: c.t.Benchmark, Output: child.Tail(out, 20),
 			Message: fmt.Sprintf("the process at -test.benchtime=%dx printed no result line for it: it skipped, failed to start, "+
-				"or the name selects nothing; run `%s -test.run='^$' -test.bench='%s' -test.benchtime=%dx` to see why",
-				n, c.t.Binary, child.BenchFilter(c.t.Benchmark), n)}
+				"or the name selects nothing; %s shows why", n, c.reproduce(n))}
 	}
 	total, err := ParseIRefs(string(logText))
 	if err != nil {
 		c.runs = append(c.runs, r)
-		return r, &Error{Reason: ReasonNoCount, Benchmark: c.t.Benchmark, Message: err.Error(), Output: tailText(string(logText), 20), Err: err}
+		return r, &Error{Reason: ReasonNoCount, Benchmark: c.t.Benchmark, Message: err.Error(), Output: tailText(logExcerpt(string(logText)), 20), Err: err}
 	}
 	r.Instructions, r.BytesPerOp = total, bytes
 	if s := out.Elapsed.Seconds(); s > 0 {
@@ -316,13 +339,23 @@ func (c *counter) failure(err error, out child.Result, logText string, n int) er
 	if d := diagnose(logText); d != "" {
 		msg += ": " + d
 	} else {
-		msg += ": the benchmark fails or panics under valgrind (run it as below without valgrind to tell), or valgrind cannot run it"
+		msg += fmt.Sprintf(": the benchmark fails or panics under valgrind or under the count's settings, or valgrind cannot run it; "+
+			"GOGC=off GOMAXPROCS=1 %s, without valgrind, tells them apart", c.reproduce(n))
 	}
 	output := child.Tail(out, 20)
-	if strings.TrimSpace(logText) != "" {
-		output += "valgrind's log:\n" + tailText(logText, 12)
+	if ex := logExcerpt(logText); ex != "" {
+		output += "valgrind's log:\n" + tailText(ex, 12)
 	}
 	return &Error{Reason: ReasonFailed, Benchmark: c.t.Benchmark, Message: msg, Output: output, Err: err}
+}
+
+// reproduce is the command that runs the process at n ops by hand,
+// without valgrind.
+func (c *counter) reproduce(n int) string {
+	if c.command == "go test" {
+		return fmt.Sprintf("`go test -run='^$' -bench='%s' -benchtime=%dx`", child.BenchFilter(c.t.Benchmark), n)
+	}
+	return fmt.Sprintf("`%s -test.run='^$' -test.bench='%s' -test.benchtime=%dx`", c.command, child.BenchFilter(c.t.Benchmark), n)
 }
 
 // deadline returns the deadline of a process expected to execute expect
@@ -371,7 +404,9 @@ func testArgs(t Target, n int) []string {
 // processEnv is a process's extra environment: extra, then the child
 // markers for the benchmark name (result file resultFile, temporary
 // files in dir), then the count's settings, GODEBUG after extra's or this
-// process's own.
+// process's own, and BENCHKIT_COUNT=off: a process that is not a child
+// after all (a binary whose Main predates the markers) must not count in
+// turn.
 func processEnv(extra []string, name, resultFile, dir string) []string {
 	godebug := os.Getenv("GODEBUG")
 	for _, kv := range extra {
@@ -385,7 +420,30 @@ func processEnv(extra []string, name, resultFile, dir string) []string {
 	}
 	env := append(append([]string{}, extra...), child.Env(name, resultFile)...)
 	env = append(env, child.ChildEnv(dir)...)
-	return append(env, "GODEBUG="+settings, "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off")
+	return append(env, "GODEBUG="+settings, "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off")
+}
+
+// logExcerpt returns the lines of valgrind's log text that say something
+// about the run: not the banner (up to the "Parent PID:" line), not the
+// cache configuration warnings (the simulation is off), not the empty
+// "==pid==" lines.
+func logExcerpt(text string) string {
+	var sb strings.Builder
+	banner := strings.Contains(text, "Parent PID:")
+	for line := range strings.Lines(text) {
+		l := strings.TrimRight(line, "\r\n")
+		switch {
+		case banner:
+			banner = !strings.Contains(l, "Parent PID:")
+			continue
+		case strings.Contains(l, "-- warning:") && strings.Contains(l, "cache"):
+			continue
+		case strings.HasPrefix(l, "==") && strings.HasSuffix(strings.TrimSpace(l), "=="):
+			continue
+		}
+		sb.WriteString(l + "\n")
+	}
+	return sb.String()
 }
 
 // tailText returns the last n lines of s.

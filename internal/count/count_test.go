@@ -216,7 +216,7 @@ func TestProcessEnv(t *testing.T) {
 	env := processEnv([]string{"A=1", "GODEBUG=madvdontneed=1"}, "BenchmarkX", "/tmp/r.json", t.TempDir())
 	assert.Equal(t, "A=1", env[0], "the caller's entries come first")
 	assert.Contains(t, env, "GODEBUG=madvdontneed=1,asyncpreemptoff=1,memprofilerate=0", "the caller's GODEBUG, then the count's: later settings win")
-	for _, want := range []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_CHILD_TARGET=BenchmarkX"} {
+	for _, want := range []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off", "BENCHKIT_CHILD_TARGET=BenchmarkX"} {
 		assert.Contains(t, env, want)
 	}
 	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir()), "GODEBUG=asyncpreemptoff=1,memprofilerate=0")
@@ -253,4 +253,33 @@ func TestErrorMessage(t *testing.T) {
 	assert.ErrorIs(t, err, inner)
 	assert.Equal(t, ReasonFailed, ReasonOf(fmt.Errorf("wrapped: %w", err)))
 	assert.Equal(t, Reason(""), ReasonOf(inner))
+}
+
+func TestValgrindPath(t *testing.T) {
+	assert.Equal(t, "/proc/42/exe", valgrindPath("/proc/self/exe", 42), "valgrind's own /proc/self/exe is valgrind")
+	assert.Equal(t, "/tmp/base.test", valgrindPath("/tmp/base.test", 42))
+}
+
+func TestLogExcerpt(t *testing.T) {
+	log := `==6342== Cachegrind, a cache and branch-prediction profiler
+==6342== Copyright (C) 2002-2017, and GNU GPL'd, by Nicholas Nethercote et al.
+==6342== Using Valgrind-3.19.0 and LibVEX; rerun with -h for copyright info
+==6342== Command: /proc/6322/exe -test.run=^$
+==6342== Parent PID: 6322
+==6342== 
+--6342-- warning: L3 cache found, using its data for the LL simulation.
+--6342-- warning: simulated LL cache: line_size 64  assoc 1  total_size 268,435,456
+==6342== 
+==6342== Process terminating with default action of signal 4 (SIGILL)
+==6342== I   refs:      5,121,452
+`
+	assert.Equal(t, "==6342== Process terminating with default action of signal 4 (SIGILL)\n==6342== I   refs:      5,121,452\n", logExcerpt(log))
+	assert.Equal(t, "garbage\n", logExcerpt("garbage\n"), "no banner: every line")
+}
+
+func TestReproduce(t *testing.T) {
+	c := &counter{t: Target{Benchmark: "BenchmarkX/n=1"}, command: command("/proc/self/exe")}
+	assert.Equal(t, "`go test -run='^$' -bench='^BenchmarkX$/^n=1$' -benchtime=2x`", c.reproduce(2))
+	c.command = command("/tmp/base.test")
+	assert.Equal(t, "`/tmp/base.test -test.run='^$' -test.bench='^BenchmarkX$/^n=1$' -test.benchtime=2x`", c.reproduce(2))
 }
