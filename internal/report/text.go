@@ -129,22 +129,48 @@ func (p *printer) benchmarks(a Analysis, delta float64, against bool) {
 		}
 		return
 	}
-	table := [][]string{{"benchmark", "samples", "median/op", "±%", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}}
+	counted := slices.ContainsFunc(a.Rows, func(r Row) bool { return r.Shown() && r.Count != nil })
+	head := []string{"benchmark", "samples", "median/op", "±%", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%"}
+	if counted {
+		head = append(head, "instr/op")
+	}
+	table := [][]string{append(head, "flags")}
 	folded := foldedRows(a.Rows)
 	for _, r := range a.Rows {
 		if !r.Shown() || folded[r.Display] {
 			continue
 		}
-		table = append(table, []string{
+		row := []string{
 			r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CIPct), cvCell(r), string(r.Grade),
-			pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
-		})
+			pctCell(r.WaitPct), runsNeededCell(r),
+		}
+		if counted {
+			row = append(row, instrCell(r.Count))
+		}
+		table = append(table, append(row, dash(strings.Join(r.Tags(), ", "))))
 	}
 	p.table(table)
 	if len(folded) > 0 {
 		p.line("  " + foldedLine(a.Rows, folded))
 	}
 	p.legend(delta)
+	if counted {
+		p.line("  · instr/op: instructions per op counted under valgrind (-benchkit.count=instructions) at GOMAXPROCS=1, " +
+			"(T(N2) − T(N1))/(N2 − N1) from two processes at N1 and N2 ops: the code path, not its speed (cache misses, mispredictions, " +
+			"frequency and contention are not in it; docs/counts.md); n/a: not counted, the findings say why")
+	}
+}
+
+// instrCell is the instr/op cell: the count, "n/a" when the benchmark
+// could not be counted, "-" when it was not counted at all.
+func instrCell(c *registry.InstrCount) string {
+	switch {
+	case c == nil:
+		return "-"
+	case !c.Counted():
+		return "n/a"
+	}
+	return fmtInstr(c.PerOp)
 }
 
 // MaxOnceRows is the most rows of benchmarks that ran once, with nothing
@@ -159,7 +185,7 @@ const MaxOnceRows = 8
 func foldedRows(rows []Row) map[string]bool {
 	var once []string
 	for _, r := range rows {
-		if r.Shown() && r.Source == SourceNone && len(r.Flags) == 0 && r.Regimes == nil {
+		if r.Shown() && r.Source == SourceNone && len(r.Flags) == 0 && r.Regimes == nil && r.Count == nil {
 			once = append(once, r.Display)
 		}
 	}
@@ -231,7 +257,8 @@ func (p *printer) findings(rows []Row, virtualised bool) {
 			once = append(once, r.Display)
 		}
 	}
-	if len(lines) == 0 && len(once) == 0 {
+	counts := countFindings(rows)
+	if len(lines) == 0 && len(once) == 0 && len(counts) == 0 {
 		return
 	}
 	p.section("findings")
@@ -242,6 +269,21 @@ func (p *printer) findings(rows []Row, virtualised bool) {
 		p.line(fmt.Sprintf("  %s: one run and fewer than 2 timed batches, so no spread is known; "+
 			"run with -count=10, or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)",
 			listNames(once, 4)))
+	}
+	for _, c := range counts {
+		p.line("  " + c.text)
+		p.quote(c.output)
+	}
+}
+
+// quote writes out, a process's output, as printed, indented; nothing
+// for "".
+func (p *printer) quote(out string) {
+	if strings.TrimSpace(out) == "" {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		p.verbatim("      " + l)
 	}
 }
 
