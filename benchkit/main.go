@@ -48,13 +48,20 @@ import (
 //	-benchkit.rounds=n          BENCHKIT_ROUNDS      -                  10
 //	-benchkit.gate=pct          BENCHKIT_GATE        -                  0 (no gate)
 //	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -                  false
+//	-benchkit.count=kind        BENCHKIT_COUNT       -                  off (or instructions)
 //
 // Precedence, lowest first: the default, the options, the environment
 // variable, the flag: the person running the command overrides the code.
 // -benchkit.forks is read by package control; -benchkit.metrics where the
 // metrics are reported, so that BENCHKIT_METRICS works without Main.
 // -benchkit.against and the three after it compare with another build
-// (docs/ci.md).
+// (docs/ci.md). -benchkit.count=instructions, after the benchmarks,
+// counts the instructions per op of every benchmark that called Track,
+// Loop or LoopWithSetup under valgrind, in processes of this test binary
+// (seconds each), and shows them in the report's instr/op column, the
+// JSON report and the samples file; a benchmark that cannot be counted
+// (no valgrind, or it fails under it) is named with the reason and the
+// fix, and fails nothing (docs/counts.md).
 //
 // A file path is relative to the package directory. A path that ends with
 // a separator or names a directory gets one file per package, named after
