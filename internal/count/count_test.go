@@ -3,6 +3,7 @@ package count
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -282,4 +283,36 @@ func TestReproduce(t *testing.T) {
 	assert.Equal(t, "`go test -run='^$' -bench='^BenchmarkX$/^n=1$' -benchtime=2x`", c.reproduce(2))
 	c.command = command("/tmp/base.test")
 	assert.Equal(t, "`/tmp/base.test -test.run='^$' -test.bench='^BenchmarkX$/^n=1$' -test.benchtime=2x`", c.reproduce(2))
+}
+
+func TestCompare(t *testing.T) {
+	base := Result{PerOp: 16_000, ResolutionPct: 0.04, SpreadPct: -1}
+	same := Result{PerOp: 16_002, ResolutionPct: 0.04, SpreadPct: -1}
+	c := Compare(base, same)
+	assert.InDelta(t, 0.0125, c.DeltaPct, 1e-9)
+	assert.Equal(t, MinTolerancePct, c.TolerancePct)
+	assert.False(t, c.Changed, "0.0125% is noise")
+
+	plus1 := Result{PerOp: 16_150, ResolutionPct: 0.04, SpreadPct: -1}
+	c = Compare(base, plus1)
+	assert.True(t, c.Changed)
+	assert.InDelta(t, 0.9375, c.DeltaPct, 1e-9)
+
+	coarse := Result{PerOp: 16_150, ResolutionPct: 0.6, SpreadPct: -1}
+	c = Compare(Result{PerOp: 16_000, ResolutionPct: 0.5, SpreadPct: -1}, coarse)
+	assert.InDelta(t, 1.1, c.TolerancePct, 1e-12, "the resolutions add up")
+	assert.False(t, c.Changed)
+
+	seeded := Result{PerOp: 16_150, ResolutionPct: 0.04, SpreadPct: 1.2}
+	c = Compare(base, seeded)
+	assert.Equal(t, 1.2, c.TolerancePct, "the spread over repeats")
+	assert.False(t, c.Changed)
+
+	minus := Compare(plus1, base)
+	assert.True(t, minus.Changed)
+	assert.Less(t, minus.DeltaPct, 0.0)
+
+	none := Compare(Result{}, base)
+	assert.True(t, math.IsNaN(none.DeltaPct))
+	assert.False(t, none.Changed, "no base count, no change")
 }
