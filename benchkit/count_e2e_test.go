@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/benchkit/go-benchkit/internal/count"
+	"github.com/benchkit/go-benchkit/internal/testbin"
 )
 
 // TestCountEndToEnd runs testdata/count with -benchkit.count=instructions:
@@ -19,9 +19,7 @@ import (
 // the run still passes, the untracked one is not counted. It skips where
 // valgrind cannot count.
 func TestCountEndToEnd(t *testing.T) {
-	if _, err := count.Find(); err != nil {
-		t.Skipf("counts need valgrind: %v", err)
-	}
+	testbin.Valgrind(t)
 	bin := e2eBuild(t, "count")
 	js := filepath.Join(t.TempDir(), "r.json")
 	out := e2eRun(t, bin, 5*time.Minute, "-test.bench=.", "-test.benchtime=100x", "-test.cpu=1", "-benchkit.warmup=off",
