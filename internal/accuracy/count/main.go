@@ -38,13 +38,16 @@
 //
 // After the table come a line describing the machine (load average at
 // start, before the busy loops) and the command line that reproduces the
-// run. A count that fails is reported on stderr and left out.
+// run. A count that fails is reported on stderr and left out. -workloads
+// counts only those workloads (the table has their rows only).
 package count
 
 import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
@@ -57,6 +60,7 @@ type config struct {
 	budget           int64
 	pkg              string
 	timeout          time.Duration
+	workloads        []string // of allWorkloads, in their order
 }
 
 // Main runs the table with the command-line arguments args (its flags,
@@ -76,7 +80,20 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fs.Int64Var(&c.budget, "budget", count.DefaultBudget, "count.Limits.Budget: instructions between the two processes")
 		fs.StringVar(&c.pkg, "pkg", "./internal/accuracy/workloads/count", "the workloads' package")
 		fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "deadline of each native process (the counts have their own)")
+		fs.Func("workloads", "the workloads to count, comma-separated (default "+strings.Join(allWorkloads, ",")+")", func(v string) error {
+			c.workloads = nil
+			for _, w := range strings.Split(v, ",") {
+				if !slices.Contains(allWorkloads, w) {
+					return fmt.Errorf("no workload %q: the workloads are %s", w, strings.Join(allWorkloads, ", "))
+				}
+				c.workloads = append(c.workloads, w)
+			}
+			return nil
+		})
 	})
+	if c.workloads == nil {
+		c.workloads = allWorkloads
+	}
 	if err == nil && (c.r < 1 || c.repeats < 1 || c.busy < 0 || c.budget < 1) {
 		err = fmt.Errorf("-r, -repeats and -budget must be at least 1, -busy at least 0")
 	}
@@ -85,6 +102,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // commandLine is the command that reproduces the run.
 func (c config) commandLine() string {
-	return harness.CommandLine("count", fmt.Sprintf("-r %d -repeats %d -busy %d -budget %d -pkg %s -timeout %v",
-		c.r, c.repeats, c.busy, c.budget, c.pkg, c.timeout), false)
+	return harness.CommandLine("count", fmt.Sprintf("-r %d -repeats %d -busy %d -budget %d -pkg %s -timeout %v -workloads %s",
+		c.r, c.repeats, c.busy, c.budget, c.pkg, c.timeout, strings.Join(c.workloads, ",")), false)
 }

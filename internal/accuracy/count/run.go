@@ -15,8 +15,8 @@ import (
 
 // The workloads and the builds, in the table's order.
 var (
-	workloads = []string{"Compute", "Alloc", "Map"}
-	builds    = []build{{"base", "base", ""}, {"+1%", "plus1", "-tags=count_plus1"}, {"+5%", "plus5", "-tags=count_plus5"}}
+	allWorkloads = []string{"Compute", "Alloc", "Map"}
+	builds       = []build{{"base", "base", ""}, {"+1%", "plus1", "-tags=count_plus1"}, {"+5%", "plus5", "-tags=count_plus5"}}
 )
 
 // build is one way of building the workloads' package: its name in the
@@ -63,7 +63,7 @@ func run(c config, stdout, stderr io.Writer) error {
 		return err
 	}
 	ms := measure(c, vg, bins, hints, stderr)
-	printTable(stdout, rows(ms, c.r))
+	printTable(stdout, rows(ms, c.workloads, c.r))
 	fmt.Fprintf(stdout, "\n%s; %d busy-loop processes while counting; %s\n%s\n", machine, c.busy, vg.Version, c.commandLine())
 	return nil
 }
@@ -74,7 +74,7 @@ func measure(c config, vg count.Valgrind, bins map[string]string, hints map[stri
 	var ms []measurement
 	lim := count.Limits{Budget: c.budget, Repeats: c.repeats}
 	for rep := range c.r {
-		for _, w := range workloads {
+		for _, w := range c.workloads {
 			for i := range builds {
 				b := builds[(i+rep)%len(builds)]
 				lim.NsPerOp = hints[b.name+"/"+w]

@@ -25,8 +25,9 @@ type row struct {
 	processes       float64 // median processes per count
 }
 
-// rows computes the table's rows from the measurements of r repetitions.
-func rows(ms []measurement, r int) []row {
+// rows computes the table's rows of workloads from the measurements of
+// r repetitions.
+func rows(ms []measurement, workloads []string, r int) []row {
 	var out []row
 	for _, w := range workloads {
 		byRep := map[string][]*count.Result{}

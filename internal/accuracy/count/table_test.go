@@ -24,7 +24,7 @@ func TestRows(t *testing.T) {
 		counted("Compute", "base", 1, 16002), counted("Compute", "+1%", 1, 16153), counted("Compute", "+5%", 1, 16790),
 		counted("Compute", "base", 2, 16100), counted("Compute", "+1%", 2, 16090), // a base off by +0.6%, a +1% below its base
 	}
-	rs := rows(ms, 3)
+	rs := rows(ms, allWorkloads, 3)
 	require.Len(t, rs, 9, "three workloads × three builds")
 	base, plus1, plus5 := rs[0], rs[1], rs[2]
 	assert.Equal(t, 3, base.n)
@@ -60,6 +60,12 @@ func TestParseFlags(t *testing.T) {
 	assert.Equal(t, 2, c.busy)
 	assert.Equal(t, count.DefaultBudget, c.budget)
 	assert.Contains(t, c.commandLine(), "go run ./internal/accuracy count -r 2 -repeats 1 -busy 2")
+	assert.Equal(t, allWorkloads, c.workloads)
 	_, err = parseFlags([]string{"-r", "0"}, &stderr)
 	assert.Error(t, err)
+	c, err = parseFlags([]string{"-workloads", "Map,Compute"}, &stderr)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Map", "Compute"}, c.workloads)
+	_, err = parseFlags([]string{"-workloads", "Sort"}, &stderr)
+	assert.ErrorContains(t, err, `no workload "Sort"`)
 }
