@@ -424,9 +424,9 @@ func processEnv(extra []string, name, resultFile, dir string) []string {
 }
 
 // logExcerpt returns the lines of valgrind's log text that say something
-// about the run: not the banner (up to the "Parent PID:" line), not the
+// about a failure: not the banner (up to the "Parent PID:" line), not the
 // cache configuration warnings (the simulation is off), not the empty
-// "==pid==" lines.
+// "==pid==" lines, not the instruction count.
 func logExcerpt(text string) string {
 	var sb strings.Builder
 	banner := strings.Contains(text, "Parent PID:")
@@ -438,7 +438,7 @@ func logExcerpt(text string) string {
 			continue
 		case strings.Contains(l, "-- warning:") && strings.Contains(l, "cache"):
 			continue
-		case strings.HasPrefix(l, "==") && strings.HasSuffix(strings.TrimSpace(l), "=="):
+		case strings.HasPrefix(l, "==") && strings.HasSuffix(strings.TrimSpace(l), "=="), irefsLine.MatchString(l):
 			continue
 		}
 		sb.WriteString(l + "\n")
