@@ -16,7 +16,8 @@ import (
 type Target struct {
 	// Binary is the test binary: child.Self() for this one (its
 	// /proc/self/exe is given to valgrind as /proc/<this pid>/exe), or
-	// another build's.
+	// another build's; a relative path is relative to this process's
+	// working directory, not to Dir.
 	Binary string
 	// Benchmark is the benchmark's full name without the -procs suffix
 	// (b.Name(), "BenchmarkX/size=1K"); the processes select exactly it.
@@ -124,6 +125,9 @@ func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
 	defer remove()
 	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary)}
 	c.t.Binary = valgrindPath(t.Binary, os.Getpid())
+	if abs, err := filepath.Abs(c.t.Binary); err == nil {
+		c.t.Binary = abs // valgrind runs in Target.Dir
+	}
 	res, err := c.count()
 	res.Benchmark, res.Runs, res.Valgrind = t.Benchmark, c.runs, vg.Version
 	for _, r := range c.runs {
@@ -384,9 +388,11 @@ func (c *counter) deadline(expect float64) (time.Duration, error) {
 }
 
 // valgrindArgs are valgrind's options: cachegrind counting instructions
-// only, no output file, its messages to logFile.
+// only, no output file, its messages to logFile (its '%' escaped, which
+// valgrind would expand).
 func valgrindArgs(logFile string) []string {
-	return []string{"--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", "--log-file=" + logFile}
+	return []string{"--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+		"--log-file=" + strings.ReplaceAll(logFile, "%", "%%")}
 }
 
 // testArgs are the test binary's arguments for a process at n ops.

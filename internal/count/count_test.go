@@ -316,3 +316,10 @@ func TestCompare(t *testing.T) {
 	assert.True(t, math.IsNaN(none.DeltaPct))
 	assert.False(t, none.Changed, "no base count, no change")
 }
+
+func TestValgrindArgs(t *testing.T) {
+	assert.Equal(t, []string{"--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", "--log-file=/tmp/100%%/v.log"},
+		valgrindArgs("/tmp/100%/v.log"), "valgrind expands %p and %q{...} in --log-file")
+	assert.Equal(t, []string{"-test.run=^$", "-test.bench=^BenchmarkX$/^n=1$", "-test.count=1", "-test.cpu=1", "-test.benchmem=true", "-test.benchtime=1002x", "-test.short=true"},
+		testArgs(Target{Benchmark: "BenchmarkX/n=1", Args: []string{"-test.short=true"}}, 1002))
+}
