@@ -39,7 +39,7 @@
 // its own difference when that is at least 20 noise floors, else by
 // growing k a hundredfold) and a further process runs, at most
 // [MaxSteps] of them. k is capped at [MaxK], by the steps' growth (at
-// most ×100 a step), and so that N2 ops allocate at most the heap limit
+// most ×100 a step), and so that the k ops allocate at most the heap limit
 // ([DefaultHeapBytes], from the B/op each process prints): with the
 // garbage collector off, every byte allocated stays.
 //
@@ -83,8 +83,8 @@
 //
 // # What is counted
 //
-// Everything the process executes between the two runs' difference:
-// the benchmark's ops, and also work done per op with the timer stopped
+// Everything the process executes per op is counted: the benchmark's
+// ops, and also work done per op with the timer stopped
 // (benchkit.LoopWithSetup's setup function and its StopTimer/StartTimer
 // pairs, a b.StopTimer section in a b.N loop). Work that runs once per
 // run of the benchmark function (setup before b.Loop, Track's bookkeeping)
