@@ -54,6 +54,7 @@ import (
 //	-benchkit.gate=pct          BENCHKIT_GATE        -                  0 (no gate)
 //	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -                  false
 //	-benchkit.progress=on|off   BENCHKIT_PROGRESS    -                  on
+//	-benchkit.count=kind        BENCHKIT_COUNT       -                  off (or instructions)
 //
 // Precedence, lowest first: the default, the options, the environment
 // variable, the flag: the person running the command overrides the code.
@@ -68,7 +69,13 @@ import (
 // writes one self-contained page with the report's plots; -benchkit.bmf
 // (Bencher Metric Format) and -benchkit.gab (github-action-benchmark's
 // customSmallerIsBetter) export the results for those dashboards
-// (docs/report.md, docs/ci.md).
+// (docs/report.md, docs/ci.md). -benchkit.count=instructions,
+// after the benchmarks, counts the instructions per op of every benchmark
+// that called Track, Loop or LoopWithSetup under valgrind, in processes
+// of this test binary (seconds each), and shows them in the report's
+// instr/op column, the JSON report and the samples file; a benchmark that
+// cannot be counted (no valgrind, or it fails under it) is named with the
+// reason and the fix, and fails nothing (docs/counts.md).
 //
 // A file path is relative to the package directory. A path that ends with
 // a separator or names a directory gets one file per package, named after

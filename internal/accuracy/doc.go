@@ -19,6 +19,7 @@
 //	signals      the report's grades, regime calls and flags on steady benchmarks and a hog; runs-needed vs run-to-run CV
 //	wander       why fresh processes differ: the machine's speed changing over time, or something fixed per process
 //	warmup       what a disposable first benchmark (warmup.Benchmark) does to an identical pair's first-position penalty
+//	count        instructions per op under valgrind on a busy machine: spread across processes, +1% and +5% told from identical code, the cost
 //
 // A table prints its measurements to standard output (markdown for all
 // but against, whose columns are aligned with spaces) with a line

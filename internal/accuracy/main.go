@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/against"
+	"github.com/benchkit/go-benchkit/internal/accuracy/count"
 	"github.com/benchkit/go-benchkit/internal/accuracy/forks"
 	"github.com/benchkit/go-benchkit/internal/accuracy/groundtruth"
 	"github.com/benchkit/go-benchkit/internal/accuracy/signals"
@@ -29,6 +30,7 @@ var tables = []table{
 	{"signals", "the report's grades, regime calls and flags on steady benchmarks and a hog; runs-needed vs run-to-run CV", signals.Main},
 	{"wander", "why fresh processes differ: the machine's speed changing over time, or something fixed per process", wander.Main},
 	{"warmup", "what a disposable first benchmark (warmup.Benchmark) does to an identical pair's first-position penalty", warmup.Main},
+	{"count", "instructions per op under valgrind on a busy machine: spread across processes, +1% and +5% told from identical code, the cost", count.Main},
 }
 
 func main() {

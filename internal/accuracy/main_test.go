@@ -71,7 +71,7 @@ func TestDispatchAll(t *testing.T) {
 // TestTables checks the real list without running a table: the names the
 // package doc gives, each once, each with a one-line description.
 func TestTables(t *testing.T) {
-	assert.Equal(t, []string{"groundtruth", "forks", "against", "signals", "wander", "warmup"}, names(tables))
+	assert.Equal(t, []string{"groundtruth", "forks", "against", "signals", "wander", "warmup", "count"}, names(tables))
 	for _, tb := range tables {
 		assert.NotEmpty(t, tb.doc, tb.name)
 		assert.NotContains(t, tb.doc, "\n", tb.name)

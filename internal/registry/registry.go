@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -154,7 +155,46 @@ type Bench struct {
 	// recorded beyond that bound.
 	Comparisons        []Comparison
 	DroppedComparisons int
+	// Count is the benchmark's instructions per op, counted under
+	// valgrind after the run (-benchkit.count=instructions), or nil when
+	// it was not counted.
+	Count *InstrCount
 }
+
+// MaxCountOutput bounds the bytes of [InstrCount.Output] (the end is
+// kept).
+const MaxCountOutput = 4096
+
+// InstrCount is a benchmark's count of instructions per op under
+// valgrind (package internal/count), or why it could not be counted.
+type InstrCount struct {
+	// PerOp is the instructions per op, (Total2 − Total1)/(N2 − N1), or
+	// -1 when the benchmark could not be counted.
+	PerOp float64
+	// N1 and N2 are the ops of the two processes, Total1 and Total2
+	// their instructions in all.
+	N1, N2         int
+	Total1, Total2 int64
+	// ResolutionPct is how far the noise of two processes can move
+	// PerOp, in percent of it.
+	ResolutionPct float64
+	// Capped says why N2 stopped short of the instruction budget, or "".
+	Capped string
+	// Processes is how many valgrind processes the count ran, and Wall
+	// their wall time in all.
+	Processes int
+	Wall      time.Duration
+	// Valgrind is the version that counted ("valgrind-3.19.0").
+	Valgrind string
+	// Reason, Error and Output say why the benchmark could not be
+	// counted (a count.Reason, the message with the fix, and the end of
+	// the failing process's output, at most MaxCountOutput bytes); all ""
+	// when it was.
+	Reason, Error, Output string
+}
+
+// Counted reports whether c holds a count.
+func (c InstrCount) Counted() bool { return c.Reason == "" && c.PerOp >= 0 }
 
 // Registry holds the records of one process. The zero value is ready to use.
 type Registry struct {
@@ -299,6 +339,24 @@ func (r *Registry) AddComparison(name string, c Comparison) {
 	}
 }
 
+// SetCount records the named benchmark's instruction count, replacing
+// any earlier one; Output is cut to the whole lines within its last
+// MaxCountOutput bytes.
+func (r *Registry) SetCount(name string, c InstrCount) {
+	if n := len(c.Output); n > MaxCountOutput {
+		tail := c.Output[n-MaxCountOutput:]
+		if i := strings.IndexByte(tail, '\n'); i >= 0 {
+			tail = tail[i+1:]
+		}
+		c.Output = tail
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if b := r.bench(name); b != nil {
+		b.Count = &c
+	}
+}
+
 // Benchmarks returns deep copies of every benchmark's records, in the order
 // the names were first seen.
 func (r *Registry) Benchmarks() []Bench {
@@ -311,6 +369,10 @@ func (r *Registry) Benchmarks() []Bench {
 		c.Runs = slices.Clone(b.Runs)
 		c.Flags = slices.Clone(b.Flags)
 		c.Timeline = slices.Clone(b.Timeline)
+		if b.Count != nil {
+			cnt := *b.Count
+			c.Count = &cnt
+		}
 		c.Comparisons = make([]Comparison, len(b.Comparisons))
 		for i, cmp := range b.Comparisons {
 			c.Comparisons[i] = cmp.clone()

@@ -94,7 +94,7 @@ func splitProcs(b registry.Bench) []Row {
 	}
 	rows := make([]Row, 0, len(procs))
 	for _, p := range procs {
-		r := Row{Name: b.Name, Display: displayName(b.Name, p), Procs: p, Flags: b.Flags}
+		r := Row{Name: b.Name, Display: displayName(b.Name, p), Procs: p, Flags: b.Flags, Count: b.Count}
 		for _, run := range b.Runs {
 			if run.Procs == p {
 				r.Runs = append(r.Runs, run)

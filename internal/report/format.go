@@ -151,6 +151,19 @@ func fmtCount(x float64) string {
 	return strconv.FormatFloat(math.Trunc(x), 'f', 0, 64)
 }
 
+// fmtInstr formats instructions per op: to the integer from 100 on
+// ("16022"), with one decimal below ("12.5"); "?" when negative or not
+// finite.
+func fmtInstr(x float64) string {
+	switch {
+	case !finite(x) || x < 0:
+		return "?"
+	case x >= 100:
+		return strconv.FormatFloat(x, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
 // singular returns "run" for "runs" and "batch" for "batches".
 func singular(unit string) string {
 	if unit == "batches" {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,11 +150,12 @@ type benchDetail struct {
 // with samples to plot or findings.
 func benchSectionOf(a Analysis, delta float64, against, virtualised bool) benchSection {
 	var s benchSection
+	counted := slices.ContainsFunc(a.Rows, func(r Row) bool { return r.Shown() && r.Count != nil })
 	for _, r := range a.Rows {
 		if !r.Shown() {
 			continue
 		}
-		row := benchRow{Cells: benchmarkCells(r), Grade: gradeClass(r.Grade)}
+		row := benchRow{Cells: benchmarkCells(r, counted), Grade: gradeClass(r.Grade)}
 		if d, ok := benchDetailOf(fmt.Sprintf("bench-%d", len(s.Rows)+1), r, virtualised); ok {
 			row.Detail = d.ID
 			s.Details = append(s.Details, d)
@@ -164,7 +166,7 @@ func benchSectionOf(a Analysis, delta float64, against, virtualised bool) benchS
 		s.Empty = noBenchmarks(a, against)
 		return s
 	}
-	s.Header, s.Legend, s.Open = benchmarkHeader(delta), legendLines(delta), len(s.Details) <= MaxOpenDetails
+	s.Header, s.Legend, s.Open = benchmarkHeader(delta, counted), legendLines(delta, counted), len(s.Details) <= MaxOpenDetails
 	return s
 }
 

@@ -100,6 +100,28 @@ type jsonBenchmark struct {
 	RunsNeededHi    *int       `json:"runs_needed_hi"`
 	ColdStartRatio  *float64   `json:"cold_start_ratio"`
 	Drift           *jsonDrift `json:"drift"`
+
+	// Added within v1: the instructions per op counted under valgrind
+	// (-benchkit.count=instructions), null when not counted, and the
+	// count's details, null when counts were off.
+	InstructionsPerOp *float64          `json:"instructions_per_op"`
+	Instructions      *jsonInstructions `json:"instructions"`
+}
+
+type jsonInstructions struct {
+	PerOp         *float64 `json:"per_op"`
+	N1            int      `json:"n1"`
+	N2            int      `json:"n2"`
+	Total1        int64    `json:"total1"`
+	Total2        int64    `json:"total2"`
+	ResolutionPct *float64 `json:"resolution_pct"`
+	Capped        string   `json:"capped"`
+	Processes     int      `json:"processes"`
+	WallNs        int64    `json:"wall_ns"`
+	Valgrind      string   `json:"valgrind"`
+	Reason        string   `json:"reason"`
+	Error         string   `json:"error"`
+	Output        string   `json:"output"`
 }
 
 type jsonDrift struct {
@@ -307,6 +329,15 @@ func jsonBench(r Row) jsonBenchmark {
 	}
 	if r.ColdStart > 0 {
 		jb.ColdStartRatio = known(r.ColdStart)
+	}
+	if c := r.Count; c != nil {
+		jb.Instructions = &jsonInstructions{
+			N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped,
+			Processes: c.Processes, WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: c.Reason, Error: c.Error, Output: c.Output,
+		}
+		if c.Counted() {
+			jb.InstructionsPerOp, jb.Instructions.PerOp = known(c.PerOp), known(c.PerOp)
+		}
 	}
 	if d := r.Drift; d != nil {
 		jb.Drift = &jsonDrift{ChangePct: zeroIfBad(d.ChangePct), P: zeroIfBad(d.P), Blocks: d.Blocks}

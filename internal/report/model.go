@@ -245,6 +245,11 @@ type Row struct {
 	Flags []registry.Flag
 	// Timeline is the Loop batch timeline (ns per op per batch), if any.
 	Timeline []float64
+	// Count is the benchmark's instructions per op under valgrind
+	// (-benchkit.count=instructions), or why it could not be counted; nil
+	// when counts were off. It was counted at GOMAXPROCS=1, whatever the
+	// row's procs.
+	Count *registry.InstrCount
 }
 
 // Shown reports whether the row belongs in the benchmark table: a

@@ -19,8 +19,10 @@ import (
 // prints it) and "benchkit: benchkit-report/v1", then one block per
 // source, each under its own "samples:" key so that benchstat never mixes
 // them: runs (one line per recorded run), batches (a single run's Loop
-// timeline), rounds (control comparisons, Benchmark<Name>/impl=<impl>)
-// and against (-benchkit.against, labelled "side: base|new|control").
+// timeline), counts (one line per benchmark counted under valgrind, in
+// instructions/op), rounds (control comparisons,
+// Benchmark<Name>/impl=<impl>) and against (-benchkit.against, labelled
+// "side: base|new|control").
 // docs/report.md describes each line.
 func Samples(w io.Writer, in Input) error {
 	return SamplesAnalysis(w, in, Analyze(in))
@@ -84,6 +86,9 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 			}
 		}
 	}
+	if err := writeCounts(bw, block("counts"), a.Rows); err != nil {
+		return fmt.Errorf("report: writing the samples file: %w", err)
+	}
 	roundsCfg := block("rounds")
 	for _, c := range a.Comparisons {
 		if err := writeRounds(bw, roundsCfg, c); err != nil {
@@ -91,6 +96,41 @@ func SamplesAnalysis(w io.Writer, in Input, a Analysis) error {
 		}
 	}
 	return againstSamples(bw, base, in.Against)
+}
+
+// UnitInstructions is the unit of the samples file's instruction counts.
+// benchunit leaves it as it is (no "ns" or "MB" token to rescale) and
+// scales it as a decimal quantity: benchstat prints 16.02k.
+const UnitInstructions = "instructions/op"
+
+// writeCounts writes the rows' instruction counts, one line per counted
+// row, Benchmark<Name> <N2 − N1> <count> instructions/op, after the unit
+// metadata line "Unit instructions/op assume=exact": a count is one
+// value per process pair, which benchstat compares across files as it
+// would an exact quantity (the delta, never "~"); nothing when no row
+// was counted.
+func writeCounts(bw *benchfmt.Writer, cfg []benchfmt.Config, rows []Row) error {
+	wrote := false
+	for _, r := range rows {
+		c := r.Count
+		if c == nil || !c.Counted() || !finite(c.PerOp) {
+			continue
+		}
+		if !wrote {
+			u := &benchfmt.UnitMetadata{UnitMetadataKey: benchfmt.UnitMetadataKey{Unit: UnitInstructions, Key: "assume"},
+				OrigUnit: UnitInstructions, Value: "exact"}
+			if err := bw.Write(u); err != nil {
+				return err
+			}
+			wrote = true
+		}
+		res := &benchfmt.Result{Config: cfg, Name: benchfmt.Name(benchName(r)), Iters: max(c.N2-c.N1, 1),
+			Values: []benchfmt.Value{{Value: c.PerOp, Unit: UnitInstructions}}}
+		if err := bw.Write(res); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeRounds writes one line per round and implementation of a control

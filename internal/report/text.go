@@ -133,19 +133,20 @@ func (p *printer) benchmarks(a Analysis, delta float64, against bool) {
 		p.line("  " + noBenchmarks(a, against))
 		return
 	}
-	table := [][]string{benchmarkHeader(delta)}
+	counted := slices.ContainsFunc(a.Rows, func(r Row) bool { return r.Shown() && r.Count != nil })
+	table := [][]string{benchmarkHeader(delta, counted)}
 	folded := foldedRows(a.Rows)
 	for _, r := range a.Rows {
 		if !r.Shown() || folded[r.Display] {
 			continue
 		}
-		table = append(table, benchmarkCells(r))
+		table = append(table, benchmarkCells(r, counted))
 	}
 	p.table(table)
 	if len(folded) > 0 {
 		p.line("  " + foldedLine(a.Rows, folded))
 	}
-	for _, l := range legendLines(delta) {
+	for _, l := range legendLines(delta, counted) {
 		p.line("  · " + l)
 	}
 }
@@ -161,18 +162,39 @@ func noBenchmarks(a Analysis, against bool) string {
 	return "none recorded: call benchkit.Track(b) or benchkit.Loop(b, f) in a benchmark to see it here"
 }
 
-// benchmarkHeader is the benchmarks table's header row.
-func benchmarkHeader(delta float64) []string {
-	return []string{"benchmark", "samples", "median/op", "±%", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%", "flags"}
+// benchmarkHeader is the benchmarks table's header row; counted adds the
+// instr/op column before the flags.
+func benchmarkHeader(delta float64, counted bool) []string {
+	head := []string{"benchmark", "samples", "median/op", "±%", "cv%", "grade", "wait%", "runs@" + fmtNum(delta) + "%"}
+	if counted {
+		head = append(head, "instr/op")
+	}
+	return append(head, "flags")
 }
 
 // benchmarkCells is one row of the benchmarks table, in the columns of
 // [benchmarkHeader].
-func benchmarkCells(r Row) []string {
-	return []string{
+func benchmarkCells(r Row, counted bool) []string {
+	row := []string{
 		r.Display, samplesCell(r), fmtNs(r.MedianNs), pctCell(r.CIPct), cvCell(r), string(r.Grade),
-		pctCell(r.WaitPct), runsNeededCell(r), dash(strings.Join(r.Tags(), ", ")),
+		pctCell(r.WaitPct), runsNeededCell(r),
 	}
+	if counted {
+		row = append(row, instrCell(r.Count))
+	}
+	return append(row, dash(strings.Join(r.Tags(), ", ")))
+}
+
+// instrCell is the instr/op cell: the count, "n/a" when the benchmark
+// could not be counted, "-" when it was not counted at all.
+func instrCell(c *registry.InstrCount) string {
+	switch {
+	case c == nil:
+		return "-"
+	case !c.Counted():
+		return "n/a"
+	}
+	return fmtInstr(c.PerOp)
 }
 
 // MaxOnceRows is the most rows of benchmarks that ran once, with nothing
@@ -187,7 +209,7 @@ const MaxOnceRows = 8
 func foldedRows(rows []Row) map[string]bool {
 	var once []string
 	for _, r := range rows {
-		if r.Shown() && r.Source == SourceNone && len(r.Flags) == 0 && r.Regimes == nil {
+		if r.Shown() && r.Source == SourceNone && len(r.Flags) == 0 && r.Regimes == nil && r.Count == nil {
 			once = append(once, r.Display)
 		}
 	}
@@ -228,8 +250,8 @@ func foldedLine(rows []Row, folded map[string]bool) string {
 }
 
 // legendLines explain the benchmarks table's columns, one line each.
-func legendLines(delta float64) []string {
-	return []string{
+func legendLines(delta float64, counted bool) []string {
+	out := []string{
 		"samples: the runs' ns/op with 2 runs or more, else the batches benchkit.Loop timed in the one run",
 		"±%: 95% interval of the median, half-width in percent: over runs as benchstat's (6 runs or more); over batches from 16 blocks of the run (this run's own uncertainty, not another process's)",
 		"cv%: over runs the run-to-run cv (of -count runs, all in this process: what differs between processes is not in it); over batches (b) the spread of batches a few ms long within the run, not graded",
@@ -240,6 +262,12 @@ func legendLines(delta float64) []string {
 			"as if each were a run (holds unless processes differ more than stretches of one run); -count=10 measures it; n/a with two regimes",
 			fmtNum(delta), fmtNum(delta), MinRunsForCI),
 	}
+	if counted {
+		out = append(out, "instr/op: instructions per op counted under valgrind (-benchkit.count=instructions) at GOMAXPROCS=1, "+
+			"(T(N2) − T(N1))/(N2 − N1) from two processes at N1 and N2 ops: the code path, not its speed (cache misses, mispredictions, "+
+			"frequency and contention are not in it; docs/counts.md); n/a: not counted, the findings say why")
+	}
+	return out
 }
 
 // stripPlots writes a strip plot per row with at least 2 samples, if any.
@@ -259,13 +287,19 @@ func (p *printer) findings(rows []Row, virtualised bool) {
 		return
 	}
 	p.section("findings")
-	for _, l := range lines {
+	counts := countFindings(rows) // the last lines, each with its output
+	for _, l := range lines[:len(lines)-len(counts)] {
 		p.line("  " + l)
+	}
+	for _, c := range counts {
+		p.line("  " + c.text)
+		p.quote(c.output)
 	}
 }
 
 // allFindings are the findings lines of rows ([findingLines]), then one
-// line naming the rows whose spread is unknown.
+// line naming the rows whose spread is unknown, then one per reason a
+// count failed ([countFindings]).
 func allFindings(rows []Row, virtualised bool) []string {
 	lines := findingLines(rows, virtualised)
 	var once []string
@@ -279,7 +313,21 @@ func allFindings(rows []Row, virtualised bool) []string {
 			"run with -count=10, or use benchkit.Loop with a -benchtime long enough to time batches (not 1x)",
 			listNames(once, 4)))
 	}
+	for _, c := range countFindings(rows) {
+		lines = append(lines, c.text)
+	}
 	return lines
+}
+
+// quote writes out, a process's output, as printed, indented; nothing
+// for "".
+func (p *printer) quote(out string) {
+	if strings.TrimSpace(out) == "" {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimRight(out, "\n"), "\n") {
+		p.verbatim("      " + l)
+	}
 }
 
 // comparisonsTitle heads the comparisons section.

@@ -64,7 +64,17 @@ type Config struct {
 	// Pairing is how -benchkit.against pairs the builds: "lockstep" (the
 	// default, also for ""), "rounds" or "duet".
 	Pairing string
+	// Count is CountInstructions to count every tracked benchmark's
+	// instructions per op under valgrind after the run, "" (CountOff)
+	// not to.
+	Count string
 }
+
+// Values of Config.Count, -benchkit.count and BENCHKIT_COUNT.
+const (
+	CountOff          = "off"          // the default: no counts
+	CountInstructions = "instructions" // instructions per op under valgrind (docs/counts.md)
+)
 
 // Defaults returns the settings before any option, variable or flag.
 func Defaults() Config {
@@ -165,6 +175,27 @@ var settings = []setting{
 		true, "is not a percentage: use a number such as 5 (0 turns the gate off)", func(c *Config) *float64 { return &c.Gate }),
 	boolSetting("benchkit.gate.allocs", "BENCHKIT_GATE_ALLOCS", "with -benchkit.against, fail on any increase in allocs/op",
 		func(c *Config) *bool { return &c.GateAllocs }),
+	{
+		flag: "benchkit.count", env: "BENCHKIT_COUNT",
+		usage: "after the benchmarks, count the instructions per op of each tracked one under valgrind: `instructions` or off (env BENCHKIT_COUNT)",
+		def: func(c Config) string {
+			if c.Count == "" {
+				return CountOff
+			}
+			return c.Count
+		},
+		set: func(c *Config, v string) error {
+			switch v = strings.TrimSpace(v); v {
+			case CountOff:
+				c.Count = ""
+			case CountInstructions:
+				c.Count = CountInstructions
+			default:
+				return fmt.Errorf("%q is not a count: use instructions (counted under valgrind, docs/counts.md) or off", v)
+			}
+			return nil
+		},
+	},
 }
 
 // pathSetting is a setting that holds a file path as given.

@@ -39,6 +39,9 @@ type Deps struct {
 	now   func() time.Time
 	cpu   func() string
 	build func() (*debug.BuildInfo, bool)
+	// counter counts instructions under -benchkit.count=instructions;
+	// its zero value in a test's deps says there is no counter.
+	counter counter
 }
 
 func Live() Deps {
@@ -56,6 +59,8 @@ func Live() Deps {
 		now:    time.Now,
 		cpu:    env.GoTestCPU,
 		build:  debug.ReadBuildInfo,
+
+		counter: liveCounter,
 	}
 }
 
@@ -109,6 +114,9 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 	selected.Store(&selection{start: time.Now(), total: countSelected(testingb.BenchmarkNames(m), d.fs)})
 	defer selected.Store(nil)
 	code = m.Run()
+	if cfg.Count == CountInstructions {
+		countTracked(d)
+	}
 	in := input(cfg, d, snap, wu)
 	in.Meta = meta(d, start, snap)
 	a := report.Analyze(in)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/count"
 )
 
 // Build compiles the test binary of the package in dir (relative to the
@@ -84,4 +86,26 @@ func Run(t testing.TB, bin, dir string, timeout time.Duration, env []string, arg
 		t.Fatalf("running %s: %v", bin, err)
 	}
 	return r
+}
+
+// CountRequired is the environment variable that makes [Valgrind] fail
+// rather than skip: .ci/run sets it once valgrind is installed, so that
+// the count tests cannot skip unnoticed in CI.
+const CountRequired = "BENCHKIT_COUNT_TESTS"
+
+// Valgrind returns the valgrind that counts instructions here
+// (count.Find), or skips t with Find's message (which says how to install
+// it); with CountRequired=required in the environment it fails t instead.
+func Valgrind(t testing.TB) count.Valgrind {
+	t.Helper()
+	vg, err := count.Find()
+	switch {
+	case err == nil:
+		return vg
+	case os.Getenv(CountRequired) == "required":
+		t.Fatalf("%s=required, but counts cannot run here: %v", CountRequired, err)
+	default:
+		t.Skipf("counts need valgrind: %v", err)
+	}
+	return vg
 }

@@ -1,0 +1,462 @@
+package count
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/child"
+)
+
+// Target is one benchmark of one test binary.
+type Target struct {
+	// Binary is the test binary: child.Self() for this one (its
+	// /proc/self/exe is given to valgrind as /proc/<this pid>/exe), or
+	// another build's; a relative path is relative to this process's
+	// working directory, not to Dir.
+	Binary string
+	// Benchmark is the benchmark's full name without the -procs suffix
+	// (b.Name(), "BenchmarkX/size=1K"); the processes select exactly it.
+	Benchmark string
+	// Args are further flags for the binary after the selection (the
+	// user's -test.short, the package's own flags). They must not set
+	// -test.run, -test.bench, -test.count, -test.benchtime, -test.cpu or
+	// a file-writing flag such as -test.cpuprofile; a binary that may not
+	// define benchkit's flags must not be given them.
+	Args []string
+	// Env holds extra "KEY=value" entries; the count's own settings
+	// (see the package doc) follow them and win, but for GODEBUG, whose
+	// value here is kept before the count's settings.
+	Env []string
+	// Dir is the processes' working directory, "" for this process's.
+	Dir string
+}
+
+// Limits bound a count. The zero value means the defaults.
+type Limits struct {
+	// Budget is the instructions the totals at N1 and N2 should differ
+	// by; 0 means DefaultBudget.
+	Budget int64
+	// Repeats is the processes run at each of N1 and N2; 0 means 1.
+	Repeats int
+	// Timeout is the deadline of each process; 0 computes it from the
+	// instructions the process is expected to execute ([deadline]).
+	Timeout time.Duration
+	// Total bounds the whole count; 0 means DefaultTotal.
+	Total time.Duration
+	// HeapBytes bounds the bytes the k ops may allocate; 0 means
+	// DefaultHeapBytes.
+	HeapBytes int64
+	// NsPerOp is the benchmark's native ns/op when known (0 unknown): a
+	// hint that saves the processes that search for N2.
+	NsPerOp float64
+}
+
+// Deadlines (see [deadline]).
+const (
+	// DefaultTotal bounds one benchmark's whole count.
+	DefaultTotal = 15 * time.Minute
+	// baseDeadline is every process's allowance for valgrind's start-up
+	// and the test binary's.
+	baseDeadline = 2 * time.Minute
+	// firstDeadline is the deadline of a process whose instructions
+	// cannot be estimated (the first, without a hint).
+	firstDeadline = 5 * time.Minute
+	// minRate is the slowest valgrind is assumed to execute, in
+	// instructions per second, until a process has measured it.
+	minRate = 5e6
+)
+
+// Run is one process of a count.
+type Run struct {
+	// N is the ops it ran (-test.benchtime=Nx), Instructions what it
+	// executed in all, Wall its wall time (valgrind's start-up
+	// included).
+	N            int
+	Instructions int64
+	Wall         time.Duration
+	// BytesPerOp is the B/op go test printed, -1 when unknown.
+	BytesPerOp float64
+}
+
+// Result is a benchmark's count.
+type Result struct {
+	Benchmark string
+	// PerOp is the instructions per op, (Total2 − Total1)/(N2 − N1).
+	PerOp float64
+	// N1 and N2 are the ops of the two processes (N1 = 2), and Total1 and
+	// Total2 their instructions in all: with Repeats > 1, the medians
+	// (the lower middle value for an even count) over the repeats.
+	N1, N2         int
+	Total1, Total2 int64
+	// SpreadPct is, with Repeats > 1, the range of the per-op values of
+	// the processes at N2 (each against Total1), in percent of PerOp; -1
+	// with one process at each N.
+	SpreadPct float64
+	// ResolutionPct is 2 × NoiseFloor over Total2 − Total1, in percent:
+	// how far the noise of two processes can move PerOp.
+	ResolutionPct float64
+	// Capped says why N2 stopped short of the budget ("" when it did
+	// not): the heap limit, MaxK, or MaxSteps.
+	Capped string
+	// Runs are every process in the order they ran, the search for N2
+	// included; Wall their sum.
+	Runs []Run
+	Wall time.Duration
+	// Valgrind is the version that counted.
+	Valgrind string
+}
+
+// Instructions counts the instructions per op of t's benchmark with vg
+// (from [Find]) within lim, as the package doc describes. A benchmark
+// that cannot be counted gives an [*Error] that says why.
+func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
+	if err := checkBuild(t.Binary, t.Benchmark); err != nil {
+		return Result{}, err
+	}
+	dir, remove, err := child.TempDir("benchkit-count-")
+	if err != nil {
+		return Result{}, &Error{Reason: ReasonFailed, Benchmark: t.Benchmark, Message: err.Error(), Err: err}
+	}
+	defer remove()
+	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary)}
+	c.t.Binary = valgrindPath(t.Binary, os.Getpid())
+	if abs, err := filepath.Abs(c.t.Binary); err == nil {
+		c.t.Binary = abs // valgrind runs in Target.Dir
+	}
+	res, err := c.count()
+	res.Benchmark, res.Runs, res.Valgrind = t.Benchmark, c.runs, vg.Version
+	for _, r := range c.runs {
+		res.Wall += r.Wall
+	}
+	return res, err
+}
+
+// valgrindPath returns the path through which valgrind, a process of its
+// own, reaches binary: for /proc/self/exe (child.Self on Linux), which
+// would name valgrind itself, /proc/<pid>/exe, the running file of the
+// process pid, even after the path was rebuilt.
+func valgrindPath(binary string, pid int) string {
+	if binary == "/proc/self/exe" {
+		return "/proc/" + strconv.Itoa(pid) + "/exe"
+	}
+	return binary
+}
+
+// withDefaults returns lim with its zero fields set to the defaults.
+func withDefaults(lim Limits) Limits {
+	if lim.Budget <= 0 {
+		lim.Budget = DefaultBudget
+	}
+	lim.Repeats = max(lim.Repeats, 1)
+	if lim.Total <= 0 {
+		lim.Total = DefaultTotal
+	}
+	if lim.HeapBytes <= 0 {
+		lim.HeapBytes = DefaultHeapBytes
+	}
+	return lim
+}
+
+// counter is one count in progress.
+type counter struct {
+	vg    Valgrind
+	t     Target
+	lim   Limits
+	dir   string
+	start time.Time
+	runs  []Run
+	rate  float64 // instructions per second of the latest process, 0 before the first
+	// command is how a message names the test binary to run by hand.
+	command string
+}
+
+// command is how a message tells the user to run binary: "go test" for
+// this process's own (/proc/self/exe), else its path.
+func command(binary string) string {
+	if strings.HasPrefix(binary, "/proc/") {
+		return "go test"
+	}
+	return binary
+}
+
+// count searches for N2, runs the repeats and computes the result.
+func (c *counter) count() (Result, error) {
+	first, err := c.run(N1, firstExpect(c.lim.NsPerOp))
+	if err != nil {
+		return Result{}, err
+	}
+	k, last, capped, err := c.search(first)
+	if err != nil {
+		return Result{}, err
+	}
+	t1s, t2s := []int64{first.Instructions}, []int64{last.Instructions}
+	for range c.lim.Repeats - 1 {
+		r1, err := c.run(N1, float64(first.Instructions))
+		if err != nil {
+			return Result{}, err
+		}
+		r2, err := c.run(N1+k, float64(last.Instructions))
+		if err != nil {
+			return Result{}, err
+		}
+		t1s, t2s = append(t1s, r1.Instructions), append(t2s, r2.Instructions)
+	}
+	return result(t1s, t2s, k, capped)
+}
+
+// startAllowance is the instructions a test binary's process is assumed
+// to execute besides the benchmark's ops, for the first deadline.
+const startAllowance = 100e6
+
+// firstExpect is the instructions the first process is expected to
+// execute: startAllowance plus N1 ops at InstructionsPerNs times the
+// native ns/op, or 0 (unknown) without a hint.
+func firstExpect(nsPerOp float64) float64 {
+	if nsPerOp <= 0 {
+		return 0
+	}
+	return startAllowance + N1*InstructionsPerNs*nsPerOp
+}
+
+// search runs processes at N1 + k for growing k until the difference
+// from first reaches half the budget, k can grow no further, or MaxSteps
+// processes ran. It returns the final k, its process, and why k stopped
+// short of the budget ("" when it did not).
+func (c *counter) search(first Run) (k int, last Run, capped string, err error) {
+	est := FirstEstimate(first.Instructions, N1, c.lim.NsPerOp)
+	bytes := first.BytesPerOp
+	k, limited := NextK(est, c.lim.Budget, 0, bytes, c.lim.HeapBytes)
+	for step := 1; ; step++ {
+		last, err = c.run(N1+k, float64(first.Instructions)+float64(k)*est)
+		if err != nil {
+			return 0, Run{}, "", err
+		}
+		diff := last.Instructions - first.Instructions
+		switch {
+		case Enough(diff, c.lim.Budget):
+			return k, last, "", nil
+		case limited:
+			return k, last, c.capReason(k), nil
+		case step == MaxSteps:
+			return k, last, fmt.Sprintf("%d processes searched for N2", MaxSteps), nil
+		}
+		est = Refine(est, diff, k)
+		bytes = max(bytes, last.BytesPerOp)
+		next, lim := NextK(est, c.lim.Budget, k, bytes, c.lim.HeapBytes)
+		if next <= k {
+			return k, last, c.capReason(k), nil
+		}
+		k, limited = next, lim
+	}
+}
+
+// capReason says which limit held k.
+func (c *counter) capReason(k int) string {
+	if k >= MaxK {
+		return fmt.Sprintf("N2 − N1 reached its limit of %d ops", MaxK)
+	}
+	return fmt.Sprintf("the %d ops allocate up to the heap limit of %d MiB (the garbage collector is off)", k, c.lim.HeapBytes>>20)
+}
+
+// result computes a Result from the totals at N1 and at N1 + k.
+func result(t1s, t2s []int64, k int, capped string) (Result, error) {
+	r := Result{N1: N1, N2: N1 + k, Total1: medianInt(t1s), Total2: medianInt(t2s), SpreadPct: -1, Capped: capped}
+	per, err := PerOp(r.Total1, r.Total2, r.N1, r.N2)
+	if err != nil {
+		return r, &Error{Reason: ReasonNoCount, Message: err.Error(), Err: err}
+	}
+	r.PerOp = per
+	if d := r.Total2 - r.Total1; d > 0 {
+		r.ResolutionPct = 100 * float64(2*NoiseFloor) / float64(d)
+	}
+	if len(t2s) > 1 && per > 0 {
+		lo, hi := float64(t2s[0]), float64(t2s[0])
+		for _, t := range t2s {
+			lo, hi = min(lo, float64(t)), max(hi, float64(t))
+		}
+		r.SpreadPct = 100 * (hi - lo) / float64(k) / per
+	}
+	return r, nil
+}
+
+// run runs one process at n ops, expected to execute about expect
+// instructions in all (0 unknown), and records it.
+func (c *counter) run(n int, expect float64) (Run, error) {
+	timeout, err := c.deadline(expect)
+	if err != nil {
+		return Run{}, err
+	}
+	seq := len(c.runs) + 1
+	logFile := filepath.Join(c.dir, "valgrind-"+strconv.Itoa(seq)+".log")
+	spec := child.Spec{
+		Path:    c.vg.Path,
+		Args:    append(valgrindArgs(logFile), append([]string{c.t.Binary}, testArgs(c.t, n)...)...),
+		Env:     processEnv(c.t.Env, c.t.Benchmark, filepath.Join(c.dir, "result-"+strconv.Itoa(seq)+".json"), c.dir),
+		Dir:     c.t.Dir,
+		Timeout: timeout,
+	}
+	out, runErr := child.Run(spec)
+	logText, _ := os.ReadFile(logFile)
+	r := Run{N: n, Wall: out.Elapsed, BytesPerOp: -1}
+	if runErr != nil {
+		c.runs = append(c.runs, r)
+		return r, c.failure(runErr, out, string(logText), n)
+	}
+	bytes, ok := resultLine(string(out.Stdout), c.t.Benchmark, n)
+	if !ok {
+		c.runs = append(c.runs, r)
+		return r, &Error{Reason: ReasonNotRun, Benchmark: c.t.Benchmark, Output: child.Tail(out, 20),
+			Message: fmt.Sprintf("the process at -test.benchtime=%dx printed no result line for it: it skipped, failed to start, "+
+				"or the name selects nothing; %s shows why", n, c.reproduce(n))}
+	}
+	total, err := ParseIRefs(string(logText))
+	if err != nil {
+		c.runs = append(c.runs, r)
+		return r, &Error{Reason: ReasonNoCount, Benchmark: c.t.Benchmark, Message: err.Error(), Output: tailText(logExcerpt(string(logText)), 20), Err: err}
+	}
+	r.Instructions, r.BytesPerOp = total, bytes
+	if s := out.Elapsed.Seconds(); s > 0 {
+		c.rate = float64(total) / s
+	}
+	c.runs = append(c.runs, r)
+	return r, nil
+}
+
+// failure is the *Error of a process that failed: past its deadline, or
+// exited non-zero, with valgrind's diagnosis when its log has one.
+func (c *counter) failure(err error, out child.Result, logText string, n int) error {
+	var ce *child.Error
+	if errors.As(err, &ce) && ce.Timeout {
+		return &Error{Reason: ReasonDeadline, Benchmark: c.t.Benchmark, Err: err, Output: child.Tail(out, 20),
+			Message: fmt.Sprintf("the process at -test.benchtime=%dx did not finish within its deadline of %v under valgrind and was killed: "+
+				"count a faster benchmark, or raise the limits", n, ce.Spec.Timeout)}
+	}
+	msg := fmt.Sprintf("the process at -test.benchtime=%dx failed under valgrind (%v)", n, err)
+	if ce != nil {
+		msg = fmt.Sprintf("the process at -test.benchtime=%dx failed under valgrind (exit status %d)", n, ce.Result.Code)
+	}
+	if d := diagnose(logText); d != "" {
+		msg += ": " + d
+	} else {
+		msg += fmt.Sprintf(": the benchmark fails or panics under valgrind or under the count's settings, or valgrind cannot run it; "+
+			"GOGC=off GOMAXPROCS=1 %s, without valgrind, tells them apart", c.reproduce(n))
+	}
+	output := child.Tail(out, 20)
+	if ex := logExcerpt(logText); ex != "" {
+		output += "valgrind's log:\n" + tailText(ex, 12)
+	}
+	return &Error{Reason: ReasonFailed, Benchmark: c.t.Benchmark, Message: msg, Output: output, Err: err}
+}
+
+// reproduce is the command that runs the process at n ops by hand,
+// without valgrind.
+func (c *counter) reproduce(n int) string {
+	if c.command == "go test" {
+		return fmt.Sprintf("`go test -run='^$' -bench='%s' -benchtime=%dx`", child.BenchFilter(c.t.Benchmark), n)
+	}
+	return fmt.Sprintf("`%s -test.run='^$' -test.bench='%s' -test.benchtime=%dx`", c.command, child.BenchFilter(c.t.Benchmark), n)
+}
+
+// deadline returns the deadline of a process expected to execute expect
+// instructions: Limits.Timeout when set, else baseDeadline plus four
+// times the expected instructions at the latest process's rate (minRate
+// before one ran), or firstDeadline when expect is 0; never past what is
+// left of Limits.Total. It is an error when nothing is left.
+func (c *counter) deadline(expect float64) (time.Duration, error) {
+	d := c.lim.Timeout
+	if d <= 0 {
+		rate := c.rate
+		if rate <= 0 {
+			rate = minRate
+		}
+		d = firstDeadline
+		if expect > 0 {
+			d = baseDeadline + time.Duration(4*expect/rate*float64(time.Second))
+		}
+	}
+	left := c.lim.Total - time.Since(c.start)
+	if left <= 0 {
+		return 0, errorf(ReasonDeadline, c.t.Benchmark, "the count passed its limit of %v after %d processes: count a faster benchmark, or raise the limit",
+			c.lim.Total, len(c.runs))
+	}
+	return min(d, left), nil
+}
+
+// valgrindArgs are valgrind's options: cachegrind counting instructions
+// only, no output file, its messages to logFile (its '%' escaped, which
+// valgrind would expand).
+func valgrindArgs(logFile string) []string {
+	return []string{"--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+		"--log-file=" + strings.ReplaceAll(logFile, "%", "%%")}
+}
+
+// testArgs are the test binary's arguments for a process at n ops.
+func testArgs(t Target, n int) []string {
+	return append([]string{
+		"-test.run=^$",
+		"-test.bench=" + child.BenchFilter(t.Benchmark),
+		"-test.count=1",
+		"-test.cpu=1",
+		"-test.benchmem=true",
+		"-test.benchtime=" + strconv.Itoa(n) + "x",
+	}, t.Args...)
+}
+
+// processEnv is a process's extra environment: extra, then the child
+// markers for the benchmark name (result file resultFile, temporary
+// files in dir), then the count's settings, GODEBUG after extra's or this
+// process's own, and BENCHKIT_COUNT=off: a process that is not a child
+// after all (a binary whose Main predates the markers) must not count in
+// turn.
+func processEnv(extra []string, name, resultFile, dir string) []string {
+	godebug := os.Getenv("GODEBUG")
+	for _, kv := range extra {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			godebug = v
+		}
+	}
+	settings := "asyncpreemptoff=1,memprofilerate=0"
+	if godebug != "" {
+		settings = godebug + "," + settings
+	}
+	env := append(append([]string{}, extra...), child.Env(name, resultFile)...)
+	env = append(env, child.ChildEnv(dir)...)
+	return append(env, "GODEBUG="+settings, "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off")
+}
+
+// logExcerpt returns the lines of valgrind's log text that say something
+// about a failure: not the banner (up to the "Parent PID:" line), not the
+// cache configuration warnings (the simulation is off), not the empty
+// "==pid==" lines, not the instruction count.
+func logExcerpt(text string) string {
+	var sb strings.Builder
+	banner := strings.Contains(text, "Parent PID:")
+	for line := range strings.Lines(text) {
+		l := strings.TrimRight(line, "\r\n")
+		switch {
+		case banner:
+			banner = !strings.Contains(l, "Parent PID:")
+			continue
+		case strings.Contains(l, "-- warning:") && strings.Contains(l, "cache"):
+			continue
+		case strings.HasPrefix(l, "==") && strings.HasSuffix(strings.TrimSpace(l), "=="), irefsLine.MatchString(l):
+			continue
+		}
+		sb.WriteString(l + "\n")
+	}
+	return sb.String()
+}
+
+// tailText returns the last n lines of s.
+func tailText(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

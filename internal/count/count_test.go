@@ -1,0 +1,325 @@
+package count
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// summary is cachegrind's summary as valgrind 3.19 writes it to its log,
+// with the count given.
+func summary(pid int, irefs string) string {
+	return fmt.Sprintf(`==%[1]d== Cachegrind, a cache and branch-prediction profiler
+==%[1]d== Copyright (C) 2002-2017, and GNU GPL'd, by Nicholas Nethercote et al.
+==%[1]d== Using Valgrind-3.19.0 and LibVEX; rerun with -h for copyright info
+==%[1]d== Command: ./w.test -test.run=^$ -test.bench=^BenchmarkCompute$ -test.benchtime=2x
+==%[1]d== 
+==%[1]d== 
+==%[1]d== I   refs:      %[2]s
+`, pid, irefs)
+}
+
+func TestParseIRefs(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       int64
+	}{
+		{"thousands separators", summary(31152, "5,044,983"), 5044983},
+		{"billions", summary(7, "1,152,620,654"), 1152620654},
+		{"no separators", summary(7, "5044983"), 5044983},
+		{"small", summary(7, "983"), 983},
+		{"CRLF line ends", strings.ReplaceAll(summary(7, "12,345"), "\n", "\r\n"), 12345},
+		{"garbage around it", "garbage\x00\xff\nBenchmarkX 2 3 ns/op\n" + summary(9, "1,000") + "more garbage\n==9== I1  misses: 3\n", 1000},
+		{"the same line twice", summary(9, "1,000") + summary(9, "1,000"), 1000},
+	} {
+		got, err := ParseIRefs(tc.text)
+		if assert.NoError(t, err, tc.name) {
+			assert.Equal(t, tc.want, got, tc.name)
+		}
+	}
+}
+
+func TestParseIRefsRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+	}{
+		{"empty", "", "no \"I refs\" line"},
+		{"missing line", strings.Split(summary(7, "1,000"), "==7== I")[0], "no \"I refs\" line"},
+		{"garbage only", "\x00\x01 I refs? 12\nrefs: 12\n", "no \"I refs\" line"},
+		{"bad grouping", summary(7, "1,0000"), "not a whole number"},
+		{"trailing comma", summary(7, "1,000,"), "not a whole number"},
+		{"decimal point", summary(7, "1.5"), "not a whole number"},
+		{"negative", summary(7, "-1,000"), "not a whole number"},
+		{"letters", summary(7, "12k"), "not a whole number"},
+		{"overflow", summary(7, "99,999,999,999,999,999,999"), "out of range"},
+		{"two processes", summary(7, "1,000") + summary(8, "2,000"), "two \"I refs\" lines"},
+		{"one process, two counts", summary(7, "1,000") + summary(7, "2,000"), "two \"I refs\" lines"},
+	} {
+		_, err := ParseIRefs(tc.text)
+		if assert.Error(t, err, tc.name) {
+			assert.Contains(t, err.Error(), tc.want, tc.name)
+		}
+	}
+}
+
+func TestResultLine(t *testing.T) {
+	out := "goos: linux\nBenchmarkCompute/n=1 \t       2\t   3228 ns/op\n" +
+		"BenchmarkCompute \t    1002\t      3228 ns/op\t      1957 wait%\t    6400 B/op\t     100 allocs/op\n" +
+		"--- BENCH: BenchmarkCompute\n    x_test.go:1: BenchmarkCompute 1002 1 ns/op\nPASS\n"
+	b, ok := resultLine(out, "BenchmarkCompute", 1002)
+	assert.True(t, ok)
+	assert.Equal(t, 6400.0, b)
+	b, ok = resultLine("BenchmarkCompute \t 2\t 10 ns/op\n", "BenchmarkCompute", 2)
+	assert.True(t, ok)
+	assert.Equal(t, -1.0, b, "no -benchmem columns")
+	_, ok = resultLine(out, "BenchmarkCompute", 2)
+	assert.False(t, ok, "another N")
+	_, ok = resultLine("BenchmarkCompute-2 \t 1002\t 10 ns/op\n", "BenchmarkCompute", 1002)
+	assert.False(t, ok, "a -procs suffix is another name")
+	_, ok = resultLine("--- SKIP: BenchmarkCompute\n", "BenchmarkCompute", 2)
+	assert.False(t, ok)
+}
+
+func TestPerOp(t *testing.T) {
+	// A process executes S + N·I: S = 14,000,000, I = 16,000.
+	total := func(n int) int64 { return 14_000_000 + int64(n)*16_000 }
+	got, err := PerOp(total(N1), total(62_402), N1, 62_402)
+	require.NoError(t, err)
+	assert.Equal(t, 16_000.0, got)
+	got, err = PerOp(5_044_983, 33_743_821, 2, 1002)
+	require.NoError(t, err)
+	assert.InDelta(t, 28_698.838, got, 1e-9)
+
+	_, err = PerOp(100, 200, 5, 5)
+	assert.ErrorContains(t, err, "more ops")
+	_, err = PerOp(total(2), total(2)-1, 2, 3)
+	assert.ErrorContains(t, err, "fewer instructions than the processes' noise resolves")
+}
+
+func TestFirstEstimate(t *testing.T) {
+	assert.Equal(t, 7_000_000.0, FirstEstimate(14_000_000, 2, 0), "t1/n1 bounds I from above")
+	assert.Equal(t, 8_000.0, FirstEstimate(14_000_000, 2, 1000), "8 instructions a native ns")
+	assert.Equal(t, 7_000_000.0, FirstEstimate(14_000_000, 2, 1e9), "the bound from t1 wins")
+	assert.Equal(t, 1.0, FirstEstimate(0, 2, 0), "at least 1")
+}
+
+func TestNextK(t *testing.T) {
+	k, capped := NextK(16_000, 1_000_000_000, 0, -1, DefaultHeapBytes)
+	assert.Equal(t, 62_500, k)
+	assert.False(t, capped)
+
+	k, capped = NextK(7_000_000, 1_000_000_000, 0, 0, DefaultHeapBytes)
+	assert.Equal(t, 143, k, "⌈1e9 / 7e6⌉")
+	assert.False(t, capped)
+
+	k, capped = NextK(10, 1_000_000_000, 46, 0, DefaultHeapBytes)
+	assert.Equal(t, 4600, k, "at most 100× the previous k")
+	assert.False(t, capped, "the growth per step is no cap: a further step gets closer")
+
+	k, capped = NextK(1000, 1_000_000_000, 0, 1<<20, 1<<30)
+	assert.Equal(t, 1024, k, "1 MiB an op within 1 GiB")
+	assert.True(t, capped)
+
+	k, capped = NextK(1e12, 1_000_000_000, 0, 0, DefaultHeapBytes)
+	assert.Equal(t, 1, k, "at least 1 op")
+	assert.False(t, capped)
+
+	k, capped = NextK(1e-3, 1_000_000_000_000, 0, 0, DefaultHeapBytes)
+	assert.Equal(t, MaxK, k)
+	assert.True(t, capped)
+
+	k, _ = NextK(1000, 1_000_000_000, 0, 8<<30, 1<<30)
+	assert.Equal(t, 1, k, "an op allocating more than the limit still runs once")
+}
+
+func TestRefine(t *testing.T) {
+	assert.Equal(t, 16_000.0, Refine(7e6, 16_000*4500, 4500), "a difference out of the noise gives the estimate")
+	assert.Equal(t, 70_000.0, Refine(7e6, 736_000, 46), "within the noise: grow k a hundredfold")
+	assert.Equal(t, 1.0, Refine(50, -3, 46))
+	assert.True(t, Enough(500_000_000, 1_000_000_000))
+	assert.False(t, Enough(499_999_999, 1_000_000_000))
+}
+
+func TestResult(t *testing.T) {
+	r, err := result([]int64{14_000_000}, []int64{14_000_000 + 62_500*16_000}, 62_500, "")
+	require.NoError(t, err)
+	assert.Equal(t, 16_000.0, r.PerOp)
+	assert.Equal(t, N1, r.N1)
+	assert.Equal(t, N1+62_500, r.N2)
+	assert.Equal(t, -1.0, r.SpreadPct, "one process at each N")
+	assert.InDelta(t, 0.04, r.ResolutionPct, 1e-12, "2 × 200,000 over 1e9")
+
+	// Three processes at each N: the medians, and the range of the N2
+	// processes' per-op values against the N1 median.
+	t1s := []int64{14_100_000, 14_000_000, 14_050_000}
+	t2s := []int64{14_050_000 + 1_000_000_000, 14_050_000 + 1_001_000_000, 14_050_000 + 999_000_000}
+	r, err = result(t1s, t2s, 62_500, "")
+	require.NoError(t, err)
+	assert.Equal(t, int64(14_050_000), r.Total1)
+	assert.Equal(t, int64(14_050_000+1_000_000_000), r.Total2)
+	assert.Equal(t, 16_000.0, r.PerOp)
+	assert.InDelta(t, 0.2, r.SpreadPct, 1e-9, "2,000,000 instructions over 1e9")
+
+	assert.Equal(t, int64(2), medianInt([]int64{3, 1, 2, 4}), "the lower middle value of an even count")
+
+	_, err = result([]int64{100}, []int64{99}, 10, "")
+	assert.Equal(t, ReasonNoCount, ReasonOf(err))
+}
+
+func TestFindMissing(t *testing.T) {
+	if checkPlatform(runtime.GOOS, runtime.GOARCH) != nil {
+		t.Skip("valgrind has no port for this platform; TestCheckPlatform covers its message")
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, err := Find()
+	require.Error(t, err)
+	assert.Equal(t, ReasonMissing, ReasonOf(err))
+	for _, want := range []string{"no valgrind on PATH", "apt-get install valgrind", "brew install valgrind"} {
+		assert.Contains(t, err.Error(), want)
+	}
+}
+
+func TestCheckPlatform(t *testing.T) {
+	assert.NoError(t, checkPlatform("linux", "amd64"))
+	assert.NoError(t, checkPlatform("linux", "arm64"))
+	for _, p := range [][2]string{{"darwin", "arm64"}, {"windows", "amd64"}, {"linux", "riscv64"}, {"openbsd", "amd64"}} {
+		err := checkPlatform(p[0], p[1])
+		require.Error(t, err, p)
+		assert.Equal(t, ReasonPlatform, ReasonOf(err))
+		assert.Contains(t, err.Error(), "not on "+p[0]+"/"+p[1])
+		assert.Contains(t, err.Error(), "count on a Linux machine")
+	}
+}
+
+func TestShadowFlag(t *testing.T) {
+	assert.Equal(t, "", shadowFlag([]debug.BuildSetting{{Key: "-compiler", Value: "gc"}, {Key: "CGO_ENABLED", Value: "1"}}))
+	assert.Equal(t, "-race", shadowFlag([]debug.BuildSetting{{Key: "-race", Value: "true"}}))
+	assert.Equal(t, "", shadowFlag([]debug.BuildSetting{{Key: "-race", Value: "false"}}))
+	assert.Equal(t, "-asan", shadowFlag([]debug.BuildSetting{{Key: "-asan", Value: "true"}}))
+}
+
+func TestDiagnose(t *testing.T) {
+	log := "==5== vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n==5== valgrind: Unrecognised instruction at address 0x4a1b2c.\n"
+	assert.Contains(t, diagnose(log), "cannot decode an instruction")
+	assert.Equal(t, "", diagnose(summary(5, "1,000")))
+}
+
+func TestProcessEnv(t *testing.T) {
+	t.Setenv("GODEBUG", "")
+	env := processEnv([]string{"A=1", "GODEBUG=madvdontneed=1"}, "BenchmarkX", "/tmp/r.json", t.TempDir())
+	assert.Equal(t, "A=1", env[0], "the caller's entries come first")
+	assert.Contains(t, env, "GODEBUG=madvdontneed=1,asyncpreemptoff=1,memprofilerate=0", "the caller's GODEBUG, then the count's: later settings win")
+	for _, want := range []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off", "BENCHKIT_CHILD_TARGET=BenchmarkX"} {
+		assert.Contains(t, env, want)
+	}
+	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir()), "GODEBUG=asyncpreemptoff=1,memprofilerate=0")
+}
+
+func TestDeadline(t *testing.T) {
+	c := &counter{lim: withDefaults(Limits{}), start: time.Now()}
+	d, err := c.deadline(0)
+	require.NoError(t, err)
+	assert.Equal(t, firstDeadline, d, "nothing is known of the first process")
+	d, err = c.deadline(5e6)
+	require.NoError(t, err)
+	assert.Equal(t, baseDeadline+4*time.Second, d, "four times the expected instructions at the slowest assumed rate")
+	c.rate = 500e6
+	d, err = c.deadline(1e9)
+	require.NoError(t, err)
+	assert.Equal(t, baseDeadline+8*time.Second, d)
+
+	c.lim.Timeout = time.Second
+	d, err = c.deadline(1e12)
+	require.NoError(t, err)
+	assert.Equal(t, time.Second, d, "Limits.Timeout when set")
+
+	c.start = time.Now().Add(-c.lim.Total - time.Second)
+	_, err = c.deadline(1)
+	assert.Equal(t, ReasonDeadline, ReasonOf(err))
+	assert.ErrorContains(t, err, "passed its limit")
+}
+
+func TestErrorMessage(t *testing.T) {
+	inner := errors.New("exit status 1")
+	err := error(&Error{Reason: ReasonFailed, Benchmark: "BenchmarkX", Message: "it failed", Output: "panic: boom\n", Err: inner})
+	assert.Equal(t, "count: BenchmarkX: it failed; its output:\npanic: boom\n", err.Error())
+	assert.ErrorIs(t, err, inner)
+	assert.Equal(t, ReasonFailed, ReasonOf(fmt.Errorf("wrapped: %w", err)))
+	assert.Equal(t, Reason(""), ReasonOf(inner))
+}
+
+func TestValgrindPath(t *testing.T) {
+	assert.Equal(t, "/proc/42/exe", valgrindPath("/proc/self/exe", 42), "valgrind's own /proc/self/exe is valgrind")
+	assert.Equal(t, "/tmp/base.test", valgrindPath("/tmp/base.test", 42))
+}
+
+func TestLogExcerpt(t *testing.T) {
+	log := `==6342== Cachegrind, a cache and branch-prediction profiler
+==6342== Copyright (C) 2002-2017, and GNU GPL'd, by Nicholas Nethercote et al.
+==6342== Using Valgrind-3.19.0 and LibVEX; rerun with -h for copyright info
+==6342== Command: /proc/6322/exe -test.run=^$
+==6342== Parent PID: 6322
+==6342== 
+--6342-- warning: L3 cache found, using its data for the LL simulation.
+--6342-- warning: simulated LL cache: line_size 64  assoc 1  total_size 268,435,456
+==6342== 
+==6342== Process terminating with default action of signal 4 (SIGILL)
+==6342== I   refs:      5,121,452
+`
+	assert.Equal(t, "==6342== Process terminating with default action of signal 4 (SIGILL)\n", logExcerpt(log))
+	assert.Equal(t, "garbage\n", logExcerpt("garbage\n"), "no banner: every line")
+}
+
+func TestReproduce(t *testing.T) {
+	c := &counter{t: Target{Benchmark: "BenchmarkX/n=1"}, command: command("/proc/self/exe")}
+	assert.Equal(t, "`go test -run='^$' -bench='^BenchmarkX$/^n=1$' -benchtime=2x`", c.reproduce(2))
+	c.command = command("/tmp/base.test")
+	assert.Equal(t, "`/tmp/base.test -test.run='^$' -test.bench='^BenchmarkX$/^n=1$' -test.benchtime=2x`", c.reproduce(2))
+}
+
+func TestCompare(t *testing.T) {
+	base := Result{PerOp: 16_000, ResolutionPct: 0.04, SpreadPct: -1}
+	same := Result{PerOp: 16_002, ResolutionPct: 0.04, SpreadPct: -1}
+	c := Compare(base, same)
+	assert.InDelta(t, 0.0125, c.DeltaPct, 1e-9)
+	assert.Equal(t, MinTolerancePct, c.TolerancePct)
+	assert.False(t, c.Changed, "0.0125% is noise")
+
+	plus1 := Result{PerOp: 16_150, ResolutionPct: 0.04, SpreadPct: -1}
+	c = Compare(base, plus1)
+	assert.True(t, c.Changed)
+	assert.InDelta(t, 0.9375, c.DeltaPct, 1e-9)
+
+	coarse := Result{PerOp: 16_150, ResolutionPct: 0.6, SpreadPct: -1}
+	c = Compare(Result{PerOp: 16_000, ResolutionPct: 0.5, SpreadPct: -1}, coarse)
+	assert.InDelta(t, 1.1, c.TolerancePct, 1e-12, "the resolutions add up")
+	assert.False(t, c.Changed)
+
+	seeded := Result{PerOp: 16_150, ResolutionPct: 0.04, SpreadPct: 1.2}
+	c = Compare(base, seeded)
+	assert.Equal(t, 1.2, c.TolerancePct, "the spread over repeats")
+	assert.False(t, c.Changed)
+
+	minus := Compare(plus1, base)
+	assert.True(t, minus.Changed)
+	assert.Less(t, minus.DeltaPct, 0.0)
+
+	none := Compare(Result{}, base)
+	assert.True(t, math.IsNaN(none.DeltaPct))
+	assert.False(t, none.Changed, "no base count, no change")
+}
+
+func TestValgrindArgs(t *testing.T) {
+	assert.Equal(t, []string{"--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", "--log-file=/tmp/100%%/v.log"},
+		valgrindArgs("/tmp/100%/v.log"), "valgrind expands %p and %q{...} in --log-file")
+	assert.Equal(t, []string{"-test.run=^$", "-test.bench=^BenchmarkX$/^n=1$", "-test.count=1", "-test.cpu=1", "-test.benchmem=true", "-test.benchtime=1002x", "-test.short=true"},
+		testArgs(Target{Benchmark: "BenchmarkX/n=1", Args: []string{"-test.short=true"}}, 1002))
+}

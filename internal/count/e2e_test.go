@@ -1,0 +1,71 @@
+package count_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/benchkit/go-benchkit/internal/count"
+
+	"github.com/benchkit/go-benchkit/internal/testbin"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestInstructionsPlus5 counts testdata/work built plainly and with 5%
+// more work per op: the count must read +3% to +7%, and the b.N-style
+// benchmark doing the same work must count as the b.Loop one does.
+func TestInstructionsPlus5(t *testing.T) {
+	vg := testbin.Valgrind(t)
+	base := testbin.BuildAs(t, "./testdata/work", "base")
+	plus5 := testbin.BuildAs(t, "./testdata/work", "plus5", "-tags=plus5")
+
+	b, err := count.Instructions(vg, count.Target{Binary: base, Benchmark: "BenchmarkWork"}, count.Limits{})
+	require.NoError(t, err)
+	n, err := count.Instructions(vg, count.Target{Binary: plus5, Benchmark: "BenchmarkWork"}, count.Limits{NsPerOp: 2000})
+	require.NoError(t, err)
+	t.Logf("base %.1f instructions/op (N %d→%d, %v), +5%% build %.1f (N %d→%d, %v)", b.PerOp, b.N1, b.N2, b.Wall, n.PerOp, n.N1, n.N2, n.Wall)
+	delta := 100 * (n.PerOp/b.PerOp - 1)
+	assert.True(t, delta >= 3 && delta <= 7, "+5%% work reads %+.2f%% instructions/op, outside +3…+7%%", delta)
+
+	for _, r := range []count.Result{b, n} {
+		assert.Equal(t, count.N1, r.N1)
+		assert.Greater(t, r.N2, r.N1)
+		assert.Empty(t, r.Capped)
+		assert.True(t, count.Enough(r.Total2-r.Total1, count.DefaultBudget), "the difference reaches half the budget")
+		assert.Equal(t, vg.Version, r.Valgrind)
+		assert.Equal(t, r.N2, r.Runs[len(r.Runs)-1].N, "the last process ran at N2")
+		assert.LessOrEqual(t, len(r.Runs), 1+count.MaxSteps)
+	}
+	assert.Less(t, len(n.Runs), len(b.Runs), "the ns/op hint saves processes")
+
+	nStyle, err := count.Instructions(vg, count.Target{Binary: base, Benchmark: "BenchmarkWorkN"}, count.Limits{NsPerOp: 2000})
+	require.NoError(t, err)
+	assert.InEpsilon(t, b.PerOp, nStyle.PerOp, 0.01, "a b.N loop of the same work counts within 1%% of the b.Loop one: %.1f and %.1f", nStyle.PerOp, b.PerOp)
+}
+
+// TestInstructionsErrors checks the errors of benchmarks that cannot be
+// counted: one that skips, one that fails, a name that selects nothing,
+// a process past its deadline.
+func TestInstructionsErrors(t *testing.T) {
+	vg := testbin.Valgrind(t)
+	bin := testbin.BuildAs(t, "./testdata/work", "work")
+	for _, tc := range []struct {
+		bench  string
+		lim    count.Limits
+		reason count.Reason
+		says   []string
+	}{
+		{"BenchmarkSkips", count.Limits{}, count.ReasonNotRun, []string{"printed no result line", "-test.benchtime=2x"}},
+		{"BenchmarkNone", count.Limits{}, count.ReasonNotRun, []string{"the name selects nothing"}},
+		{"BenchmarkFails", count.Limits{}, count.ReasonFailed, []string{"failed under valgrind (exit status 1)", "a benchmark that fails"}},
+		{"BenchmarkWork", count.Limits{Timeout: 100 * time.Millisecond}, count.ReasonDeadline, []string{"deadline of 100ms", "killed"}},
+	} {
+		r, err := count.Instructions(vg, count.Target{Binary: bin, Benchmark: tc.bench}, tc.lim)
+		require.Error(t, err, tc.bench)
+		assert.Equal(t, tc.reason, count.ReasonOf(err), "%s: %v", tc.bench, err)
+		for _, s := range tc.says {
+			assert.Contains(t, err.Error(), s, tc.bench)
+		}
+		assert.Len(t, r.Runs, 1, "%s: the first process says it", tc.bench)
+	}
+}
