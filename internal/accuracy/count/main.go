@@ -10,8 +10,8 @@
 // -c: plainly (base.test), with -tags count_plus1 (plus1.test) and with
 // -tags count_plus5 (plus5.test), whose BenchmarkCompute,
 // BenchmarkAlloc and BenchmarkMap do 1% and 5% more work. It starts
-// -busy busy-loop processes (the base binary's TestBusy), which run until
-// the table ends them, and measures each benchmark's native ns/op once
+// -busy busy-loop processes (harness.StartBusy), which run until the
+// table ends them, and measures each benchmark's native ns/op once
 // per binary (-test.benchtime=200ms), the hint benchkit.Main gives the
 // counter. Each repetition then counts every benchmark of every binary
 // with count.Instructions (the limits' defaults but -repeats and

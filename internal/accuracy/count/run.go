@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
@@ -53,7 +52,7 @@ func run(c config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	stop, err := startBusy(bins["base"], c.busy)
+	_, stop, err := harness.StartBusy(c.busy, 24*time.Hour)
 	if err != nil {
 		return err
 	}
@@ -112,35 +111,4 @@ func nativeHints(c config, bins map[string]string) (map[string]float64, error) {
 		}
 	}
 	return hints, nil
-}
-
-// startBusy starts n busy-loop processes of bin (its TestBusy) and
-// returns the function that ends them, by pid. Each also ends by itself
-// when its standard input, a pipe from this process, closes.
-func startBusy(bin string, n int) (stop func(), err error) {
-	var procs []*exec.Cmd
-	var pipes []io.Closer
-	stop = func() {
-		for i, p := range procs {
-			_ = pipes[i].Close()
-			_ = p.Process.Kill()
-			_ = p.Wait()
-		}
-	}
-	for range n {
-		cmd := exec.Command(bin, "-test.run=^TestBusy$", "-test.count=1")
-		cmd.Env = append(os.Environ(), "BENCHKIT_COUNT_BUSY=1")
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			stop()
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
-			stop()
-			return nil, fmt.Errorf("starting a busy loop: %w", err)
-		}
-		procs, pipes = append(procs, cmd), append(pipes, in)
-	}
-	time.Sleep(100 * time.Millisecond) // let them start spinning before anything is measured
-	return stop, nil
 }

@@ -15,7 +15,5 @@
 // do not grow).
 //
 // Each benchmark calls benchkit.Track and runs under benchkit.Main, as a
-// user's would. With BENCHKIT_COUNT_BUSY=1, TestBusy is one of the
-// table's busy-loop processes: it spins until its standard input closes
-// (the table ends it, or ended); otherwise it skips.
+// user's would.
 package count
