@@ -27,6 +27,7 @@ func TestAgainstE2E(t *testing.T) {
 	t.Run("BadInput", func(t *testing.T) { againstBadInput(t, base, cand) })
 	t.Run("HangAndFakeInBase", func(t *testing.T) { againstHangAndFake(t, base, cand) })
 	t.Run("LockstepMidway", func(t *testing.T) { againstMidway(t, base, cand) })
+	t.Run("Instructions", func(t *testing.T) { againstInstructions(t, base, cand) })
 }
 
 // againstHangAndFake: a base benchmark that hangs in its first call is
@@ -346,4 +347,41 @@ func againstMidway(t *testing.T, base, cand string) {
 			}
 		})
 	}
+}
+
+// againstInstructions: with -benchkit.count=instructions both binaries'
+// BenchmarkWork are counted under valgrind (skipped without it): twice
+// the work reads as about twice the instructions, in the row and the
+// JSON report, and fails -benchkit.gate.instructions.
+func againstInstructions(t *testing.T, base, cand string) {
+	testbin.Valgrind(t)
+	jsonPath := filepath.Join(t.TempDir(), "r.json")
+	run := testbin.Run(t, cand, "", 10*time.Minute, nil,
+		"-test.run=^$", "-test.bench=^BenchmarkWork$", "-test.benchtime=20ms",
+		"-benchkit.against="+base, "-benchkit.rounds=2", "-benchkit.count=instructions", "-benchkit.gate.instructions=10",
+		"-benchkit.json="+jsonPath)
+	assert.Equal(t, 1, run.Code, "the instruction gate fails the run:\n%s", run.Combined())
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	var rep struct {
+		Failures []string `json:"failures"`
+		Against  struct {
+			Benchmarks []struct {
+				Instr *struct {
+					DeltaPct *float64 `json:"delta_pct"`
+					Changed  bool     `json:"changed"`
+				} `json:"instructions_per_op"`
+			} `json:"benchmarks"`
+		} `json:"against"`
+	}
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.Len(t, rep.Against.Benchmarks, 1)
+	in := rep.Against.Benchmarks[0].Instr
+	require.NotNil(t, in, run.Combined())
+	require.NotNil(t, in.DeltaPct, "both binaries counted:\n%s", run.Combined())
+	assert.InDelta(t, 100, *in.DeltaPct, 15, "twice the work")
+	assert.True(t, in.Changed)
+	assert.Contains(t, strings.Join(rep.Failures, "\n"), "beyond the 10% instruction gate")
+	assert.Contains(t, run.Stdout, "instr/op")
+	againstCheckParses(t, run.Stdout)
 }

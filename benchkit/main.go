@@ -36,31 +36,32 @@ import (
 // Settings, each with a flag (registered when Main is called, never at
 // import time), an environment variable and, for some, a [MainOption]:
 //
-//	flag                        env var              option             default
-//	-benchkit.json=path         BENCHKIT_JSON        MainJSON           "" (no file)
-//	-benchkit.samples=path      BENCHKIT_SAMPLES     MainSamples        "" (no file)
-//	-benchkit.html=path         BENCHKIT_HTML        -                  "" (no file)
-//	-benchkit.bmf=path          BENCHKIT_BMF         -                  "" (no file)
-//	-benchkit.gab=path          BENCHKIT_GAB         -                  "" (no file)
-//	-benchkit.report=dest       BENCHKIT_REPORT      MainReport         stdout (or stderr, off, a path)
-//	-benchkit.warmup=d|off      BENCHKIT_WARMUP      MainWarmup         warmup.DefaultLimit
-//	-benchkit.delta=pct         BENCHKIT_DELTA       MainRunsNeededFor  5 (the Δ% runs-needed sizes for)
-//	-benchkit.strict            BENCHKIT_STRICT      MainStrict         false
-//	-benchkit.metrics=on|off    BENCHKIT_METRICS     -                  on
-//	-benchkit.forks=n           BENCHKIT_FORKS       control.Forks      control.DefaultForks
-//	-benchkit.against=path      BENCHKIT_AGAINST     -                  "" (off)
-//	-benchkit.rounds=n          BENCHKIT_ROUNDS      -                  10
-//	-benchkit.pairing=mode      BENCHKIT_PAIRING     -                  lockstep (or rounds)
-//	-benchkit.gate=pct          BENCHKIT_GATE        -                  0 (no gate)
-//	-benchkit.gate.allocs       BENCHKIT_GATE_ALLOCS -                  false
-//	-benchkit.progress=on|off   BENCHKIT_PROGRESS    -                  on
-//	-benchkit.count=kind        BENCHKIT_COUNT       -                  off (or instructions)
+//	flag                             env var                     option             default
+//	-benchkit.json=path              BENCHKIT_JSON               MainJSON           "" (no file)
+//	-benchkit.samples=path           BENCHKIT_SAMPLES            MainSamples        "" (no file)
+//	-benchkit.html=path              BENCHKIT_HTML               -                  "" (no file)
+//	-benchkit.bmf=path               BENCHKIT_BMF                -                  "" (no file)
+//	-benchkit.gab=path               BENCHKIT_GAB                -                  "" (no file)
+//	-benchkit.report=dest            BENCHKIT_REPORT             MainReport         stdout (or stderr, off, a path)
+//	-benchkit.warmup=d|off           BENCHKIT_WARMUP             MainWarmup         warmup.DefaultLimit
+//	-benchkit.delta=pct              BENCHKIT_DELTA              MainRunsNeededFor  5 (the Δ% runs-needed sizes for)
+//	-benchkit.strict                 BENCHKIT_STRICT             MainStrict         false
+//	-benchkit.metrics=on|off         BENCHKIT_METRICS            -                  on
+//	-benchkit.forks=n                BENCHKIT_FORKS              control.Forks      control.DefaultForks
+//	-benchkit.against=path           BENCHKIT_AGAINST            -                  "" (off)
+//	-benchkit.rounds=n               BENCHKIT_ROUNDS             -                  10
+//	-benchkit.pairing=mode           BENCHKIT_PAIRING            -                  lockstep (or rounds)
+//	-benchkit.gate=pct               BENCHKIT_GATE               -                  0 (no gate)
+//	-benchkit.gate.allocs            BENCHKIT_GATE_ALLOCS        -                  false
+//	-benchkit.gate.instructions=pct  BENCHKIT_GATE_INSTRUCTIONS  -                  0 (no gate)
+//	-benchkit.progress=on|off        BENCHKIT_PROGRESS           -                  on
+//	-benchkit.count=kind             BENCHKIT_COUNT              -                  off (or instructions)
 //
 // Precedence, lowest first: the default, the options, the environment
 // variable, the flag: the person running the command overrides the code.
 // -benchkit.forks is read by package control; -benchkit.metrics where the
 // metrics are reported, so that BENCHKIT_METRICS works without Main.
-// -benchkit.against and the four after it compare with another build
+// -benchkit.against and the five after it compare with another build
 // (docs/ci.md): in lockstep, a benchmark that calls [Track] or [Loop] in
 // both builds runs in short runs interleaved across live processes of
 // each; any other in rounds of whole processes. -benchkit.progress=off

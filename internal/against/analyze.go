@@ -19,7 +19,7 @@ func (st *state) result() registry.Against {
 		Seed: st.p.seed, Confidence: level, Negligible: vd.DefaultNegligible,
 		GatePct: st.p.gate, GateAllocs: st.p.gateAllocs, Failures: st.failures, Warnings: st.warnings,
 	}
-	a.Pairing, a.RunTargetNs = st.p.pairing, int64(runTarget)
+	a.Pairing, a.RunTargetNs, a.GateInstr = st.p.pairing, int64(runTarget), st.p.gateInstr
 	for _, lb := range st.locked {
 		a.Benches = append(a.Benches, lockedOf(lb, a))
 		a.Rounds = max(a.Rounds, len(lb.groups))

@@ -1,6 +1,8 @@
 package against
 
 import (
+	"flag"
+	"strings"
 	"testing"
 	"time"
 
@@ -8,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	vd "github.com/benchkit/go-benchkit/internal/verdict"
@@ -113,4 +116,53 @@ func TestClassify(t *testing.T) {
 	d.tracked[0] = tracked()
 	_, why = d.classify(nil)
 	assert.Contains(t, why["A-2"], "the base binary does not speak the lockstep protocol")
+}
+
+// TestCountAll: each compared benchmark is counted once per name in
+// each binary (Work-2 and Work at -cpu=1,2 share one count), with the
+// user's flags but none of benchkit's; the change is called beyond its
+// tolerance and a rise beyond the instruction gate fails the benchmark;
+// a side that could not be counted fails nothing and says why.
+func TestCountAll(t *testing.T) {
+	var calls []string
+	counter := func(tg count.Target, lim count.Limits) (count.Result, error) {
+		calls = append(calls, tg.Binary+" "+tg.Benchmark)
+		assert.NotContains(t, strings.Join(tg.Args, " "), "-benchkit.", "the base need not define benchkit's flags")
+		assert.Contains(t, tg.Args, "-test.short=true")
+		switch {
+		case tg.Benchmark == "BenchmarkBroken" && tg.Binary == "new.test":
+			return count.Result{}, &count.Error{Reason: count.ReasonFailed, Message: "count: it crashed under valgrind"}
+		case tg.Binary == "new.test":
+			return count.Result{PerOp: 1053, ResolutionPct: 0.01}, nil
+		}
+		return count.Result{PerOp: 1000, ResolutionPct: 0.01}, nil
+	}
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.Bool("test.short", false, "")
+	fs.String("benchkit.against", "", "")
+	require.NoError(t, fs.Parse([]string{"-test.short", "-benchkit.against=base.test"}))
+	st := &state{p: Plan{counter: counter, gateInstr: 2, newExe: "new.test", base: registry.Binary{Path: "base.test"}}}
+	a := registry.Against{GateInstr: 2, Benches: []registry.AgainstBench{{Name: "Work-2"}, {Name: "Work"}, {Name: "Broken-2"}}}
+	var stderr strings.Builder
+	st.countAll(&a, fs, &stderr)
+	assert.Equal(t, []string{"base.test BenchmarkWork", "new.test BenchmarkWork", "base.test BenchmarkBroken", "new.test BenchmarkBroken"}, calls)
+	assert.Contains(t, stderr.String(), "counting the instructions per op of 3 benchmarks in both binaries")
+	for _, b := range a.Benches[:2] {
+		require.NotNil(t, b.Instr)
+		assert.InDelta(t, 5.3, b.Instr.DeltaPct, 1e-9)
+		assert.True(t, b.Instr.Changed)
+		assert.True(t, b.GateFailed, "+5.3%% is beyond the 2%% instruction gate")
+	}
+	broken := a.Benches[2]
+	assert.False(t, broken.Instr.Counted())
+	assert.False(t, broken.GateFailed)
+	assert.Contains(t, broken.GateNote, "instruction gate not applied: not counted (failed)")
+}
+
+// TestGateInstrNeedsCounts: the instruction gate without the counts is
+// refused before anything runs, naming the flag that gives them.
+func TestGateInstrNeedsCounts(t *testing.T) {
+	_, err := NewPlan(Settings{Base: "base.test", GateInstr: 1}, flag.NewFlagSet("x", flag.ContinueOnError))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "add -benchkit.count=instructions")
 }

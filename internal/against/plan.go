@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
 	"github.com/benchkit/go-benchkit/internal/testflag"
@@ -41,7 +42,18 @@ type Settings struct {
 	// Pairing is registry.ModeLockstep (the default, also for ""),
 	// registry.ModeRounds or registry.ModeDuet.
 	Pairing string
+	// Counter, when not nil, counts every compared benchmark's
+	// instructions per op in both binaries after the timing
+	// (-benchkit.count=instructions); GateInstr fails a rise beyond it,
+	// in percent (0: none).
+	Counter   Counter
+	GateInstr float64
 }
+
+// Counter counts the instructions per op of one benchmark of one binary
+// (package count's Instructions with the valgrind its Find returned), or
+// says why it cannot.
+type Counter func(t count.Target, lim count.Limits) (count.Result, error)
 
 // Plan is a validated -benchkit.against run.
 type Plan struct {
@@ -61,12 +73,19 @@ type Plan struct {
 	// bt is -benchtime, pairing what was asked for (Settings.Pairing).
 	bt      testflag.Benchtime
 	pairing string
+	// counter and gateInstr are Settings.Counter and GateInstr.
+	counter   Counter
+	gateInstr float64
 }
 
 // NewPlan checks the settings, the go test flags on fs and the base
 // binary and returns the plan, or an error that names the fix.
 func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
-	p := Plan{rounds: s.Rounds, gate: s.Gate, gateAllocs: s.GateAllocs, seed: rand.Uint64(), pairing: s.Pairing}
+	p := Plan{rounds: s.Rounds, gate: s.Gate, gateAllocs: s.GateAllocs, seed: rand.Uint64(), pairing: s.Pairing,
+		counter: s.Counter, gateInstr: s.GateInstr}
+	if p.gateInstr > 0 && p.counter == nil {
+		return p, errors.New("benchkit: -benchkit.gate.instructions needs the counts: add -benchkit.count=instructions")
+	}
 	if p.rounds == 0 {
 		p.rounds = DefaultRounds
 	}

@@ -98,7 +98,9 @@ func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress fu
 	if st.needRounds() {
 		st.measureRounds(dir, fs, stderr)
 	}
-	return st.result()
+	a := st.result()
+	st.countAll(&a, fs, stderr)
+	return a
 }
 
 // measureLockstep discovers which benchmarks can run in lockstep and

@@ -70,6 +70,9 @@ type AgainstBench struct {
 	// GateNote says why a regression beyond the gate did not fail it
 	// (undecided), or "".
 	GateNote string
+	// Instr is the benchmark's instructions per op in each binary, with
+	// -benchkit.count=instructions; nil without it.
+	Instr *InstrChange
 	// Mode is how the benchmark was measured: ModeLockstep (runs of N
 	// iterations interleaved across live processes, Groups[t] rounds in
 	// triple t, the interval over the triples) or ModeRounds (rounds of
@@ -79,6 +82,21 @@ type AgainstBench struct {
 	ModeNote string
 	Groups   []int
 }
+
+// InstrChange is a cross-build benchmark's instructions per op, counted
+// under valgrind in each binary the same way, and the change from base to
+// new (package internal/count's Compare).
+type InstrChange struct {
+	Base, New InstrCount
+	// DeltaPct is new/base − 1 in percent (NaN unless both were counted);
+	// TolerancePct the largest |DeltaPct| that is not a change; Changed
+	// is |DeltaPct| > TolerancePct.
+	DeltaPct, TolerancePct float64
+	Changed                bool
+}
+
+// Counted reports whether both binaries were counted.
+func (c InstrChange) Counted() bool { return c.Base.Counted() && c.New.Counted() }
 
 // How a cross-build benchmark was measured (AgainstBench.Mode).
 const (
@@ -118,6 +136,9 @@ type Against struct {
 	// the length a lockstep run was sized to, in ns.
 	Pairing     string
 	RunTargetNs int64
+	// GateInstr is -benchkit.gate.instructions, in percent (0: none): a
+	// rise in instructions per op beyond it fails the benchmark.
+	GateInstr float64
 	// Confidence is each interval's level (Bonferroni over the candidate
 	// and the control), Negligible the ε of the rule, in percent.
 	Confidence, Negligible float64
@@ -164,6 +185,10 @@ func (a Against) clone() Against {
 		b.Groups = slices.Clone(b.Groups)
 		b.NewEst.ForkDeltaPct = slices.Clone(b.NewEst.ForkDeltaPct)
 		b.ControlEst.ForkDeltaPct = slices.Clone(b.ControlEst.ForkDeltaPct)
+		if b.Instr != nil {
+			c := *b.Instr
+			b.Instr = &c
+		}
 	}
 	a.OnlyBase, a.OnlyNew = slices.Clone(a.OnlyBase), slices.Clone(a.OnlyNew)
 	a.Failures = slices.Clone(a.Failures)

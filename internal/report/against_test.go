@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -241,4 +242,67 @@ func TestAgainstLockstep(t *testing.T) {
 	assert.Equal(t, []float64{101, 120}, ns, "the median of each triple's runs")
 	assert.Equal(t, []int{1500, 1000}, iters, "each triple's iterations")
 	assert.Equal(t, []float64{1, 1}, allocs, "the lower median, a whole count")
+}
+
+// TestAgainstInstructions: with counts, the instr/op column, the change
+// leading the verdict, the legend line, the failure of the instruction
+// gate, the note for a benchmark that could not be counted, the JSON
+// field, the annotation, and the sentence when time and count disagree.
+func TestAgainstInstructions(t *testing.T) {
+	a := againstFixture()
+	a.GatePct, a.GateAllocs, a.GateInstr = 0, false, 2
+	w := &a.Benches[0]
+	w.Allocs = registry.Count{Base: 1, New: 1}
+	w.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 29736}, DeltaPct: 5.34, TolerancePct: 0.25, Changed: true}
+	w.GateFailed = true
+	miss := a.Benches[0]
+	miss.Name, miss.GateFailed = "Miss-2", false
+	miss.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"},
+		New: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"}, DeltaPct: math.NaN()}
+	a.Benches = append(a.Benches, miss)
+	w = &a.Benches[0] // the append moved the slice
+	in := Input{Against: a}
+	an := Analyze(in)
+	out := renderFlat(t, in)
+	head := fields(lineWith(t, out, "benchmark", "mode"))
+	assert.Equal(t, []string{"B/op", "instr/op", "verdict"}, head[len(head)-3:])
+	row := lineWith(t, out, "Work-2", "rounds  ")
+	assert.Contains(t, row, "28229 → 29736 (+5.34%)")
+	assert.Contains(t, row, "instr/op +5.34%; time slower: the interval excludes 0")
+	lineWith(t, out, "· instr/op: instructions per op counted under valgrind in each binary the same way")
+	lineWith(t, out, "Miss-2: instructions not counted in the base (valgrind-missing): no valgrind on PATH: apt-get install valgrind")
+	lineWith(t, out, "gate instructions 2%: FAILED (Work-2)")
+	require.Len(t, an.Failures, 1)
+	assert.Contains(t, an.Failures[0], "Work-2 executes +5.34% more instructions per op (28229 → 29736), beyond the 2% instruction gate")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	var rep struct {
+		Against struct {
+			GateInstr  float64 `json:"gate_instructions_pct"`
+			Benchmarks []struct {
+				Instr *struct {
+					Base     struct{ PerOp *float64 `json:"per_op"` } `json:"base"`
+					DeltaPct *float64                                 `json:"delta_pct"`
+					Changed  bool                                     `json:"changed"`
+				} `json:"instructions_per_op"`
+			} `json:"benchmarks"`
+		} `json:"against"`
+	}
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
+	assert.Equal(t, 2.0, rep.Against.GateInstr)
+	require.NotNil(t, rep.Against.Benchmarks[0].Instr)
+	assert.Equal(t, 28229.0, *rep.Against.Benchmarks[0].Instr.Base.PerOp)
+	assert.True(t, rep.Against.Benchmarks[0].Instr.Changed)
+	assert.Nil(t, rep.Against.Benchmarks[1].Instr.DeltaPct, "not counted: null, never NaN")
+
+	w.GateFailed, a.GateInstr = false, 0
+	buf.Reset()
+	Annotations(&buf, in, Analyze(in))
+	assert.Contains(t, buf.String(), "::warning title=benchkit::Work-2 executes more instructions per op: 28229 → 29736 (+5.34%25)")
+
+	w.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 28230}, DeltaPct: 0.004, TolerancePct: 0.25}
+	out = renderFlat(t, in)
+	assert.Contains(t, out, "28229 → 28230 (+0.00%, same)")
+	assert.Contains(t, out, "time and instructions disagree: the instructions did not change, so the time difference is not in the code path")
 }

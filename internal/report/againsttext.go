@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,7 +43,7 @@ func againstTitle(a *registry.Against) string {
 }
 
 // againstNotes are the lines after the cross-build table: why a benchmark
-// fell back to rounds, the gate notes, the benchmarks found in one binary
+// fell back to rounds, why counts are missing, the gate notes, the benchmarks found in one binary
 // only, the gates' outcome and the warnings (each after "⚠ ").
 func againstNotes(a *registry.Against) []string {
 	var out []string
@@ -51,6 +52,7 @@ func againstNotes(a *registry.Against) []string {
 			out = append(out, b.Name+": rounds, not lockstep: "+b.ModeNote+" (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
 		}
 	}
+	out = append(out, instrNotes(a)...)
 	for _, b := range a.Benches {
 		if b.GateNote != "" {
 			out = append(out, b.Name+": "+b.GateNote)
@@ -131,10 +133,11 @@ func (p *printer) againstTable(a *registry.Against) {
 		p.line("  no benchmark was measured in both binaries")
 		return
 	}
-	table := [][]string{againstHeader}
+	counted := instrCounted(a)
+	table := [][]string{againstHeader(counted)}
 	marked := false
 	for _, b := range a.Benches {
-		row, disagree := againstRow(b)
+		row, disagree := againstRow(b, counted)
 		table = append(table, row)
 		marked = marked || disagree
 	}
@@ -144,9 +147,21 @@ func (p *printer) againstTable(a *registry.Against) {
 	}
 }
 
-// againstHeader is the cross-build table's header row; the interval is
-// the fifth cell after the mode.
-var againstHeader = []string{"benchmark", "mode", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op", "verdict"}
+// againstHeader is the cross-build table's header row (the interval is
+// the sixth cell); counted adds instr/op before the verdict.
+func againstHeader(counted bool) []string {
+	h := []string{"benchmark", "mode", "base/op", "new/op", "Δ", "interval", "control Δ", "control interval", "allocs/op", "B/op"}
+	if counted {
+		h = append(h, "instr/op")
+	}
+	return append(h, "verdict")
+}
+
+// instrCounted reports whether a's benchmarks were counted under
+// valgrind (-benchkit.count=instructions).
+func instrCounted(a *registry.Against) bool {
+	return slices.ContainsFunc(a.Benches, func(b registry.AgainstBench) bool { return b.Instr != nil })
+}
 
 // againstLegend explains the cross-build table, one line each: Δ, each
 // mode present, the mark when marked (a row carries [DisagreeMark]), the
@@ -157,9 +172,14 @@ func againstLegend(a *registry.Against, marked bool) []string {
 		out = append(out, DisagreeMark+": the medians and Δ point different ways: Δ pairs base and new round by round (run by run in lockstep), "+
 			"base/op and new/op do not (each is the median of its side alone), so a level that moved between rounds shifts the medians, not Δ; read Δ")
 	}
-	return append(out, "allocs/op and B/op: the median of each side's rounds or runs, as go test prints them (truncated to integers), compared exactly (base → new); "+
+	out = append(out, "allocs/op and B/op: the median of each side's rounds or runs, as go test prints them (truncated to integers), compared exactly (base → new); "+
 		"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, "+
 		"so an allocation made once and amortised over b.N can move the printed value by one")
+	if instrCounted(a) {
+		out = append(out, "instr/op: instructions per op counted under valgrind in each binary the same way (GOMAXPROCS=1, the collector off; docs/counts.md), "+
+			"base → new; a change beyond the counts' tolerance (at least 0.25%) is called; the code path, not its speed")
+	}
+	return out
 }
 
 // DisagreeMark follows the Δ of an against row whose sides' medians point
@@ -168,7 +188,7 @@ const DisagreeMark = "†"
 
 // againstGate is the gates' outcome, "" when no gate is set.
 func againstGate(a *registry.Against) string {
-	if a.GatePct <= 0 && !a.GateAllocs {
+	if a.GatePct <= 0 && !a.GateAllocs && a.GateInstr <= 0 {
 		return ""
 	}
 	var what []string
@@ -177,6 +197,9 @@ func againstGate(a *registry.Against) string {
 	}
 	if a.GateAllocs {
 		what = append(what, "allocs/op")
+	}
+	if a.GateInstr > 0 {
+		what = append(what, "instructions "+fmtNum(a.GateInstr)+"%")
 	}
 	var failed []string
 	for _, b := range a.Benches {
@@ -216,13 +239,22 @@ func binaryLine(b registry.Binary) string {
 // againstRow is one benchmark's row: the sides' median ns/op, Δ and
 // interval, the control's, the counts, and the verdict with its reason;
 // disagree reports that Δ carries [DisagreeMark].
-func againstRow(b registry.AgainstBench) (row []string, disagree bool) {
+func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree bool) {
 	v := string(b.NewEst.Verdict)
 	if b.NewEst.Reason != "" {
 		v += ": " + b.NewEst.Reason
 	}
+	if b.Allocs.Changed() || (b.Instr != nil && b.Instr.Changed) {
+		v = "time " + v
+	}
+	if b.Instr != nil && b.Instr.Changed {
+		v = "instr/op " + signedPct(b.Instr.DeltaPct) + "; " + v
+	}
 	if b.Allocs.Changed() {
-		v = "allocs/op " + changeWord(b.Allocs) + "; time " + v
+		v = "allocs/op " + changeWord(b.Allocs) + "; " + v
+	}
+	if n := instrDisagrees(b); n != "" {
+		v += "; " + n
 	}
 	baseNs, ok := stats.Median(b.Base.NsPerOp)
 	if !ok {
@@ -233,12 +265,52 @@ func againstRow(b registry.AgainstBench) (row []string, disagree bool) {
 	if disagree {
 		delta += " " + DisagreeMark
 	}
-	return []string{
+	row = []string{
 		b.Name, dash(b.Mode), fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
 		delta, "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
 		signedPct(b.ControlEst.DeltaPct), "[" + signedPct(b.ControlEst.LoPct) + ", " + signedPct(b.ControlEst.HiPct) + "]",
-		countCell(b.Allocs), countCell(b.Bytes), v,
-	}, disagree
+		countCell(b.Allocs), countCell(b.Bytes),
+	}
+	if counted {
+		row = append(row, instrChangeCell(b.Instr))
+	}
+	return append(row, v), disagree
+}
+
+// instrChangeCell shows a cross-build count: "28229 → 29736 (+5.33%)",
+// "28229 → 28240 (+0.04%, same)" within the tolerance, "n/a" when a side
+// could not be counted, "-" when none was asked for.
+func instrChangeCell(c *registry.InstrChange) string {
+	switch {
+	case c == nil:
+		return "-"
+	case !c.Counted():
+		return "n/a"
+	case !c.Changed:
+		return fmt.Sprintf("%s → %s (%s, same)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), signedPct(c.DeltaPct))
+	}
+	return fmt.Sprintf("%s → %s (%s)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), signedPct(c.DeltaPct))
+}
+
+// instrDisagrees says when the time verdict and the count disagree: a
+// decided time change with the instructions the same or moved the other
+// way, or a decided "same" with the instructions changed; "" otherwise
+// (an undecided time is not a disagreement: the count decides).
+func instrDisagrees(b registry.AgainstBench) string {
+	c := b.Instr
+	if c == nil || !c.Counted() {
+		return ""
+	}
+	switch v := b.NewEst.Verdict; {
+	case (v == verdict.Slower || v == verdict.Faster) && !c.Changed:
+		return "time and instructions disagree: the instructions did not change, so the time difference is not in the code path " +
+			"(memory, caches, code layout or the machine)"
+	case v == verdict.Slower && c.DeltaPct < 0, v == verdict.Faster && c.DeltaPct > 0:
+		return "time and instructions disagree: they moved in opposite directions (fewer instructions can still run slower: memory, caches, layout)"
+	case v == verdict.Same && c.Changed:
+		return "time and instructions disagree: the instructions changed by more than the time resolved"
+	}
+	return ""
 }
 
 // mediansDisagree reports whether the sign of e.NsPerOp − baseNs (the new
@@ -267,4 +339,34 @@ func countCell(c registry.Count) string {
 		s += ", varies"
 	}
 	return s
+}
+
+// instrNotes say, one line per binary and reason, which benchmarks could
+// not be counted and why (the message names the fix).
+func instrNotes(a *registry.Against) []string {
+	var order []string
+	names := map[string][]string{}
+	for _, b := range a.Benches {
+		if b.Instr == nil {
+			continue
+		}
+		for _, side := range []struct {
+			name string
+			c    registry.InstrCount
+		}{{"the base", b.Instr.Base}, {"this binary", b.Instr.New}} {
+			if side.c.Counted() {
+				continue
+			}
+			key := side.name + " (" + side.c.Reason + "): " + strings.TrimPrefix(side.c.Error, "count: ")
+			if _, ok := names[key]; !ok {
+				order = append(order, key)
+			}
+			names[key] = append(names[key], b.Name)
+		}
+	}
+	out := make([]string, 0, len(order))
+	for _, key := range order {
+		out = append(out, listNames(names[key], 8)+": instructions not counted in "+key)
+	}
+	return out
 }

@@ -286,6 +286,10 @@ func againstFailures(a *registry.Against) []string {
 			out = append(out, fmt.Sprintf("benchkit: against %s: %s is %s slower than the base [%s, %s], beyond the %s%% gate; fix the regression or raise -benchkit.gate",
 				a.Base.Path, b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), fmtNum(a.GatePct)))
 		}
+		if c := b.Instr; a.GateInstr > 0 && c != nil && c.Changed && c.DeltaPct > a.GateInstr {
+			out = append(out, fmt.Sprintf("benchkit: against %s: %s executes %s more instructions per op (%s → %s), beyond the %s%% instruction gate; fix the regression or raise -benchkit.gate.instructions",
+				a.Base.Path, b.Name, signedPct(c.DeltaPct), fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), fmtNum(a.GateInstr)))
+		}
 		if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
 			out = append(out, fmt.Sprintf("benchkit: against %s: %s allocates more, %s allocs/op against the base's %s (-benchkit.gate.allocs); remove the allocation or drop the allocation gate",
 				a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base)))

@@ -11,7 +11,8 @@ import (
 // Annotations writes GitHub Actions workflow commands for the run: an
 // ::error:: per failure of the analysis (gates, failed processes,
 // flags), and a ::warning:: per cross-build benchmark that is decided
-// slower or allocates more without failing a gate. Messages are escaped
+// slower, allocates more or executes more instructions per op without
+// failing a gate. Messages are escaped
 // as workflow commands require (%, CR, LF). Lines start with "::", which
 // benchfmt reads as neither a result nor a configuration line.
 func Annotations(w io.Writer, in Input, a Analysis) {
@@ -28,6 +29,9 @@ func Annotations(w io.Writer, in Input, a Analysis) {
 		if e := b.NewEst; e.Verdict == verdict.Slower {
 			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s is %s slower than the base [%s, %s]: %s",
 				b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), e.Reason)))
+		}
+		if c := b.Instr; c != nil && c.Changed && c.DeltaPct > 0 {
+			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s executes more instructions per op: %s", b.Name, instrChangeCell(c))))
 		}
 		if b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
 			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s allocates more: allocs/op %s", b.Name, changeWord(b.Allocs))))

@@ -383,10 +383,12 @@ func againstViewOf(a *registry.Against) *againstView {
 			noise: [2]float64{b.ControlEst.LoPct, b.ControlEst.HiPct}, hasNoise: len(b.Base.NsPerOp) > 0}
 	}
 	sc := forestScale(marks)
-	v.Axis, v.Header = forestAxis(sc), [2][]string{againstHeader[:againstPlotAt], againstHeader[againstPlotAt:]}
+	counted := instrCounted(a)
+	head := againstHeader(counted)
+	v.Axis, v.Header = forestAxis(sc), [2][]string{head[:againstPlotAt], head[againstPlotAt:]}
 	marked := false
 	for i, b := range a.Benches {
-		cells, disagree := againstRow(b)
+		cells, disagree := againstRow(b, counted)
 		marked = marked || disagree
 		d := againstDetailOf(fmt.Sprintf("against-%d", i+1), b, a.Negligible)
 		v.Details = append(v.Details, d)

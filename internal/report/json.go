@@ -124,6 +124,39 @@ type jsonInstructions struct {
 	Output        string   `json:"output"`
 }
 
+// jsonInstrOf converts a count; per_op is null when it was not made.
+func jsonInstrOf(c registry.InstrCount) *jsonInstructions {
+	j := &jsonInstructions{
+		N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped,
+		Processes: c.Processes, WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: c.Reason, Error: c.Error, Output: c.Output,
+	}
+	if c.Counted() {
+		j.PerOp = known(c.PerOp)
+	}
+	return j
+}
+
+// jsonInstrChange is a cross-build benchmark's counts: each binary's,
+// and the change (delta_pct null unless both were counted).
+type jsonInstrChange struct {
+	Base         *jsonInstructions `json:"base"`
+	New          *jsonInstructions `json:"new"`
+	DeltaPct     *float64          `json:"delta_pct"`
+	TolerancePct float64           `json:"tolerance_pct"`
+	Changed      bool              `json:"changed"`
+}
+
+func jsonInstrChangeOf(c *registry.InstrChange) *jsonInstrChange {
+	if c == nil {
+		return nil
+	}
+	j := &jsonInstrChange{Base: jsonInstrOf(c.Base), New: jsonInstrOf(c.New), TolerancePct: zeroIfBad(c.TolerancePct), Changed: c.Changed}
+	if c.Counted() {
+		j.DeltaPct = num(c.DeltaPct)
+	}
+	return j
+}
+
 type jsonDrift struct {
 	ChangePct float64 `json:"change_pct"`
 	P         float64 `json:"p"`
@@ -331,13 +364,8 @@ func jsonBench(r Row) jsonBenchmark {
 		jb.ColdStartRatio = known(r.ColdStart)
 	}
 	if c := r.Count; c != nil {
-		jb.Instructions = &jsonInstructions{
-			N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped,
-			Processes: c.Processes, WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: c.Reason, Error: c.Error, Output: c.Output,
-		}
-		if c.Counted() {
-			jb.InstructionsPerOp, jb.Instructions.PerOp = known(c.PerOp), known(c.PerOp)
-		}
+		jb.Instructions = jsonInstrOf(*c)
+		jb.InstructionsPerOp = jb.Instructions.PerOp
 	}
 	if d := r.Drift; d != nil {
 		jb.Drift = &jsonDrift{ChangePct: zeroIfBad(d.ChangePct), P: zeroIfBad(d.P), Blocks: d.Blocks}
@@ -394,6 +422,7 @@ type jsonAgainst struct {
 	NegligiblePct float64            `json:"negligible_pct"`
 	GatePct       float64            `json:"gate_pct"`
 	GateAllocs    bool               `json:"gate_allocs"`
+	GateInstrPct  float64            `json:"gate_instructions_pct"`
 	Benchmarks    []jsonAgainstBench `json:"benchmarks"`
 	OnlyBase      []string           `json:"only_base"`
 	OnlyNew       []string           `json:"only_new"`
@@ -438,6 +467,9 @@ type jsonAgainstBench struct {
 	Mode       string       `json:"mode"`
 	ModeNote   string       `json:"mode_note"`
 	Groups     []int        `json:"groups"`
+	// Instructions are the counts of both binaries
+	// (-benchkit.count=instructions), null without them.
+	Instructions *jsonInstrChange `json:"instructions_per_op"`
 }
 
 type jsonProcFailure struct {
@@ -457,7 +489,7 @@ func jsonAgainstOf(a *registry.Against) *jsonAgainst {
 	j := &jsonAgainst{
 		Base: jsonBinary(a.Base), New: jsonBinary(a.New), Pattern: a.Pattern, Benchtime: a.Benchtime,
 		Rounds: a.Rounds, Seed: a.Seed, Pairing: a.Pairing, RunTargetNs: a.RunTargetNs, Confidence: num(a.Confidence), NegligiblePct: zeroIfBad(a.Negligible),
-		GatePct: zeroIfBad(a.GatePct), GateAllocs: a.GateAllocs, Benchmarks: []jsonAgainstBench{},
+		GatePct: zeroIfBad(a.GatePct), GateAllocs: a.GateAllocs, GateInstrPct: zeroIfBad(a.GateInstr), Benchmarks: []jsonAgainstBench{},
 		OnlyBase: append([]string{}, a.OnlyBase...), OnlyNew: append([]string{}, a.OnlyNew...),
 		Failures: []jsonProcFailure{}, Warnings: append([]string{}, a.Warnings...),
 	}
@@ -466,7 +498,7 @@ func jsonAgainstOf(a *registry.Against) *jsonAgainst {
 			Name: b.Name, Base: jsonSideOf(b.Base), New: jsonSideOf(b.New), Control: jsonSideOf(b.Control),
 			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed, GateNote: b.GateNote,
-			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...),
+			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...), Instructions: jsonInstrChangeOf(b.Instr),
 		})
 	}
 	for _, f := range a.Failures {

@@ -19,7 +19,12 @@ import (
 // after a failed test), else 1 when a gate failed, a process of this
 // binary failed or a file could not be written, else 0.
 func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
-	p, err := against.NewPlan(against.Settings{Base: cfg.Against, Pkg: d.pkg, Rounds: cfg.Rounds, Gate: cfg.Gate, GateAllocs: cfg.GateAllocs, Pairing: cfg.Pairing}, d.fs)
+	s := against.Settings{Base: cfg.Against, Pkg: d.pkg, Rounds: cfg.Rounds, Gate: cfg.Gate, GateAllocs: cfg.GateAllocs, Pairing: cfg.Pairing,
+		GateInstr: cfg.GateInstr}
+	if cfg.Count == CountInstructions {
+		s.Counter = d.counter.forAgainst()
+	}
+	p, err := against.NewPlan(s, d.fs)
 	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2

@@ -61,6 +61,8 @@ type Config struct {
 	Rounds     int
 	Gate       float64
 	GateAllocs bool
+	// GateInstr is -benchkit.gate.instructions, in percent (0 off).
+	GateInstr float64
 	// Pairing is how -benchkit.against pairs the builds: "lockstep" (the
 	// default, also for ""), "rounds" or "duet".
 	Pairing string
@@ -175,6 +177,9 @@ var settings = []setting{
 		true, "is not a percentage: use a number such as 5 (0 turns the gate off)", func(c *Config) *float64 { return &c.Gate }),
 	boolSetting("benchkit.gate.allocs", "BENCHKIT_GATE_ALLOCS", "with -benchkit.against, fail on any increase in allocs/op",
 		func(c *Config) *bool { return &c.GateAllocs }),
+	pctSetting("benchkit.gate.instructions", "BENCHKIT_GATE_INSTRUCTIONS",
+		"with -benchkit.against and -benchkit.count=instructions, fail on a rise in instructions per op beyond `percent`",
+		true, "is not a percentage: use a number such as 1 (0 turns the gate off)", func(c *Config) *float64 { return &c.GateInstr }),
 	{
 		flag: "benchkit.count", env: "BENCHKIT_COUNT",
 		usage: "after the benchmarks, count the instructions per op of each tracked one under valgrind: `instructions` or off (env BENCHKIT_COUNT)",

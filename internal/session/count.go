@@ -2,12 +2,11 @@ package session
 
 import (
 	"errors"
-	"flag"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
@@ -79,30 +78,6 @@ func medianNs(runs []registry.Run) float64 {
 	return m
 }
 
-// countDrop are the flags a count's processes do not get: the go test
-// flags package count sets, the output format and the test timeout (each
-// process has its deadline), the file-writing ones, whose files the
-// processes would overwrite, and -benchkit.count itself.
-var countDrop = []string{
-	"benchkit.count",
-	"test.run", "test.bench", "test.list", "test.skip", "test.count", "test.benchtime", "test.cpu", "test.benchmem",
-	"test.v", "test.testlogfile", "test.outputdir", "test.timeout",
-	"test.cpuprofile", "test.memprofile", "test.blockprofile", "test.mutexprofile", "test.trace", "test.coverprofile",
-}
-
-// countArgs returns every flag set on fs but countDrop's, as
-// "-name=value": the user's -test.short and the package's own flags
-// reach the counted benchmark as they reached the measured one.
-func countArgs(fs *flag.FlagSet) []string {
-	var args []string
-	fs.Visit(func(f *flag.Flag) {
-		if !slices.Contains(countDrop, f.Name) {
-			args = append(args, "-"+f.Name+"="+f.Value.String())
-		}
-	})
-	return args
-}
-
 // countTracked counts the instructions per op of every benchmark Track
 // or Loop recorded in d.reg, one after another, each in processes of
 // this test binary under valgrind, and records each count (or why it
@@ -122,10 +97,26 @@ func countTracked(d Deps) {
 	}
 	fmt.Fprintf(d.stderr, "benchkit: counting the instructions per op of %s under %s, one at a time (seconds each; docs/counts.md)\n",
 		textfmt.Plural(len(targets), "benchmark"), vg.Version)
-	args := countArgs(d.fs)
+	args := count.Args(d.fs)
 	for _, t := range targets {
 		res, err := d.counter.instructions(vg, count.Target{Binary: bin, Benchmark: t.name, Args: args}, count.Limits{NsPerOp: t.nsPerOp})
 		recordCount(d.reg, t, res, err)
+	}
+}
+
+// forAgainst is the counter of -benchkit.against: valgrind is found
+// once, and when it cannot be, every count says why.
+func (c counter) forAgainst() against.Counter {
+	var vg count.Valgrind
+	err := errors.New("count: no instruction counter in this session")
+	if c.find != nil && c.instructions != nil {
+		vg, err = c.find()
+	}
+	return func(t count.Target, lim count.Limits) (count.Result, error) {
+		if err != nil {
+			return count.Result{}, err
+		}
+		return c.instructions(vg, t, lim)
 	}
 }
 
@@ -147,17 +138,7 @@ func countSetup(c counter) (count.Valgrind, string, error) {
 
 // recordCount records t's count res, or err, under each of t's keys.
 func recordCount(reg *registry.Registry, t countTarget, res count.Result, err error) {
-	c := registry.InstrCount{
-		PerOp: res.PerOp, N1: res.N1, N2: res.N2, Total1: res.Total1, Total2: res.Total2, ResolutionPct: res.ResolutionPct,
-		Capped: res.Capped, Processes: len(res.Runs), Wall: res.Wall, Valgrind: res.Valgrind,
-	}
-	if err != nil {
-		c.PerOp, c.Reason, c.Error = -1, string(count.ReasonFailed), err.Error()
-		var ce *count.Error
-		if errors.As(err, &ce) {
-			c.Reason, c.Error, c.Output = string(ce.Reason), ce.Message, ce.Output
-		}
-	}
+	c := count.Record(res, err)
 	for _, k := range t.keys {
 		reg.SetCount(k, c)
 	}

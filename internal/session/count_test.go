@@ -2,8 +2,6 @@ package session
 
 import (
 	"errors"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 
@@ -138,15 +136,4 @@ func TestCountTargets(t *testing.T) {
 	assert.Equal(t, countTarget{name: "BenchmarkA", keys: []string{"BenchmarkA", "BenchmarkA-4"}, nsPerOp: 20}, ts[0], "once per name, for every -cpu value")
 	assert.Equal(t, "BenchmarkB/size=1K", ts[1].name)
 	assert.Equal(t, "BenchmarkC-2", ts[2].name, "the suffix of the run's procs only")
-}
-
-func TestCountArgs(t *testing.T) {
-	fs := flag.NewFlagSet("x.test", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	for _, name := range []string{"test.bench", "test.benchtime", "test.count", "test.cpu", "test.benchmem", "test.short", "test.cpuprofile", "test.timeout", "size", "benchkit.count"} {
-		fs.String(name, "", "")
-	}
-	require.NoError(t, fs.Parse([]string{"-test.bench=X", "-test.benchtime=2s", "-test.count=10", "-test.cpu=1,2", "-test.benchmem=true",
-		"-test.short=true", "-test.cpuprofile=cpu.out", "-test.timeout=1m", "-size=big", "-benchkit.count=instructions"}))
-	assert.Equal(t, []string{"-size=big", "-test.short=true"}, countArgs(fs))
 }

@@ -1,13 +1,10 @@
 package against
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
@@ -43,58 +40,24 @@ func measure(c config, method, base, cand, dir string) (map[string]outcome, time
 }
 
 func measureAgainst(c config, pairing, base, cand, dir string) (map[string]outcome, time.Duration, error) {
-	js := filepath.Join(dir, "r.json")
-	_ = os.Remove(js)
-	_, wall, err := harness.Run(cand, []string{"-test.run=^$", "-test.bench=" + benchPattern, "-test.benchtime=" + c.benchtime,
-		"-benchkit.against=" + base, "-benchkit.pairing=" + pairing, "-benchkit.rounds=" + strconv.Itoa(c.rounds),
-		"-benchkit.json=" + js, "-benchkit.warmup=off"}, env(), c.timeout)
+	res, wall, err := harness.RunAgainst(cand, base, dir, []string{"-test.bench=" + benchPattern, "-test.benchtime=" + c.benchtime,
+		"-benchkit.pairing=" + pairing, "-benchkit.rounds=" + strconv.Itoa(c.rounds)}, env(), c.timeout)
 	if err != nil {
 		return nil, wall, err
-	}
-	b, err := os.ReadFile(js)
-	if err != nil {
-		return nil, wall, err
-	}
-	outs, err := parseReport(b, pairing)
-	return outs, wall, err
-}
-
-// parseReport reads the verdicts of the JSON report b, checking that each
-// workload was measured the way asked (pairing).
-func parseReport(b []byte, pairing string) (map[string]outcome, error) {
-	var rep struct {
-		Against struct {
-			Benchmarks []struct {
-				Name     string `json:"name"`
-				Mode     string `json:"mode"`
-				ModeNote string `json:"mode_note"`
-				Estimate struct {
-					DeltaPct float64 `json:"delta_pct"`
-					LoPct    float64 `json:"lo_pct"`
-					HiPct    float64 `json:"hi_pct"`
-					Verdict  string  `json:"verdict"`
-				} `json:"estimate"`
-			} `json:"benchmarks"`
-		} `json:"against"`
-	}
-	if err := json.Unmarshal(b, &rep); err != nil {
-		return nil, err
 	}
 	outs := map[string]outcome{}
-	for _, bm := range rep.Against.Benchmarks {
-		name, _, _ := strings.Cut(bm.Name, "-")
-		if bm.Mode != pairing {
-			return nil, fmt.Errorf("%s was measured in %s, not %s: %s", bm.Name, bm.Mode, pairing, bm.ModeNote)
-		}
-		e := bm.Estimate
-		outs[name] = outcome{verdict: e.Verdict, delta: e.DeltaPct, lo: e.LoPct, hi: e.HiPct, hasInterval: e.HiPct > e.LoPct} // lo = hi: too few rounds for one
-	}
 	for _, w := range workloads {
-		if _, ok := outs[w]; !ok {
-			return nil, fmt.Errorf("no Benchmark%s in the report", w)
+		o, ok := res[w]
+		switch {
+		case !ok:
+			return nil, wall, fmt.Errorf("no Benchmark%s in the report", w)
+		case o.Mode != pairing:
+			return nil, wall, fmt.Errorf("Benchmark%s was measured in %s, not %s: %s", w, o.Mode, pairing, o.ModeNote)
 		}
+		// lo = hi: too few rounds for an interval.
+		outs[w] = outcome{verdict: o.Verdict, delta: o.DeltaPct, lo: o.LoPct, hi: o.HiPct, hasInterval: o.HiPct > o.LoPct}
 	}
-	return outs, nil
+	return outs, wall, nil
 }
 
 func measurePlain(c config, base, cand string) (map[string]outcome, time.Duration, error) {

@@ -20,21 +20,29 @@
 // The table has one row per workload and build, with the columns:
 //
 //   - instr/op: the median over repetitions;
+//
 //   - spread: (max − min)/median over repetitions, in percent: how far
 //     counts of one build in fresh processes land apart;
+//
 //   - Δ: the median over repetitions of the build's count over the same
 //     repetition's base count, minus 1, in percent, with its range;
+//
 //   - changed: how many comparisons count.Compare called a change: for
 //     the base, the R − 1 comparisons of consecutive repetitions' counts
 //     (identical code: each is a false alarm), for +1% and +5% the R
 //     comparisons with the base;
+//
 //   - right sign: for +1% and +5%, the repetitions whose Δ is positive;
+//
 //   - cost: the median wall time of one count (every valgrind process of
 //     it), and the processes it ran.
 //
-// TODO(against column): the wall-time verdict of -benchkit.against on
-// the same builds in the same run belongs next to each row; it is added
-// once -benchkit.against counts both binaries.
+//   - against (time): the wall-time verdicts of -benchkit.against (its
+//     default lockstep pairing, at -against-benchtime) on the same build
+//     against base.test, once per repetition with the busy loops
+//     running: for the base (A/A) how many were flagged faster or
+//     slower, for +1% and +5% how many were called slower, and how many
+//     were undecided; "–" with -against-benchtime=off.
 //
 // After the table come a line describing the machine (load average at
 // start, before the busy loops) and the command line that reproduces the
@@ -61,6 +69,9 @@ type config struct {
 	pkg              string
 	timeout          time.Duration
 	workloads        []string // of allWorkloads, in their order
+	// againstBT is the -test.benchtime of the against runs, "off" for
+	// none.
+	againstBT string
 }
 
 // Main runs the table with the command-line arguments args (its flags,
@@ -80,6 +91,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fs.Int64Var(&c.budget, "budget", count.DefaultBudget, "count.Limits.Budget: instructions between the two processes")
 		fs.StringVar(&c.pkg, "pkg", "./internal/accuracy/workloads/count", "the workloads' package")
 		fs.DurationVar(&c.timeout, "timeout", 10*time.Minute, "deadline of each native process (the counts have their own)")
+		fs.StringVar(&c.againstBT, "against-benchtime", "1s", "-test.benchtime of the -benchkit.against runs beside the counts, or off")
 		fs.Func("workloads", "the workloads to count, comma-separated (default "+strings.Join(allWorkloads, ",")+")", func(v string) error {
 			c.workloads = nil
 			for _, w := range strings.Split(v, ",") {
@@ -102,6 +114,6 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 
 // commandLine is the command that reproduces the run.
 func (c config) commandLine() string {
-	return harness.CommandLine("count", fmt.Sprintf("-r %d -repeats %d -busy %d -budget %d -pkg %s -timeout %v -workloads %s",
-		c.r, c.repeats, c.busy, c.budget, c.pkg, c.timeout, strings.Join(c.workloads, ",")), false)
+	return harness.CommandLine("count", fmt.Sprintf("-r %d -repeats %d -busy %d -budget %d -pkg %s -timeout %v -workloads %s -against-benchtime %s",
+		c.r, c.repeats, c.busy, c.budget, c.pkg, c.timeout, strings.Join(c.workloads, ","), c.againstBT), false)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
@@ -22,11 +23,14 @@ var (
 // table, its binary's name and its go test build flags.
 type build struct{ name, file, flags string }
 
-// measurement is one count of one workload in one build.
+// measurement is one count of one workload in one build, and the
+// verdict of -benchkit.against on the same build and workload in the
+// same repetition ("" when none ran).
 type measurement struct {
 	workload, build string
 	rep             int
 	res             count.Result
+	against         string
 }
 
 // run builds the binaries, starts the busy loops, counts and prints the
@@ -61,7 +65,7 @@ func run(c config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ms := measure(c, vg, bins, hints, stderr)
+	ms := measure(c, vg, bins, hints, dir, stderr)
 	printTable(stdout, rows(ms, c.workloads, c.r))
 	fmt.Fprintf(stdout, "\n%s; %d busy-loop processes while counting; %s\n%s\n", machine, c.busy, vg.Version, c.commandLine())
 	return nil
@@ -69,10 +73,11 @@ func run(c config, stdout, stderr io.Writer) error {
 
 // measure counts every workload of every build in each of c.r
 // repetitions, the builds' order rotating between repetitions.
-func measure(c config, vg count.Valgrind, bins map[string]string, hints map[string]float64, stderr io.Writer) []measurement {
+func measure(c config, vg count.Valgrind, bins map[string]string, hints map[string]float64, dir string, stderr io.Writer) []measurement {
 	var ms []measurement
 	lim := count.Limits{Budget: c.budget, Repeats: c.repeats}
 	for rep := range c.r {
+		verdicts := againstVerdicts(c, bins, dir, rep, stderr)
 		for _, w := range c.workloads {
 			for i := range builds {
 				b := builds[(i+rep)%len(builds)]
@@ -82,12 +87,36 @@ func measure(c config, vg count.Valgrind, bins map[string]string, hints map[stri
 					fmt.Fprintf(stderr, "count: repetition %d, %s %s left out: %v\n", rep+1, w, b.name, err)
 					continue
 				}
-				ms = append(ms, measurement{workload: w, build: b.name, rep: rep, res: res})
+				ms = append(ms, measurement{workload: w, build: b.name, rep: rep, res: res, against: verdicts[b.name+"/"+w]})
 			}
 		}
 		fmt.Fprintf(stderr, "count: repetition %d of %d done\n", rep+1, c.r)
 	}
 	return ms
+}
+
+// againstVerdicts runs every build against the base with
+// -benchkit.against (the base against itself: A/A) on the table's
+// workloads and returns the time verdicts, keyed "<build>/<workload>";
+// none with -against-benchtime=off. A run that fails is said on stderr
+// and left out.
+func againstVerdicts(c config, bins map[string]string, dir string, rep int, stderr io.Writer) map[string]string {
+	out := map[string]string{}
+	if c.againstBT == "off" {
+		return out
+	}
+	pattern := "^Benchmark(" + strings.Join(c.workloads, "|") + ")$"
+	for _, b := range builds {
+		res, _, err := harness.RunAgainst(bins[b.name], bins["base"], dir, []string{"-test.bench=" + pattern, "-test.benchtime=" + c.againstBT}, nil, c.timeout)
+		if err != nil {
+			fmt.Fprintf(stderr, "count: repetition %d, -benchkit.against of %s left out: %v\n", rep+1, b.name, err)
+			continue
+		}
+		for w, o := range res {
+			out[b.name+"/"+w] = o.Verdict
+		}
+	}
+	return out
 }
 
 // nativeHints returns each build's native ns/op of each workload, keyed

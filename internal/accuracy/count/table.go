@@ -23,6 +23,9 @@ type row struct {
 	rightSign       int       // deltas > 0
 	wall            time.Duration
 	processes       float64 // median processes per count
+	// verdicts are -benchkit.against's time verdicts on the build, one
+	// per repetition that ran one.
+	verdicts []string
 }
 
 // rows computes the table's rows of workloads from the measurements of
@@ -34,13 +37,19 @@ func rows(ms []measurement, workloads []string, r int) []row {
 		for _, b := range builds {
 			byRep[b.name] = make([]*count.Result, r)
 		}
+		verdicts := map[string][]string{}
 		for i := range ms {
 			if m := ms[i]; m.workload == w {
 				byRep[m.build][m.rep] = &ms[i].res
+				if m.against != "" {
+					verdicts[m.build] = append(verdicts[m.build], m.against)
+				}
 			}
 		}
 		for _, b := range builds {
-			out = append(out, rowOf(w, b.name, byRep[b.name], byRep["base"]))
+			rw := rowOf(w, b.name, byRep[b.name], byRep["base"])
+			rw.verdicts = verdicts[b.name]
+			out = append(out, rw)
 		}
 	}
 	return out
@@ -93,15 +102,16 @@ func spreadPct(xs []float64) float64 {
 
 // printTable writes rs as a markdown table.
 func printTable(w io.Writer, rs []row) {
-	fmt.Fprintln(w, "| workload | build | counts | instr/op | spread | Δ median [range] | changed | right sign | cost / count |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| workload | build | counts | instr/op | spread | Δ median [range] | changed | right sign | cost / count | against (time) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rs {
 		delta, sign := "–", "–"
 		if r.build != "base" {
 			delta, sign = deltaCell(r.deltas), fmt.Sprintf("%d/%d", r.rightSign, len(r.deltas))
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %.1f | %.3f%% | %s | %d/%d | %s | %.1f s, %.0f processes |\n",
-			r.workload, r.build, r.n, r.perOp, r.spreadPct, delta, r.changed, r.pairs, sign, r.wall.Seconds(), r.processes)
+		fmt.Fprintf(w, "| %s | %s | %d | %.1f | %.3f%% | %s | %d/%d | %s | %.1f s, %.0f processes | %s |\n",
+			r.workload, r.build, r.n, r.perOp, r.spreadPct, delta, r.changed, r.pairs, sign, r.wall.Seconds(), r.processes,
+			verdictCell(r.verdicts, r.build == "base"))
 	}
 }
 
@@ -111,4 +121,19 @@ func deltaCell(ds []float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%+.2f%% [%+.2f, %+.2f]", harness.MedianOrNaN(ds), slices.Min(ds), slices.Max(ds))
+}
+
+// verdictCell tallies -benchkit.against's verdicts: "flagged 1/10,
+// undecided 2" for identical code (zero), "slower 9/10, undecided 1"
+// otherwise; "–" for none.
+func verdictCell(verdicts []string, zero bool) string {
+	if len(verdicts) == 0 {
+		return "–"
+	}
+	t := harness.TallyVerdicts(verdicts, zero)
+	word := "slower"
+	if zero {
+		word = "flagged"
+	}
+	return fmt.Sprintf("%s %d/%d, undecided %d", word, t.Flagged, t.N, t.Undecided)
 }
