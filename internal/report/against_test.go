@@ -282,9 +282,11 @@ func TestAgainstInstructions(t *testing.T) {
 			GateInstr  float64 `json:"gate_instructions_pct"`
 			Benchmarks []struct {
 				Instr *struct {
-					Base     struct{ PerOp *float64 `json:"per_op"` } `json:"base"`
-					DeltaPct *float64                                 `json:"delta_pct"`
-					Changed  bool                                     `json:"changed"`
+					Base struct {
+						PerOp *float64 `json:"per_op"`
+					} `json:"base"`
+					DeltaPct *float64 `json:"delta_pct"`
+					Changed  bool     `json:"changed"`
 				} `json:"instructions_per_op"`
 			} `json:"benchmarks"`
 		} `json:"against"`
