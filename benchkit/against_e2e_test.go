@@ -122,7 +122,7 @@ func againstCompare(t *testing.T, base, cand string) {
 	jsonPath, samplesPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")
 	run := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true"},
 		"-test.paniconexit0", // as go test passes it: a child's os.Exit(0) must not panic
-		"-test.run=^$", "-test.bench=^Benchmark(Work|Alloc|OnlyBase|OnlyNew|Fixed|Same)$", "-test.benchtime=30ms",
+		"-test.run=^$", "-test.bench=^Benchmark(Work|Classic|Alloc|OnlyBase|OnlyNew|Fixed|Same)$", "-test.benchtime=30ms",
 		"-benchkit.against="+base, "-benchkit.rounds=8", "-benchkit.gate=5", "-benchkit.gate.allocs",
 		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath)
 	assert.Equal(t, 1, run.Code, "the allocation gate fails the run:\n%s", run.Combined())
@@ -147,7 +147,8 @@ func againstCompare(t *testing.T, base, cand string) {
 	assert.NotContains(t, names, e2eName("Fixed"), "a benchmark that failed in one binary is not compared")
 
 	require.Contains(t, names, e2eName("Same"))
-	for _, name := range []string{"Work", "Alloc"} {
+	require.Contains(t, names, e2eName("Classic"))
+	for _, name := range []string{"Work", "Classic", "Alloc"} {
 		bm := a.Benchmarks[names[e2eName(name)]]
 		assert.Equal(t, "lockstep", bm.Mode, name)
 		assert.Len(t, bm.Groups, 8, "%s: -benchkit.rounds triples", name)
@@ -164,6 +165,8 @@ func againstCompare(t *testing.T, base, cand string) {
 	assert.Len(t, same.Base.NsPerOp, 8, "one sample per round")
 	assert.Empty(t, same.Groups)
 
+	classic := a.Benchmarks[names[e2eName("Classic")]]
+	assert.Greater(t, classic.Estimate.DeltaPct, 0.0, "a b.N loop in lockstep: twice the work is slower")
 	work := a.Benchmarks[names[e2eName("Work")]]
 	assert.Greater(t, work.Estimate.DeltaPct, 0.0, "twice the work is slower")
 	assert.Contains(t, []string{"slower", "undecided"}, work.Estimate.Verdict, work.Estimate.Reason)

@@ -59,6 +59,10 @@ type state struct {
 	mem0  uint64 // runtime.MemStats.Mallocs, only when testingb cannot read netAllocs
 	memB0 uint64
 	th0   threadSample
+	// noWait is set in a lockstep child, whose parent reads only the
+	// timed time and the counts: the run-queue probes (a few hundred µs
+	// of /proc reads a step) are skipped, and the wait is unknown.
+	noWait bool
 
 	// previous step of the same b (b.N-style ramp)
 	prev     step
@@ -145,15 +149,20 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		b.Cleanup(st.end)
 		if l := child.Lockstep(); l != nil {
 			l.Begin() // a lockstep child's first run waits for the parent's go
+			st.noWait = true
 		}
-		st.cont0 = env.ReadContention()
+		if !st.noWait {
+			st.cont0 = env.ReadContention()
+		}
 		st.stw0, st.stwT0 = readSTW()
 		if _, _, ok := testingb.Allocs(b); !ok {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			st.mem0, st.memB0 = ms.Mallocs, ms.TotalAlloc
 		}
-		st.th0 = readThread()
+		if !st.noWait {
+			st.th0 = readThread()
+		}
 		// The step's window starts here, before StartTimer: its
 		// stop-the-world pause, and any wait for a CPU during it, are then
 		// inside the window like the counters that see them.
@@ -259,11 +268,15 @@ func (st *state) end() {
 	}
 }
 
-// lockstepReport tells the lockstep parent how the step ended, and waits.
+// lockstepReport tells the lockstep parent how the step ended, and waits;
+// a ramp step is not reported, so that each run costs the parent one
+// exchange.
 func lockstepReport(l *child.Link, b *testing.B, how stepEnd, cur step) {
 	switch how {
 	case stepParent:
 		return // the sub-benchmarks report their own steps
+	case stepRamp:
+		return // testing's N=1 call before the run: it goes straight on
 	case stepSkip:
 		l.Skip(testingb.Output(b))
 	case stepFail:
@@ -285,12 +298,15 @@ func (st *state) endStep() (stepEnd, step) {
 	now := time.Now()
 	wall := now.Sub(st.wall0)
 	timed := b.Elapsed()
-	cont := env.ReadContention().Sub(st.cont0)
+	var cont env.Contention
+	var th threadDelta
+	if !st.noWait {
+		cont, th = env.ReadContention().Sub(st.cont0), readThread().sub(st.th0)
+	}
 	toggles, paused := int64(-1), time.Duration(0)
 	if stw, stwT := readSTW(); stw >= 0 && st.stw0 >= 0 {
 		toggles, paused = stw-st.stw0, max(0, stwT-st.stwT0)
 	}
-	th := readThread().sub(st.th0)
 	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused}
 	if start, ok := testingb.TimerStart(b); ok {
 		if end, ok := testingb.Monotonic(now); ok {

@@ -17,13 +17,17 @@ import (
 
 // Lockstep sizing. A run is N iterations, N chosen once per benchmark
 // from the base's time per op in discovery so that a run lasts about
-// runTarget; each process of a triple spends 2/3 of -benchtime in runs,
-// as a process of the rounds does, so that the comparison costs what
+// runTarget; each process of a triple spends runShare of -benchtime in
+// runs, so that with testing's own cost per run (two calls, each after a
+// forced collection) and the processes' start the comparison costs what
 // -count=10 of each binary costs. warmRounds rounds of every triple are
 // discarded (the first runs of a fresh process are cold), and a triple
 // has at least minTripleRounds and at most maxTripleRounds rounds.
+// The sizes were chosen by measurement (docs/measurements.md, "Lockstep
+// sizing").
 const (
 	runTarget       = 3 * time.Millisecond
+	runShare        = 0.5
 	warmRounds      = 2
 	minTripleRounds = 7
 	maxTripleRounds = 2000
@@ -38,7 +42,7 @@ type sizing struct {
 
 // sizeFor sizes the runs of a benchmark that takes nsPerOp ns an op,
 // under bt: N from runTarget (the user's N under -benchtime=Nx, with the
-// least number of rounds), rounds from 2/3 of bt.
+// least number of rounds), rounds from runShare of bt.
 func (p Plan) sizeFor(nsPerOp float64) sizing {
 	ns := max(nsPerOp, 1)
 	if p.bt.N > 0 {
@@ -46,7 +50,7 @@ func (p Plan) sizeFor(nsPerOp float64) sizing {
 	}
 	n := max(1, int(math.Round(float64(runTarget)/ns)))
 	run := time.Duration(ns * float64(n))
-	rounds := int(float64(p.bt.D*2/3) / float64(max(run, time.Microsecond)))
+	rounds := int(float64(p.bt.D) * runShare / float64(max(run, time.Microsecond)))
 	return sizing{n: n, rounds: min(max(rounds, minTripleRounds), maxTripleRounds), run: run}
 }
 

@@ -61,7 +61,7 @@ func TestLockedOfSharesTheEstimator(t *testing.T) {
 	assert.Equal(t, registry.ModeDuet, lockedOf(lb, a).Mode)
 }
 
-// TestSizeFor: a run lasts about runTarget; a process spends 2/3 of
+// TestSizeFor: a run lasts about runTarget; a process spends runShare of
 // -benchtime in runs, within the least and most rounds; -benchtime=Nx
 // keeps N.
 func TestSizeFor(t *testing.T) {
@@ -69,7 +69,7 @@ func TestSizeFor(t *testing.T) {
 	sz := p.sizeFor(1000) // 1 µs an op
 	assert.Equal(t, 3000, sz.n)
 	assert.Equal(t, 3*time.Millisecond, sz.run)
-	assert.Equal(t, 222, sz.rounds, "2/3 s of 3 ms runs")
+	assert.Equal(t, 166, sz.rounds, "1/2 s of 3 ms runs")
 
 	assert.Equal(t, minTripleRounds, p.sizeFor(1e9).rounds, "an op of a second: the least rounds, one op a run")
 	assert.Equal(t, 1, p.sizeFor(1e9).n)

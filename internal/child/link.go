@@ -19,7 +19,8 @@ const EnvLockstep = "BENCHKIT_CHILD_LOCKSTEP"
 // The lockstep protocol, one line per message. The parent writes "go"
 // (run the next step) or "exit" (end the process) on the child's
 // standard input; the child writes on descriptor 3 one line per step of
-// the benchmark it runs:
+// the benchmark it runs (benchkit's Track reports only the runs testing
+// prints, not testing's N=1 call before each, which goes straight on):
 //
 //	step <N> <timed ns> <allocs> <bytes> <final 0|1>
 //	skip <reason>
