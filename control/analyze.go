@@ -65,9 +65,11 @@ type Result = verdict.Result
 //  2. Fewer rounds than that level needs for a finite interval (6 at 95%,
 //     7 at 98.3%): every verdict is Undecided.
 //  3. The control is off when its interval excludes 0 and its delta
-//     exceeds ε/2 in size: every candidate is Undecided, and the Reason
-//     quotes the control's numbers, since the harness cannot tell a copy
-//     from itself at that level.
+//     exceeds ε/2 in size: the harness cannot tell a copy from itself at
+//     that level, so a candidate is Slower (Faster) only when its
+//     interval lies above (below) 0 and beyond the control's interval by
+//     the control's |delta| again; any other is Undecided, and the Reason
+//     quotes the control's numbers.
 //  4. Otherwise a candidate whose interval lies within [−ε, +ε] is Same;
 //     one whose interval lies above 0 and above the control's interval is
 //     Slower; below 0 and below the control's interval, Faster; anything

@@ -53,7 +53,8 @@ func TestAnalyzeVerdicts(t *testing.T) {
 		{"faster", 100, 95, 0.01, Faster, Same, []string{"below the control's"}, 0.5, "-5% with 1% noise is decided"},
 		{"same", 100, 100, 0.01, Same, Same, []string{"within ±1%"}, 0.5, "no difference, tight interval"},
 		{"too wide", 100, 100, 0.40, Undecided, Same, []string{"contains 0", "too wide"}, 10, "40% noise cannot resolve 1%"},
-		{"control off", 103, 110, 0.01, Undecided, Undecided, []string{"cannot decide", "the control (a copy of base) came out +2.9", "off zero"}, 0.5, "a control 3% off zero makes every verdict undecided"},
+		{"control off", 103, 105, 0.01, Undecided, Undecided, []string{"cannot decide", "the control (a copy of base) came out +2.9", "off zero"}, 0.5, "a control 3% off zero leaves +5% undecided: not beyond it by its offset again"},
+		{"control off, far beyond", 103, 110, 0.01, Slower, Undecided, []string{"came out +2.9", "off zero, and the interval lies above it by more than that offset again"}, 0.5, "+10% lies beyond a control 3% off by more than 3% again"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,8 +180,9 @@ func TestAnalyzeGate(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, res.GateFailed, "+10% within a 15% gate")
 
-	// Undecided (control off) never fails the gate, however large.
-	res, err = Analyze(base, s.sample("control", 105, 0.005), []Sample{s.sample("slow", 150, 0.005)}, Gate(5))
+	// Undecided (control off, the candidate not beyond it by its offset
+	// again) never fails the gate, though beyond it.
+	res, err = Analyze(base, s.sample("control", 105, 0.005), []Sample{s.sample("slow", 108, 0.005)}, Gate(5))
 	require.NoError(t, err)
 	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
 	assert.False(t, res.GateFailed)

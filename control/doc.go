@@ -36,7 +36,8 @@
 //     Bonferroni-corrected for the number of intervals ([Analyze] states
 //     the rule). A difference is called only when its interval excludes
 //     zero and lies beyond the control's; when the control itself is off
-//     zero, every verdict is Undecided and says why.
+//     zero, only a difference beyond it by that offset again is called,
+//     and every other verdict is Undecided and says why.
 //
 // The calibration, the budget and the rule's reasons are in the
 // repository's docs/statistics.md; their measured accuracy in

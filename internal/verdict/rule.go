@@ -93,7 +93,8 @@ func (r Rule) DecideControl(ctl Interval, ok bool) (Verdict, string) {
 
 // Decide returns a candidate's verdict and reason given the control's
 // estimate; ok and ctlOK say whether e and ctl have an interval. In order:
-// no control interval, or the control off: Undecided; no candidate
+// no control interval: Undecided; the control off: Slower or Faster only
+// beyond the control's interval by its offset again, else Undecided; no candidate
 // interval: Undecided; the interval within [−ε, +ε]: Same; above 0 and
 // strictly above the control's interval: Slower; below 0 and strictly
 // below it: Faster; otherwise Undecided (too wide, or inside the noise
@@ -106,8 +107,7 @@ func (r Rule) Decide(ctl Interval, ctlOK bool, e Interval, ok bool) (Verdict, st
 	case !ctlOK:
 		return Undecided, r.TooFew()
 	case r.ControlOff(ctl):
-		return Undecided, fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
-			r.Base, FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), eps/2)
+		return r.decideOff(ctl, e, ok)
 	case !ok:
 		return Undecided, "no interval: a time could not be paired"
 	case e.LoPct >= -eps && e.HiPct <= eps:
@@ -125,6 +125,26 @@ func (r Rule) Decide(ctl Interval, ctlOK bool, e Interval, ok bool) (Verdict, st
 	default:
 		return Undecided, fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
 	}
+}
+
+// decideOff decides a candidate when the control is off zero: the
+// harness then errs by about the control's offset, so only an interval
+// beyond the control's by more than that offset again is decided;
+// anything closer is Undecided, saying why.
+func (r Rule) decideOff(ctl Interval, e Interval, ok bool) (Verdict, string) {
+	off := math.Abs(ctl.DeltaPct)
+	beyond := func(where string) string {
+		return fmt.Sprintf("the control (a copy of %s) came out %s [%s, %s], off zero, and the interval lies %s it by more than that offset again",
+			r.Base, FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), where) + r.placement(e)
+	}
+	switch {
+	case ok && e.LoPct > 0 && e.LoPct > ctl.HiPct+off:
+		return Slower, beyond("above")
+	case ok && e.HiPct < 0 && e.HiPct < ctl.LoPct-off:
+		return Faster, beyond("below")
+	}
+	return Undecided, fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%, and the interval is not beyond it by that much again; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
+		r.Base, FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), r.Eps/2)
 }
 
 // PlacementPct is the size, in percent, below which a decided difference
