@@ -52,7 +52,7 @@ func measureAgainst(c config, pairing, base, cand, dir string) (map[string]outco
 		case !ok:
 			return nil, wall, fmt.Errorf("no Benchmark%s in the report", w)
 		case o.Mode != pairing:
-			return nil, wall, fmt.Errorf("Benchmark%s was measured in %s, not %s: %s", w, o.Mode, pairing, o.ModeNote)
+			return nil, wall, fmt.Errorf("the report measured Benchmark%s in %s, not %s: %s", w, o.Mode, pairing, o.ModeNote)
 		}
 		// lo = hi: too few rounds for an interval.
 		outs[w] = outcome{verdict: o.Verdict, delta: o.DeltaPct, lo: o.LoPct, hi: o.HiPct, hasInterval: o.HiPct > o.LoPct}
