@@ -22,6 +22,7 @@ type config struct {
 	methods   []string
 	scenarios []string
 	timeout   time.Duration
+	snapshot  string // a file for the table so far, after each repetition
 }
 
 // The methods and scenarios, in table order.
@@ -50,6 +51,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fs.StringVar(&methods, "methods", strings.Join(allMethods, ","), "the methods, comma-separated")
 		fs.StringVar(&scenarios, "scenarios", "aa,rebuilt,plus2,plus5", "the scenarios, comma-separated: aa, rebuilt, plus2, plus5")
 		fs.DurationVar(&c.timeout, "timeout", 20*time.Minute, "deadline of each run")
+		fs.StringVar(&c.snapshot, "snapshot", "", "after each repetition, write the table so far to this `file`")
 	})
 	if err != nil {
 		return c, err
@@ -124,6 +126,11 @@ func run(c config, stdout, stderr io.Writer) error {
 			cl.add(outs, wall)
 		}
 		fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
+		if c.snapshot != "" {
+			if err := writeSnapshot(c.snapshot, cells, i+1); err != nil {
+				return err
+			}
+		}
 	}
 	printTable(stdout, cells)
 	fmt.Fprintf(stdout, "\n%s · %d busy loops\n%s\n", machine, c.load, harness.CommandLine("against",
@@ -151,4 +158,12 @@ func build(dir string) (map[string]string, error) {
 		bins[b.scenario] = bin
 	}
 	return bins, nil
+}
+
+// writeSnapshot writes the table of the first reps repetitions to path.
+func writeSnapshot(path string, cells []*cell, reps int) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "after %d repetitions, %s\n\n", reps, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	printTable(&b, cells)
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
