@@ -28,6 +28,29 @@ func TestAgainstE2E(t *testing.T) {
 	t.Run("HangAndFakeInBase", func(t *testing.T) { againstHangAndFake(t, base, cand) })
 	t.Run("LockstepMidway", func(t *testing.T) { againstMidway(t, base, cand) })
 	t.Run("Instructions", func(t *testing.T) { againstInstructions(t, base, cand) })
+	t.Run("LockstepSubAndCPU", func(t *testing.T) { againstSubAndCPU(t, base, cand) })
+}
+
+// againstSubAndCPU: sub-benchmarks and -cpu=1,2 in lockstep: every leaf
+// at every -cpu value is its own row, measured in lockstep, and the
+// processes run at that GOMAXPROCS (the name carries it).
+func againstSubAndCPU(t *testing.T, base, cand string) {
+	jsonPath := filepath.Join(t.TempDir(), "r.json")
+	run := testbin.Run(t, cand, "", 5*time.Minute, nil,
+		"-test.run=^$", "-test.bench=^BenchmarkSizes$", "-test.benchtime=20ms", "-test.cpu=1,2",
+		"-benchkit.against="+base, "-benchkit.rounds=2", "-benchkit.json="+jsonPath)
+	require.Equal(t, 0, run.Code, run.Combined())
+	var rep againstJSON
+	b, err := os.ReadFile(jsonPath)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.NotNil(t, rep.Against)
+	var rows []string
+	for _, bm := range rep.Against.Benchmarks {
+		rows = append(rows, bm.Name+" "+bm.Mode)
+	}
+	assert.Equal(t, []string{"Sizes/n=512 lockstep", "Sizes/n=512-2 lockstep", "Sizes/n=64 lockstep", "Sizes/n=64-2 lockstep"}, rows)
+	assert.Empty(t, rep.Against.Failures)
 }
 
 // againstHangAndFake: a base benchmark that hangs in its first call is

@@ -53,6 +53,19 @@ func BenchmarkWork(b *testing.B) {
 	}
 }
 
+// BenchmarkSizes has two sub-benchmarks, each tracked: lockstep runs
+// each leaf, at each -cpu value, in its own triples.
+func BenchmarkSizes(b *testing.B) {
+	for _, n := range []int{64, 512} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			benchkit.Track(b)
+			for b.Loop() {
+				sink.Keep(sum(xs[:n]))
+			}
+		})
+	}
+}
+
 // BenchmarkSame is identical in both versions, and calls no Track: it is
 // compared in rounds of processes, not in lockstep.
 func BenchmarkSame(b *testing.B) {
