@@ -144,9 +144,6 @@ func gate(b *registry.AgainstBench, a registry.Against) {
 func lockedOf(lb lockedBench, a registry.Against) registry.AgainstBench {
 	b := registry.AgainstBench{Name: lb.name, Base: lb.sides[sideBase], New: lb.sides[sideNew], Control: lb.sides[sideControl],
 		Mode: registry.ModeLockstep, Groups: lb.groups}
-	if a.Pairing == registry.ModeDuet {
-		b.Mode = registry.ModeDuet
-	}
 	groups := make([][]vd.Sample, 0, len(lb.groups))
 	at := 0
 	for _, n := range lb.groups {

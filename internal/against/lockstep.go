@@ -7,7 +7,6 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
@@ -117,14 +116,10 @@ func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagS
 		}
 		procs[s] = l
 	}
-	round := st.lockstepRound
-	if st.p.pairing == registry.ModeDuet {
-		round = st.duetRound
-	}
 	var tr triple
 	sched := vd.NewSchedule(sides, st.p.seed+uint64(t))
 	for r := 0; r < warmRounds+sz.rounds; r++ {
-		steps, s, err := round(procs, sched, sz.run, r == 0)
+		steps, s, err := lockstepRound(procs, sched, sz.run, r == 0)
 		if err != nil {
 			return triple{}, st.lockstepFailed(s, t, lf, err)
 		}
@@ -138,7 +133,7 @@ func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagS
 // lockstepRound runs one run of each process, one at a time in the
 // schedule's next order, and returns their steps by side; on failure,
 // the side that failed.
-func (st *state) lockstepRound(procs [sides]*child.Live, sched *vd.Schedule, run time.Duration, first bool) ([sides]child.Step, int, error) {
+func lockstepRound(procs [sides]*child.Live, sched *vd.Schedule, run time.Duration, first bool) ([sides]child.Step, int, error) {
 	var steps [sides]child.Step
 	for _, s := range sched.Next() {
 		step, err := drive(procs[s], run, first)
@@ -146,58 +141,6 @@ func (st *state) lockstepRound(procs [sides]*child.Live, sched *vd.Schedule, run
 			return steps, s, err
 		}
 		steps[s] = step
-	}
-	return steps, 0, nil
-}
-
-// duetRound runs two duets, base with new and base with control, each
-// pair at the same time (on two CPUs, so that interference hits both), in
-// an order the schedule draws. The control's time is scaled by its duet's
-// base over new's duet's base, so that control/base in the triple is the
-// control's duet's own ratio.
-func (st *state) duetRound(procs [sides]*child.Live, sched *vd.Schedule, run time.Duration, first bool) ([sides]child.Step, int, error) {
-	var steps [sides]child.Step
-	var baseWithControl child.Step
-	for _, s := range sched.Next() {
-		if s == sideBase {
-			continue // the order of the two duets is that of new and control
-		}
-		pair, i, err := duet(procs[sideBase], procs[s], run, first)
-		if err != nil {
-			return steps, []int{sideBase, s}[i], err
-		}
-		steps[s] = pair[1]
-		if s == sideNew {
-			steps[sideBase] = pair[0]
-		} else {
-			baseWithControl = pair[0]
-		}
-	}
-	c, b, b2 := &steps[sideControl], steps[sideBase], baseWithControl
-	if b2.TimedNs > 0 && b.N > 0 && b2.N > 0 {
-		c.TimedNs = int64(float64(c.TimedNs) * (float64(b.TimedNs) / float64(b.N)) / (float64(b2.TimedNs) / float64(b2.N)))
-	}
-	return steps, 0, nil
-}
-
-// duet drives a and b through their next run at the same time and
-// returns both steps; on failure, which of the two failed (0 or 1).
-func duet(a, b *child.Live, run time.Duration, first bool) ([2]child.Step, int, error) {
-	var steps [2]child.Step
-	var errs [2]error
-	var wg sync.WaitGroup
-	for i, l := range []*child.Live{a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			steps[i], errs[i] = drive(l, run, first)
-		}()
-	}
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			return steps, i, err
-		}
 	}
 	return steps, 0, nil
 }
@@ -225,9 +168,6 @@ func (st *state) startLive(s int, lf leaf, sz sizing, dir string, fs *flag.FlagS
 	}
 	marker := filepath.Join(dir, fmt.Sprintf("lockstep-%s.json", sideNames[s]))
 	runs := warmRounds + sz.rounds + 2
-	if s == sideBase && st.p.pairing == registry.ModeDuet {
-		runs *= 2 // in both duets of every round
-	}
 	args := child.Args(fs, lf.full, strconv.Itoa(sz.n)+"x", lf.procs)
 	for i, a := range args {
 		if a == "-test.count=1" {

@@ -56,9 +56,6 @@ func TestLockedOfSharesTheEstimator(t *testing.T) {
 	assert.True(t, b.GateFailed)
 	assert.Equal(t, registry.ModeLockstep, b.Mode)
 	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
-
-	a.Pairing = registry.ModeDuet
-	assert.Equal(t, registry.ModeDuet, lockedOf(lb, a).Mode)
 }
 
 // TestSizeFor: a run lasts about runTarget; a process spends runShare of

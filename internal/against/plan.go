@@ -39,8 +39,8 @@ type Settings struct {
 	// any increase in allocs/op.
 	Gate       float64
 	GateAllocs bool
-	// Pairing is registry.ModeLockstep (the default, also for ""),
-	// registry.ModeRounds or registry.ModeDuet.
+	// Pairing is registry.ModeLockstep (the default, also for "") or
+	// registry.ModeRounds.
 	Pairing string
 	// Counter, when not nil, counts every compared benchmark's
 	// instructions per op in both binaries after the timing
@@ -92,9 +92,9 @@ func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
 	switch p.pairing {
 	case "":
 		p.pairing = registry.ModeLockstep
-	case registry.ModeLockstep, registry.ModeRounds, registry.ModeDuet:
+	case registry.ModeLockstep, registry.ModeRounds:
 	default:
-		return p, fmt.Errorf("benchkit: -benchkit.pairing=%s: use lockstep (the default), rounds or duet", s.Pairing)
+		return p, fmt.Errorf("benchkit: -benchkit.pairing=%s: use lockstep (the default) or rounds", s.Pairing)
 	}
 	p.pattern, p.skip = testflag.Value(fs, "test.bench"), testflag.Value(fs, "test.skip")
 	if err := flagsOK(fs, p.pattern); err != nil {

@@ -102,7 +102,6 @@ func (c InstrChange) Counted() bool { return c.Base.Counted() && c.New.Counted()
 const (
 	ModeLockstep = "lockstep"
 	ModeRounds   = "rounds"
-	ModeDuet     = "duet"
 )
 
 // AgainstFailure is a process of a cross-build comparison that failed.
@@ -131,8 +130,8 @@ type Against struct {
 	Pattern, Benchtime string
 	Rounds             int
 	Seed               uint64
-	// Pairing is what was asked for (ModeLockstep, ModeRounds or
-	// ModeDuet); each benchmark's Mode says what it got. RunTargetNs is
+	// Pairing is what was asked for (ModeLockstep or ModeRounds); each
+	// benchmark's Mode says what it got. RunTargetNs is
 	// the length a lockstep run was sized to, in ns.
 	Pairing     string
 	RunTargetNs int64

@@ -78,26 +78,21 @@ func procFailureLine(f registry.AgainstFailure) string {
 	return fmt.Sprintf("✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message)
 }
 
-// againstModes says how each mode ran (lockstep or duet: the triples,
-// the runs' size; rounds: the processes' share) and how its Δ and
+// againstModes says how each mode ran (lockstep: the triples, the runs'
+// size; rounds: the processes' share) and how its Δ and
 // interval are made, one line per mode present.
 func againstModes(a *registry.Against) []string {
 	var lock []registry.AgainstBench
 	rounds := false
 	for _, b := range a.Benches {
-		if b.Mode == registry.ModeLockstep || b.Mode == registry.ModeDuet {
+		if b.Mode == registry.ModeLockstep {
 			lock = append(lock, b)
 		} else {
 			rounds = true
 		}
 	}
 	var out []string
-	switch {
-	case len(lock) > 0 && lock[0].Mode == registry.ModeDuet:
-		out = append(out, fmt.Sprintf("duet: per benchmark %s of live processes; in each round base runs N iterations (about %s) at the same time as new, then as the control, in random order, %s; "+
-			"the control's time is scaled by its duet's base over new's; Δ as in lockstep",
-			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))
-	case len(lock) > 0:
+	if len(lock) > 0 {
 		out = append(out, fmt.Sprintf("lockstep: per benchmark %s of live processes, one run of N iterations (about %s each) at a time in balanced random order, %s; "+
 			"Δ is the mean over triples of each triple's median run-by-run ratio, with Student's t-interval over the triples",
 			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))

@@ -64,7 +64,7 @@ type Config struct {
 	// GateInstr is -benchkit.gate.instructions, in percent (0 off).
 	GateInstr float64
 	// Pairing is how -benchkit.against pairs the builds: "lockstep" (the
-	// default, also for ""), "rounds" or "duet".
+	// default, also for "") or "rounds".
 	Pairing string
 	// Count is CountInstructions to count every tracked benchmark's
 	// instructions per op under valgrind after the run, "" (CountOff)
@@ -155,7 +155,7 @@ var settings = []setting{
 	},
 	{
 		flag: "benchkit.pairing", env: "BENCHKIT_PAIRING",
-		usage: "how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default), rounds (rounds of whole processes) or duet (env BENCHKIT_PAIRING)",
+		usage: "how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default) or rounds (rounds of whole processes) (env BENCHKIT_PAIRING)",
 		def: func(c Config) string {
 			if c.Pairing == "" {
 				return "lockstep"
@@ -164,11 +164,11 @@ var settings = []setting{
 		},
 		set: func(c *Config, v string) error {
 			switch v = strings.TrimSpace(v); v {
-			case "lockstep", "rounds", "duet":
+			case "lockstep", "rounds":
 				c.Pairing = v
 				return nil
 			}
-			return fmt.Errorf("%q is not a pairing: use lockstep, rounds or duet", v)
+			return fmt.Errorf("%q is not a pairing: use lockstep or rounds", v)
 		},
 	},
 	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` fresh triples of processes (lockstep) or rounds of processes for -benchkit.against (default 10)",
