@@ -15,7 +15,7 @@
 // repetitions, on both workloads (BenchmarkCompute, BenchmarkAlloc) at
 // once:
 //
-//   - lockstep, duet, rounds: <new> -test.bench='^Benchmark(Compute|Alloc)$'
+//   - lockstep, rounds: <new> -test.bench='^Benchmark(Compute|Alloc)$'
 //     -test.benchtime=<-benchtime> -benchkit.against=base.test
 //     -benchkit.pairing=<method> -benchkit.rounds=<-rounds>, reading the
 //     verdicts and intervals from the JSON report;
@@ -25,7 +25,11 @@
 //     p ≤ 0.05; no interval on the ratio).
 //
 // With -load N it starts N busy-loop processes before the first run and
-// ends them after the last. The columns, per workload, scenario and
+// ends them after the last. A table of 20 repetitions at the default
+// -benchtime takes hours; with -log FILE every finished repetition is
+// appended to FILE, and a later run with the same flags on the same code
+// reads them back and measures only the repetitions still missing, so the
+// table can be gathered over several invocations. The columns, per workload, scenario and
 // method: flagged (A/A: any decided difference) or caught (slower),
 // wrong sign (faster), undecided, the median Δ over repetitions, the
 // median interval width (hi − lo, in points), the coverage (how many

@@ -23,11 +23,12 @@ type config struct {
 	scenarios []string
 	timeout   time.Duration
 	snapshot  string // a file for the table so far, after each repetition
+	log       string // a file of every repetition measured, read back on start
 }
 
 // The methods and scenarios, in table order.
 var (
-	allMethods   = []string{"lockstep", "duet", "rounds", "plain"}
+	allMethods   = []string{"lockstep", "rounds", "plain"}
 	allScenarios = []string{"A/A", "A/A rebuilt", "+2%", "+5%"}
 )
 
@@ -45,13 +46,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	err := harness.ParseFlags("against", args, stderr, func(fs *flag.FlagSet) {
 		fs.IntVar(&c.r, "r", 20, "repetitions")
 		fs.StringVar(&c.benchtime, "benchtime", "1s", "-test.benchtime of every run (go test's default)")
-		fs.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds: triples (lockstep, duet) or rounds")
+		fs.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds: triples (lockstep) or rounds")
 		fs.IntVar(&c.count, "count", 10, "plain: -test.count of each side")
 		fs.IntVar(&c.load, "load", 0, "busy-loop processes running during the whole table")
 		fs.StringVar(&methods, "methods", strings.Join(allMethods, ","), "the methods, comma-separated")
 		fs.StringVar(&scenarios, "scenarios", "aa,rebuilt,plus2,plus5", "the scenarios, comma-separated: aa, rebuilt, plus2, plus5")
 		fs.DurationVar(&c.timeout, "timeout", 20*time.Minute, "deadline of each run")
 		fs.StringVar(&c.snapshot, "snapshot", "", "after each repetition, write the table so far to this `file`")
+		fs.StringVar(&c.log, "log", "", "append each repetition to this `file`, and count the repetitions it holds toward -r")
 	})
 	if err != nil {
 		return c, err
@@ -115,26 +117,53 @@ func run(c config, stdout, stderr io.Writer) error {
 			cells = append(cells, &cell{scenario: s, method: m})
 		}
 	}
-	for i := range c.r {
-		for k := range cells {
-			cl := cells[(k+i)%len(cells)] // rotate the order between repetitions
-			outs, wall, err := measure(c, cl.method, bins["A/A"], bins[cl.scenario], dir)
-			if err != nil {
-				fmt.Fprintf(stderr, "against: repetition %d, %s %s left out: %v\n", i+1, cl.scenario, cl.method, err)
-				continue
-			}
-			cl.add(outs, wall)
+	settings, err := settingsOf(c, bins["A/A"])
+	if err != nil {
+		return err
+	}
+	done, first := 0, time.Time{}
+	if c.log != "" {
+		if done, first, err = readLog(c.log, settings, cells); err != nil {
+			return err
 		}
-		fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
-		if c.snapshot != "" {
-			if err := writeSnapshot(c.snapshot, cells, i+1); err != nil {
-				return err
-			}
+	}
+	for i := done; i < c.r; i++ {
+		if err := repetition(c, i, cells, bins, dir, settings, machine, stderr); err != nil {
+			return err
 		}
 	}
 	printTable(stdout, cells)
 	fmt.Fprintf(stdout, "\n%s · %d busy loops\n%s\n", machine, c.load, harness.CommandLine("against",
 		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d -load %d", c.r, c.benchtime, c.rounds, c.count, c.load), false))
+	if done > 0 {
+		fmt.Fprintf(stdout, "%d of the repetitions read from %s, measured since %s\n", done, c.log, first.Format("2006-01-02 15:04 UTC"))
+	}
+	return nil
+}
+
+// repetition measures repetition i (from 0) of every cell, in an order
+// that rotates with i, and logs it and writes the snapshot if asked to.
+func repetition(c config, i int, cells []*cell, bins map[string]string, dir, settings, machine string, stderr io.Writer) error {
+	l := logged{Settings: settings, Rep: i + 1, Time: time.Now().UTC(), Machine: machine}
+	for k := range cells {
+		cl := cells[(k+i)%len(cells)]
+		outs, wall, err := measure(c, cl.method, bins["A/A"], bins[cl.scenario], dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "against: repetition %d, %s %s left out: %v\n", i+1, cl.scenario, cl.method, err)
+			continue
+		}
+		cl.add(outs, wall)
+		l.Cells = append(l.Cells, loggedRep{Scenario: cl.scenario, Method: cl.method, Outcomes: outs, WallNs: int64(wall)})
+	}
+	fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
+	if c.log != "" {
+		if err := appendLog(c.log, l); err != nil {
+			return err
+		}
+	}
+	if c.snapshot != "" {
+		return writeSnapshot(c.snapshot, cells, i+1)
+	}
 	return nil
 }
 

@@ -23,7 +23,7 @@ func StartBusy(n int, limit time.Duration) (pids []int, stop func(), err error) 
 	}
 	for range n {
 		c := exec.Command("sh", "-c", fmt.Sprintf("trap 'exit 0' TERM; end=$(( $(date +%%s) + %d )); while [ $(date +%%s) -lt $end ]; do i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; done", int(limit.Seconds())))
-		c.SysProcAttr = busyAttr()
+		c.SysProcAttr = dieWithParent()
 		if err := c.Start(); err != nil {
 			stop()
 			return nil, nil, fmt.Errorf("starting a busy loop (sh): %w", err)

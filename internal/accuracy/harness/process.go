@@ -47,7 +47,8 @@ func BuildAs(pkg, dir, name string, flags ...string) (string, error) {
 // environment; nil means this process's. timeout is the deadline, after
 // which the process is killed; timeout ≤ 0 means none. A failure's error
 // names the command, the exit status (and the deadline, if it passed) and
-// holds the whole standard output and standard error.
+// holds the whole standard output and standard error. Where the platform
+// allows (Linux), the process dies with this one.
 func Run(bin string, args, env []string, timeout time.Duration) ([]byte, time.Duration, error) {
 	ctx, cancel := context.Background(), context.CancelFunc(func() {})
 	if timeout > 0 {
@@ -56,6 +57,7 @@ func Run(bin string, args, env []string, timeout time.Duration) ([]byte, time.Du
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = env
+	cmd.SysProcAttr = dieWithParent()
 	cmd.WaitDelay = waitDelay
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

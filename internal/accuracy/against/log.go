@@ -1,0 +1,154 @@
+package against
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"strings"
+	"time"
+)
+
+// A logged repetition is one line of the -log file: every cell's outcomes
+// in one repetition, so that a table of many repetitions can be gathered
+// over several invocations (a run killed midway loses only the repetition
+// it was in). Lines are JSON, one repetition each, in the order measured.
+type logged struct {
+	// Settings are the flags that shape a measurement (see [settingsOf]);
+	// a log holds one setting only.
+	Settings string `json:"settings"`
+	// Rep counts from 1.
+	Rep     int         `json:"rep"`
+	Time    time.Time   `json:"time"`
+	Machine string      `json:"machine"`
+	Cells   []loggedRep `json:"cells"`
+}
+
+// loggedRep is one cell's share of a repetition.
+type loggedRep struct {
+	Scenario string             `json:"scenario"`
+	Method   string             `json:"method"`
+	Outcomes map[string]outcome `json:"outcomes"`
+	WallNs   int64              `json:"wall_ns"`
+}
+
+// settingsOf names what a repetition's numbers depend on beyond the
+// machine: the code measured, as the first 12 hex digits of the SHA-256
+// of base (the base build holds benchkit and the workloads), and every
+// flag except -r, -timeout and the output files.
+func settingsOf(c config, base string) (string, error) {
+	b, err := os.ReadFile(base)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return fmt.Sprintf("code %x -benchtime %s -rounds %d -count %d -load %d -methods %s -scenarios %s", sum[:6],
+		c.benchtime, c.rounds, c.count, c.load, strings.Join(c.methods, ","), strings.Join(c.scenarios, ",")), nil
+}
+
+// readLog adds the repetitions logged in path to cells and returns how
+// many there were and when the first was measured. A missing file holds
+// none. It fails on a line it cannot read, on settings other than
+// settings and on a cell the table does not have.
+func readLog(path, settings string, cells []*cell) (n int, first time.Time, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, time.Time{}, nil
+	}
+	if err != nil {
+		return 0, time.Time{}, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		var l logged
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return 0, time.Time{}, fmt.Errorf("%s:%d: %v (delete the file to start again)", path, line, err)
+		}
+		if l.Settings != settings {
+			return 0, time.Time{}, fmt.Errorf("%s:%d was measured with %s, not %s: give those flags or another -log file", path, line, l.Settings, settings)
+		}
+		for _, lc := range l.Cells {
+			c := findCell(cells, lc.Scenario, lc.Method)
+			if c == nil {
+				return 0, time.Time{}, fmt.Errorf("%s:%d: the table has no cell %s %s", path, line, lc.Scenario, lc.Method)
+			}
+			c.add(lc.Outcomes, time.Duration(lc.WallNs))
+		}
+		if n == 0 {
+			first = l.Time
+		}
+		n++
+	}
+	return n, first, sc.Err()
+}
+
+// appendLog appends repetition l to path, creating the file if needed.
+func appendLog(path string, l logged) error {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(append(b, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func findCell(cells []*cell, scenario, method string) *cell {
+	for _, c := range cells {
+		if c.scenario == scenario && c.method == method {
+			return c
+		}
+	}
+	return nil
+}
+
+// outcomeJSON is an outcome as a log line holds it: a NaN as null.
+type outcomeJSON struct {
+	Verdict string   `json:"verdict"`
+	Delta   *float64 `json:"delta_pct"`
+	Lo      *float64 `json:"lo_pct,omitempty"` // nil: no interval
+	Hi      *float64 `json:"hi_pct,omitempty"`
+}
+
+func (o outcome) MarshalJSON() ([]byte, error) {
+	j := outcomeJSON{Verdict: o.verdict, Delta: finite(o.delta)}
+	if o.hasInterval {
+		j.Lo, j.Hi = finite(o.lo), finite(o.hi)
+	}
+	return json.Marshal(j)
+}
+
+func (o *outcome) UnmarshalJSON(b []byte) error {
+	var j outcomeJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*o = outcome{verdict: j.Verdict, delta: orNaN(j.Delta), lo: orNaN(j.Lo), hi: orNaN(j.Hi), hasInterval: j.Lo != nil && j.Hi != nil}
+	return nil
+}
+
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+func orNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}
