@@ -40,10 +40,7 @@ func againstSubAndCPU(t *testing.T, base, cand string) {
 		"-test.run=^$", "-test.bench=^BenchmarkSizes$", "-test.benchtime=20ms", "-test.cpu=1,2",
 		"-benchkit.against="+base, "-benchkit.rounds=2", "-benchkit.json="+jsonPath)
 	require.Equal(t, 0, run.Code, run.Combined())
-	var rep againstJSON
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep := readAgainstJSON(t, jsonPath)
 	require.NotNil(t, rep.Against)
 	var rows []string
 	for _, bm := range rep.Against.Benchmarks {
@@ -65,10 +62,7 @@ func againstHangAndFake(t *testing.T, base, cand string) {
 	out := run.Combined()
 	require.Equal(t, 0, run.Code, "a base that fails is reported, not failed on:\n%s", out)
 	assert.NotContains(t, out, "a process failed without naming a benchmark")
-	var rep againstJSON
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep := readAgainstJSON(t, jsonPath)
 	require.NotNil(t, rep.Against)
 	var compared []string
 	for _, bench := range rep.Against.Benchmarks {
@@ -88,6 +82,17 @@ func againstHangAndFake(t *testing.T, base, cand string) {
 }
 
 // againstJSON is the part of the JSON report the tests read.
+// readAgainstJSON reads the JSON report at path; msgAndArgs say what
+// to print if it cannot be read (the run's output).
+func readAgainstJSON(t *testing.T, path string, msgAndArgs ...any) againstJSON {
+	t.Helper()
+	var rep againstJSON
+	b, err := os.ReadFile(path)
+	require.NoError(t, err, msgAndArgs...)
+	require.NoError(t, json.Unmarshal(b, &rep))
+	return rep
+}
+
 type againstJSON struct {
 	Failures []string `json:"failures"`
 	Against  *struct {
@@ -150,10 +155,7 @@ func againstCompare(t *testing.T, base, cand string) {
 		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath)
 	assert.Equal(t, 1, run.Code, "the allocation gate fails the run:\n%s", run.Combined())
 
-	var rep againstJSON
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep := readAgainstJSON(t, jsonPath)
 	a := rep.Against
 	require.NotNil(t, a, "the JSON report has the comparison")
 	assert.Equal(t, base, a.Base.Path)
@@ -271,10 +273,7 @@ func againstPanicInNew(t *testing.T, base, cand string) {
 		"-test.run=^$", "-test.bench=Work|Panics", "-test.benchtime=1x",
 		"-benchkit.against="+base, "-benchkit.rounds=2", "-benchkit.json="+jsonPath)
 	assert.Equal(t, 1, run.Code, run.Combined())
-	var rep againstJSON
-	b, err := os.ReadFile(jsonPath)
-	require.NoError(t, err)
-	require.NoError(t, json.Unmarshal(b, &rep))
+	rep := readAgainstJSON(t, jsonPath)
 	require.NotNil(t, rep.Against)
 	require.Len(t, rep.Against.Failures, 1, "Panics is skipped after the first failure")
 	f := rep.Against.Failures[0]
@@ -346,10 +345,7 @@ func againstMidway(t *testing.T, base, cand string) {
 				"-test.run=^$", "-test.bench=^Benchmark(Work|Midway)$", "-test.benchtime=20ms",
 				"-benchkit.against="+base, "-benchkit.rounds=2", "-benchkit.json="+jsonPath)
 			out := run.Combined()
-			var rep againstJSON
-			b, err := os.ReadFile(jsonPath)
-			require.NoError(t, err, out)
-			require.NoError(t, json.Unmarshal(b, &rep))
+			rep := readAgainstJSON(t, jsonPath, out)
 			require.NotNil(t, rep.Against)
 			var compared []string
 			for _, bm := range rep.Against.Benchmarks {
