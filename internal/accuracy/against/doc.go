@@ -29,11 +29,12 @@
 // -benchtime takes hours; with -log FILE every finished repetition is
 // appended to FILE, and a later run with the same flags on the same code
 // reads them back and measures only the repetitions still missing, so the
-// table can be gathered over several invocations. The columns, per workload, scenario and
-// method: flagged (A/A: any decided difference) or caught (slower),
-// wrong sign (faster), undecided, the median Δ over repetitions, the
-// median interval width (hi − lo, in points), the coverage (how many
-// repetitions' intervals hold the row's median Δ) and the median wall
-// time of a repetition (both workloads). A line describing the machine
-// and the command follows.
+// table can be gathered over several invocations.
+//
+// The columns, per workload, scenario and method: flagged (A/A: any
+// decided difference) or caught (slower), wrong sign (faster), undecided,
+// the median Δ over repetitions, the median interval width (hi − lo, in
+// points), the coverage (how many repetitions' intervals hold the row's
+// median Δ) and the median wall time of a repetition (both workloads). A
+// line describing the machine and the command follows.
 package against
