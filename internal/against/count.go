@@ -13,10 +13,11 @@ import (
 
 // countAll counts, with the plan's counter, the instructions per op of
 // every benchmark of a in both binaries (once per name whatever the -cpu
-// values: the counts run at one P), compares them (count.Compare) and
-// applies the instruction gate. It says on stderr what it is doing,
-// since each count takes seconds. The processes get the user's go test
-// flags but none of benchkit's, which the base need not define.
+// values: the counts run at one P), compares them (count.Pair, which runs
+// more processes where a benchmark's count differs from process to
+// process) and applies the instruction gate. It says on stderr what it
+// is doing, since each count takes seconds. The processes get the user's
+// go test flags but none of benchkit's, which the base need not define.
 func (st *state) countAll(a *registry.Against, fs *flag.FlagSet, stderr io.Writer) {
 	if st.p.counter == nil || len(a.Benches) == 0 {
 		return
@@ -30,9 +31,11 @@ func (st *state) countAll(a *registry.Against, fs *flag.FlagSet, stderr io.Write
 		ch, ok := byName[name]
 		if !ok {
 			baseNs, _ := stats.Median(b.Base.NsPerOp)
-			ch = instrChange(
-				st.countOne(st.p.base.Path, name, args, baseNs),
-				st.countOne(st.p.newExe, name, args, b.NewEst.NsPerOp))
+			p := count.Pair(st.p.counter,
+				count.Target{Binary: st.p.base.Path, Benchmark: name, Args: args},
+				count.Target{Binary: st.p.newExe, Benchmark: name, Args: args},
+				count.Limits{NsPerOp: max(baseNs, 0)}, count.Limits{NsPerOp: max(b.NewEst.NsPerOp, 0)})
+			ch = instrChange(p)
 			byName[name] = ch
 		}
 		b.Instr = &ch
@@ -40,22 +43,13 @@ func (st *state) countAll(a *registry.Against, fs *flag.FlagSet, stderr io.Write
 	}
 }
 
-// countOne counts one benchmark of one binary.
-func (st *state) countOne(bin, name string, args []string, nsPerOp float64) registry.InstrCount {
-	res, err := st.p.counter(count.Target{Binary: bin, Benchmark: name, Args: args}, count.Limits{NsPerOp: max(nsPerOp, 0)})
-	return count.Record(res, err)
-}
-
-// instrChange compares two counts; without both, DeltaPct is NaN and
-// nothing changed.
-func instrChange(base, cand registry.InstrCount) registry.InstrChange {
-	ch := registry.InstrChange{Base: base, New: cand, DeltaPct: math.NaN()}
-	if !ch.Counted() {
-		return ch
+// instrChange is the registry's record of a pair of counts; without both
+// counts, DeltaPct is NaN and nothing changed.
+func instrChange(p count.Paired) registry.InstrChange {
+	ch := registry.InstrChange{Base: count.Record(p.Base, p.BaseErr), New: count.Record(p.New, p.NewErr), DeltaPct: math.NaN()}
+	if ch.Counted() {
+		ch.DeltaPct, ch.TolerancePct, ch.Changed = p.Change.DeltaPct, p.Change.TolerancePct, p.Change.Changed
 	}
-	c := count.Compare(count.Result{PerOp: base.PerOp, ResolutionPct: base.ResolutionPct, SpreadPct: -1},
-		count.Result{PerOp: cand.PerOp, ResolutionPct: cand.ResolutionPct, SpreadPct: -1})
-	ch.DeltaPct, ch.TolerancePct, ch.Changed = c.DeltaPct, c.TolerancePct, c.Changed
 	return ch
 }
 

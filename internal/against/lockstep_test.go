@@ -119,7 +119,9 @@ func TestClassify(t *testing.T) {
 // each binary (Work-2 and Work at -cpu=1,2 share one count), with the
 // user's flags but none of benchkit's; the change is called beyond its
 // tolerance and a rise beyond the instruction gate fails the benchmark;
-// a side that could not be counted fails nothing and says why.
+// a side that could not be counted fails nothing and says why; identical
+// code whose count moves from process to process gets more processes and
+// is not called changed.
 func TestCountAll(t *testing.T) {
 	var calls []string
 	counter := func(tg count.Target, lim count.Limits) (count.Result, error) {
@@ -129,6 +131,16 @@ func TestCountAll(t *testing.T) {
 		switch {
 		case tg.Benchmark == "BenchmarkBroken" && tg.Binary == "new.test":
 			return count.Result{}, &count.Error{Reason: count.ReasonFailed, Message: "count: it crashed under valgrind"}
+		case tg.Benchmark == "BenchmarkSeeded":
+			// ±1% between processes, the interval's half-width
+			// shrinking as processes are added; +0.5% between the
+			// sides' means, beyond the floor.
+			n := max(lim.Repeats, count.DefaultRepeats)
+			if lim.From != nil {
+				calls[len(calls)-1] += " +1"
+			}
+			per := map[string]float64{"base.test": 32_000, "new.test": 32_160}[tg.Binary]
+			return count.Result{Benchmark: tg.Benchmark, PerOp: per, PerOps: make([]float64, n), ResolutionPct: 0.01, HalfWidthPct: 2.0 / float64(n)}, nil
 		case tg.Binary == "new.test":
 			return count.Result{PerOp: 1053, ResolutionPct: 0.01}, nil
 		}
@@ -139,17 +151,25 @@ func TestCountAll(t *testing.T) {
 	fs.String("benchkit.against", "", "")
 	require.NoError(t, fs.Parse([]string{"-test.short", "-benchkit.against=base.test"}))
 	st := &state{p: Plan{counter: counter, gateInstr: 2, newExe: "new.test", base: registry.Binary{Path: "base.test"}}}
-	a := registry.Against{GateInstr: 2, Benches: []registry.AgainstBench{{Name: "Work-2"}, {Name: "Work"}, {Name: "Broken-2"}}}
+	a := registry.Against{GateInstr: 0.3, Benches: []registry.AgainstBench{{Name: "Work-2"}, {Name: "Work"}, {Name: "Broken-2"}, {Name: "Seeded"}}}
 	var stderr strings.Builder
 	st.countAll(&a, fs, &stderr)
-	assert.Equal(t, []string{"base.test BenchmarkWork", "new.test BenchmarkWork", "base.test BenchmarkBroken", "new.test BenchmarkBroken"}, calls)
-	assert.Contains(t, stderr.String(), "counting the instructions per op of 3 benchmarks in both binaries")
+	assert.Equal(t, []string{"base.test BenchmarkWork", "new.test BenchmarkWork", "base.test BenchmarkBroken", "new.test BenchmarkBroken",
+		"base.test BenchmarkSeeded", "new.test BenchmarkSeeded",
+		"base.test BenchmarkSeeded +1", "new.test BenchmarkSeeded +1", "base.test BenchmarkSeeded +1", "new.test BenchmarkSeeded +1",
+		"base.test BenchmarkSeeded +1", "new.test BenchmarkSeeded +1"}, calls, "the seeded pair grows to count.MaxRepeats processes")
+	assert.Contains(t, stderr.String(), "counting the instructions per op of 4 benchmarks in both binaries")
 	for _, b := range a.Benches[:2] {
 		require.NotNil(t, b.Instr)
 		assert.InDelta(t, 5.3, b.Instr.DeltaPct, 1e-9)
 		assert.True(t, b.Instr.Changed)
-		assert.True(t, b.GateFailed, "+5.3%% is beyond the 2%% instruction gate")
+		assert.True(t, b.GateFailed, "+5.3%% is beyond the 0.3%% instruction gate")
 	}
+	seeded := a.Benches[3]
+	assert.InDelta(t, 0.5, seeded.Instr.DeltaPct, 1e-9)
+	assert.InDelta(t, 0.8, seeded.Instr.TolerancePct, 1e-9, "two half-widths of 2/5 %")
+	assert.False(t, seeded.Instr.Changed, "within the processes' spread")
+	assert.False(t, seeded.GateFailed, "+0.5%% of process-dependent counts does not fail a 0.3%% gate")
 	broken := a.Benches[2]
 	assert.False(t, broken.Instr.Counted())
 	assert.False(t, broken.GateFailed)

@@ -46,14 +46,9 @@ type Settings struct {
 	// instructions per op in both binaries after the timing
 	// (-benchkit.count=instructions); GateInstr fails a rise beyond it,
 	// in percent (0: none).
-	Counter   Counter
+	Counter   count.CountFunc
 	GateInstr float64
 }
-
-// Counter counts the instructions per op of one benchmark of one binary
-// (package count's Instructions with the valgrind its Find returned), or
-// says why it cannot.
-type Counter func(t count.Target, lim count.Limits) (count.Result, error)
 
 // Plan is a validated -benchkit.against run.
 type Plan struct {
@@ -74,7 +69,7 @@ type Plan struct {
 	bt      testflag.Benchtime
 	pairing string
 	// counter and gateInstr are Settings.Counter and GateInstr.
-	counter   Counter
+	counter   count.CountFunc
 	gateInstr float64
 }
 

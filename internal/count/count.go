@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 // Target is one benchmark of one test binary.
@@ -41,8 +43,13 @@ type Limits struct {
 	// Budget is the instructions the totals at N1 and N2 should differ
 	// by; 0 means DefaultBudget.
 	Budget int64
-	// Repeats is the processes run at each of N1 and N2; 0 means 1.
+	// Repeats is the processes run at N2 (the one at N1 is shared); 0
+	// means DefaultRepeats.
 	Repeats int
+	// From, when set, is an earlier count of the same target to continue:
+	// its processes are kept, and only the ones at From.N2 that Repeats
+	// asks for beyond them run.
+	From *Result
 	// Timeout is the deadline of each process; 0 computes it from the
 	// instructions the process is expected to execute ([deadline]).
 	Timeout time.Duration
@@ -88,15 +95,22 @@ type Result struct {
 	Benchmark string
 	// PerOp is the instructions per op, (Total2 − Total1)/(N2 − N1).
 	PerOp float64
-	// N1 and N2 are the ops of the two processes (N1 = 2), and Total1 and
-	// Total2 their instructions in all: with Repeats > 1, the medians
-	// (the lower middle value for an even count) over the repeats.
+	// N1 and N2 are the ops of the processes (N1 = 2), and Total1 and
+	// Total2 their instructions in all: the process at N1's, and the
+	// median (the lower middle value for an even count) of those at N2.
 	N1, N2         int
 	Total1, Total2 int64
-	// SpreadPct is, with Repeats > 1, the range of the per-op values of
-	// the processes at N2 (each against Total1), in percent of PerOp; -1
-	// with one process at each N.
+	// PerOps are the per-op values of the processes at N2, each
+	// (T − Total1)/(N2 − N1); PerOp is their mean.
+	PerOps []float64
+	// SpreadPct is the range of PerOps in percent of PerOp; -1 with one
+	// process at N2.
 	SpreadPct float64
+	// HalfWidthPct is the half-width of the 95% Student's t-interval of
+	// the mean of PerOps, in percent of PerOp: what differs from process
+	// to process (a map's random hash seed) beyond a process's own noise;
+	// -1 with one process at N2.
+	HalfWidthPct float64
 	// ResolutionPct is 2 × NoiseFloor over Total2 − Total1, in percent:
 	// how far the noise of two processes can move PerOp.
 	ResolutionPct float64
@@ -113,7 +127,8 @@ type Result struct {
 
 // Instructions counts the instructions per op of t's benchmark with vg
 // (from [Find]) within lim, as the package doc describes. A benchmark
-// that cannot be counted gives an [*Error] that says why.
+// that cannot be counted gives an [*Error] that says why. With lim.From
+// it continues that count: From must be a count of t's benchmark.
 func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
 	if err := checkBuild(t.Binary, t.Benchmark); err != nil {
 		return Result{}, err
@@ -124,6 +139,12 @@ func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
 	}
 	defer remove()
 	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary)}
+	if f := lim.From; f != nil {
+		if f.Benchmark != t.Benchmark || f.N2 <= f.N1 || len(f.PerOps) == 0 {
+			return Result{}, errorf(ReasonFailed, t.Benchmark, "count: cannot continue a count of %q at N2 = %d as one of %q", f.Benchmark, f.N2, t.Benchmark)
+		}
+		c.runs = append([]Run(nil), f.Runs...)
+	}
 	c.t.Binary = valgrindPath(t.Binary, os.Getpid())
 	if abs, err := filepath.Abs(c.t.Binary); err == nil {
 		c.t.Binary = abs // valgrind runs in Target.Dir
@@ -152,7 +173,9 @@ func withDefaults(lim Limits) Limits {
 	if lim.Budget <= 0 {
 		lim.Budget = DefaultBudget
 	}
-	lim.Repeats = max(lim.Repeats, 1)
+	if lim.Repeats <= 0 {
+		lim.Repeats = DefaultRepeats
+	}
 	if lim.Total <= 0 {
 		lim.Total = DefaultTotal
 	}
@@ -184,29 +207,39 @@ func command(binary string) string {
 	return binary
 }
 
-// count searches for N2, runs the repeats and computes the result.
+// count searches for N2 (or takes it from Limits.From), runs the
+// repeats and computes the result.
 func (c *counter) count() (Result, error) {
-	first, err := c.run(N1, firstExpect(c.lim.NsPerOp))
-	if err != nil {
-		return Result{}, err
-	}
-	k, last, capped, err := c.search(first)
-	if err != nil {
-		return Result{}, err
-	}
-	t1s, t2s := []int64{first.Instructions}, []int64{last.Instructions}
-	for range c.lim.Repeats - 1 {
-		r1, err := c.run(N1, float64(first.Instructions))
+	var t1 int64
+	var k int
+	var t2s []int64
+	var capped string
+	if f := c.lim.From; f != nil {
+		t1, k, capped = f.Total1, f.N2-f.N1, f.Capped
+		for _, r := range f.Runs {
+			if r.N == f.N2 {
+				t2s = append(t2s, r.Instructions)
+			}
+		}
+	} else {
+		first, err := c.run(N1, firstExpect(c.lim.NsPerOp))
 		if err != nil {
 			return Result{}, err
 		}
-		r2, err := c.run(N1+k, float64(last.Instructions))
+		var last Run
+		if k, last, capped, err = c.search(first); err != nil {
+			return Result{}, err
+		}
+		t1, t2s = first.Instructions, []int64{last.Instructions}
+	}
+	for len(t2s) < c.lim.Repeats {
+		r, err := c.run(N1+k, float64(medianInt(t2s)))
 		if err != nil {
 			return Result{}, err
 		}
-		t1s, t2s = append(t1s, r1.Instructions), append(t2s, r2.Instructions)
+		t2s = append(t2s, r.Instructions)
 	}
-	return result(t1s, t2s, k, capped)
+	return result(t1, t2s, k, capped)
 }
 
 // startAllowance is the instructions a test binary's process is assumed
@@ -263,23 +296,24 @@ func (c *counter) capReason(k int) string {
 	return fmt.Sprintf("the %d ops allocate up to the heap limit of %d MiB (the garbage collector is off)", k, c.lim.HeapBytes>>20)
 }
 
-// result computes a Result from the totals at N1 and at N1 + k.
-func result(t1s, t2s []int64, k int, capped string) (Result, error) {
-	r := Result{N1: N1, N2: N1 + k, Total1: medianInt(t1s), Total2: medianInt(t2s), SpreadPct: -1, Capped: capped}
-	per, err := PerOp(r.Total1, r.Total2, r.N1, r.N2)
-	if err != nil {
-		return r, &Error{Reason: ReasonNoCount, Message: err.Error(), Err: err}
+// result computes a Result from the total t1 at N1 and the totals t2s
+// at N1 + k.
+func result(t1 int64, t2s []int64, k int, capped string) (Result, error) {
+	r := Result{N1: N1, N2: N1 + k, Total1: t1, Total2: medianInt(t2s), SpreadPct: -1, HalfWidthPct: -1, Capped: capped}
+	for _, t2 := range t2s {
+		per, err := PerOp(t1, t2, r.N1, r.N2)
+		if err != nil {
+			return r, &Error{Reason: ReasonNoCount, Message: err.Error(), Err: err}
+		}
+		r.PerOps = append(r.PerOps, per)
 	}
-	r.PerOp = per
+	r.PerOp, _ = stats.Mean(r.PerOps)
 	if d := r.Total2 - r.Total1; d > 0 {
 		r.ResolutionPct = 100 * float64(2*NoiseFloor) / float64(d)
 	}
-	if len(t2s) > 1 && per > 0 {
-		lo, hi := float64(t2s[0]), float64(t2s[0])
-		for _, t := range t2s {
-			lo, hi = min(lo, float64(t)), max(hi, float64(t))
-		}
-		r.SpreadPct = 100 * (hi - lo) / float64(k) / per
+	if ci, ok := stats.ForkInterval(r.PerOps, 0.95); ok && r.PerOp > 0 {
+		r.SpreadPct = 100 * (slices.Max(r.PerOps) - slices.Min(r.PerOps)) / r.PerOp
+		r.HalfWidthPct = 100 * (ci.Hi - ci.Lo) / 2 / r.PerOp
 	}
 	return r, nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -149,29 +150,40 @@ func TestRefine(t *testing.T) {
 }
 
 func TestResult(t *testing.T) {
-	r, err := result([]int64{14_000_000}, []int64{14_000_000 + 62_500*16_000}, 62_500, "")
+	r, err := result(14_000_000, []int64{14_000_000 + 62_500*16_000}, 62_500, "")
 	require.NoError(t, err)
 	assert.Equal(t, 16_000.0, r.PerOp)
+	assert.Equal(t, []float64{16_000}, r.PerOps)
 	assert.Equal(t, N1, r.N1)
 	assert.Equal(t, N1+62_500, r.N2)
-	assert.Equal(t, -1.0, r.SpreadPct, "one process at each N")
+	assert.Equal(t, -1.0, r.SpreadPct, "one process at N2")
+	assert.Equal(t, -1.0, r.HalfWidthPct, "one process at N2")
 	assert.InDelta(t, 0.04, r.ResolutionPct, 1e-12, "2 × 200,000 over 1e9")
 
-	// Three processes at each N: the medians, and the range of the N2
-	// processes' per-op values against the N1 median.
-	t1s := []int64{14_100_000, 14_000_000, 14_050_000}
-	t2s := []int64{14_050_000 + 1_000_000_000, 14_050_000 + 1_001_000_000, 14_050_000 + 999_000_000}
-	r, err = result(t1s, t2s, 62_500, "")
+	// Three processes at N2: each one's per-op value against the one
+	// at N1, their mean, range and t-interval.
+	t1 := int64(14_050_000)
+	t2s := []int64{t1 + 1_000_000_000, t1 + 1_001_000_000, t1 + 999_000_000}
+	r, err = result(t1, t2s, 62_500, "")
 	require.NoError(t, err)
-	assert.Equal(t, int64(14_050_000), r.Total1)
-	assert.Equal(t, int64(14_050_000+1_000_000_000), r.Total2)
+	assert.Equal(t, t1, r.Total1)
+	assert.Equal(t, t1+1_000_000_000, r.Total2, "the median")
+	assert.Equal(t, []float64{16_000, 16_016, 15_984}, r.PerOps)
 	assert.Equal(t, 16_000.0, r.PerOp)
 	assert.InDelta(t, 0.2, r.SpreadPct, 1e-9, "2,000,000 instructions over 1e9")
+	// sd 16, t(0.975, 2 df) = 4.3027: 4.3027 × 16/√3 over 16,000.
+	assert.InDelta(t, 100*4.302653*16/math.Sqrt(3)/16_000, r.HalfWidthPct, 1e-5)
+
+	same, err := result(t1, []int64{t1 + 1_000_000_000, t1 + 1_000_000_000}, 62_500, "")
+	require.NoError(t, err)
+	assert.Equal(t, 0.0, same.HalfWidthPct, "identical processes: a zero-width interval")
 
 	assert.Equal(t, int64(2), medianInt([]int64{3, 1, 2, 4}), "the lower middle value of an even count")
 
-	_, err = result([]int64{100}, []int64{99}, 10, "")
+	_, err = result(100, []int64{99}, 10, "")
 	assert.Equal(t, ReasonNoCount, ReasonOf(err))
+	_, err = result(100, []int64{1100, 99}, 10, "")
+	assert.Equal(t, ReasonNoCount, ReasonOf(err), "any process below the one at N1")
 }
 
 func TestFindMissing(t *testing.T) {
@@ -286,27 +298,30 @@ func TestReproduce(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	base := Result{PerOp: 16_000, ResolutionPct: 0.04, SpreadPct: -1}
-	same := Result{PerOp: 16_002, ResolutionPct: 0.04, SpreadPct: -1}
+	base := Result{PerOp: 16_000, ResolutionPct: 0.04, HalfWidthPct: -1}
+	same := Result{PerOp: 16_002, ResolutionPct: 0.04, HalfWidthPct: -1}
 	c := Compare(base, same)
 	assert.InDelta(t, 0.0125, c.DeltaPct, 1e-9)
 	assert.Equal(t, MinTolerancePct, c.TolerancePct)
 	assert.False(t, c.Changed, "0.0125% is noise")
+	assert.False(t, c.SpreadBound)
 
-	plus1 := Result{PerOp: 16_150, ResolutionPct: 0.04, SpreadPct: -1}
+	plus1 := Result{PerOp: 16_150, ResolutionPct: 0.04, HalfWidthPct: -1}
 	c = Compare(base, plus1)
 	assert.True(t, c.Changed)
 	assert.InDelta(t, 0.9375, c.DeltaPct, 1e-9)
 
-	coarse := Result{PerOp: 16_150, ResolutionPct: 0.6, SpreadPct: -1}
-	c = Compare(Result{PerOp: 16_000, ResolutionPct: 0.5, SpreadPct: -1}, coarse)
+	coarse := Result{PerOp: 16_150, ResolutionPct: 0.6, HalfWidthPct: 0.3}
+	c = Compare(Result{PerOp: 16_000, ResolutionPct: 0.5, HalfWidthPct: 0.2}, coarse)
 	assert.InDelta(t, 1.1, c.TolerancePct, 1e-12, "the resolutions add up")
 	assert.False(t, c.Changed)
+	assert.False(t, c.SpreadBound, "more processes would not narrow the resolutions")
 
-	seeded := Result{PerOp: 16_150, ResolutionPct: 0.04, SpreadPct: 1.2}
-	c = Compare(base, seeded)
-	assert.Equal(t, 1.2, c.TolerancePct, "the spread over repeats")
-	assert.False(t, c.Changed)
+	seeded := Result{PerOp: 16_150, ResolutionPct: 0.04, HalfWidthPct: 0.7}
+	c = Compare(Result{PerOp: 16_000, ResolutionPct: 0.04, HalfWidthPct: 0.5}, seeded)
+	assert.InDelta(t, 1.2, c.TolerancePct, 1e-12, "the two intervals' half-widths add up")
+	assert.False(t, c.Changed, "the intervals overlap")
+	assert.True(t, c.SpreadBound)
 
 	minus := Compare(plus1, base)
 	assert.True(t, minus.Changed)
@@ -315,6 +330,91 @@ func TestCompare(t *testing.T) {
 	none := Compare(Result{}, base)
 	assert.True(t, math.IsNaN(none.DeltaPct))
 	assert.False(t, none.Changed, "no base count, no change")
+}
+
+// seededCounter stands in for Instructions: a count whose processes at
+// N2 read perOp plus the next of the offsets, in percent, one per
+// process, as a map's hash seed moves them.
+type seededCounter struct {
+	perOp   map[string]float64
+	offsets []float64
+	calls   []Limits
+	fail    map[int]error // by call, from 0
+}
+
+func (s *seededCounter) count(t Target, lim Limits) (Result, error) {
+	s.calls = append(s.calls, lim)
+	if err := s.fail[len(s.calls)-1]; err != nil {
+		return Result{}, err
+	}
+	var perOps []float64
+	if lim.From != nil {
+		perOps = slices.Clone(lim.From.PerOps)
+	}
+	for len(perOps) < max(lim.Repeats, DefaultRepeats) {
+		off := s.offsets[0]
+		s.offsets = append(s.offsets[1:], off)
+		perOps = append(perOps, s.perOp[t.Binary]*(1+off/100))
+	}
+	const k, t1 = 100_000, int64(20_000_000)
+	t2s := make([]int64, len(perOps))
+	for i, p := range perOps {
+		t2s[i] = t1 + int64(math.Round(p*k))
+	}
+	r, err := result(t1, t2s, k, "")
+	r.Benchmark = t.Benchmark
+	return r, err
+}
+
+func TestPair(t *testing.T) {
+	base, plus1 := Target{Binary: "base", Benchmark: "BenchmarkX"}, Target{Binary: "plus1", Benchmark: "BenchmarkX"}
+
+	// Code counted the same in every process decides with the default
+	// processes.
+	exact := &seededCounter{perOp: map[string]float64{"base": 16_000, "plus1": 16_160}, offsets: []float64{0, 0.01, -0.01}}
+	p := Pair(exact.count, base, plus1, Limits{}, Limits{NsPerOp: 2000})
+	require.NoError(t, p.BaseErr)
+	require.NoError(t, p.NewErr)
+	assert.True(t, p.Change.Changed)
+	assert.InDelta(t, 1.0, p.Change.DeltaPct, 0.05)
+	assert.Len(t, exact.calls, 2, "no process more")
+	assert.Len(t, p.Base.PerOps, DefaultRepeats)
+	assert.Equal(t, 2000.0, exact.calls[1].NsPerOp, "each side its own limits")
+
+	// Identical code whose count moves ±0.6% from process to process
+	// (the hash seed): the two processes' intervals are wide, so the pair
+	// runs more, and never calls the 0.5% between the sides' first
+	// processes a change.
+	seeded := &seededCounter{perOp: map[string]float64{"base": 32_000, "plus1": 32_000}, offsets: []float64{-0.3, 0.3, 0.6, -0.6, 0.1, -0.1}}
+	p = Pair(seeded.count, base, base, Limits{}, Limits{})
+	assert.False(t, p.Change.Changed, "identical code: Δ %+.2f%%, tolerance %.2f%%", p.Change.DeltaPct, p.Change.TolerancePct)
+	assert.Len(t, p.Base.PerOps, MaxRepeats, "the spread bounds the tolerance: up to MaxRepeats")
+	assert.Len(t, p.New.PerOps, MaxRepeats)
+	for _, lim := range seeded.calls[2:] {
+		require.NotNil(t, lim.From, "a further process continues the count")
+		assert.Equal(t, len(lim.From.PerOps)+1, lim.Repeats)
+	}
+
+	// +5% of seed-dependent work stands out of the spread.
+	seeded = &seededCounter{perOp: map[string]float64{"base": 32_000, "plus1": 33_600}, offsets: []float64{-0.3, 0.3, 0.6, -0.6, 0.1, -0.1}}
+	p = Pair(seeded.count, base, plus1, Limits{}, Limits{})
+	assert.True(t, p.Change.Changed)
+	assert.InDelta(t, 5.0, p.Change.DeltaPct, 0.7)
+
+	// A side that fails ends the pair with its error, even a further
+	// process of a count that worked.
+	boom := errors.New("valgrind died")
+	failing := &seededCounter{perOp: map[string]float64{"base": 32_000}, offsets: []float64{-0.6, 0.6}, fail: map[int]error{2: boom}}
+	p = Pair(failing.count, base, base, Limits{}, Limits{})
+	assert.ErrorIs(t, p.BaseErr, boom)
+	assert.False(t, p.Change.Changed)
+	assert.True(t, math.IsNaN(p.Change.DeltaPct))
+
+	failing = &seededCounter{perOp: map[string]float64{"plus1": 16_000}, offsets: []float64{0}, fail: map[int]error{0: boom}}
+	p = Pair(failing.count, base, plus1, Limits{}, Limits{})
+	assert.ErrorIs(t, p.BaseErr, boom)
+	assert.NoError(t, p.NewErr, "the new side is counted all the same")
+	assert.Len(t, failing.calls, 2, "and no further process runs")
 }
 
 func TestValgrindArgs(t *testing.T) {

@@ -43,10 +43,16 @@
 // ([DefaultHeapBytes], from the B/op each process prints): with the
 // garbage collector off, every byte allocated stays.
 //
-// With [Limits.Repeats] r > 1 the processes at N1 and N2 run r times
-// each, and I is the difference of the medians of their totals over k;
-// [Result.SpreadPct] is then the range of the per-op values each N2
-// process gives against the N1 median, in percent of I.
+// [Limits.Repeats] processes run at N2 ([DefaultRepeats], two, unless
+// set), each read against the one at N1; I is the mean of their per-op
+// values, and [Result.HalfWidthPct] the half-width of its 95% Student's
+// t-interval: work that differs from process to process (a map's random
+// hash seed decides how many slots a lookup probes) shows there, where a
+// single process at N2 cannot show it. [Compare] calls a change only
+// beyond both counts' half-widths, and [Pair], which compares two builds,
+// adds processes at N2 on both sides while that spread keeps a change
+// from being called, up to [MaxRepeats] a side ([Limits.From] continues a
+// count).
 //
 // # Settings
 //

@@ -34,9 +34,23 @@ func TestInstructionsPlus5(t *testing.T) {
 		assert.True(t, count.Enough(r.Total2-r.Total1, count.DefaultBudget), "the difference reaches half the budget")
 		assert.Equal(t, vg.Version, r.Valgrind)
 		assert.Equal(t, r.N2, r.Runs[len(r.Runs)-1].N, "the last process ran at N2")
-		assert.LessOrEqual(t, len(r.Runs), 1+count.MaxSteps)
+		assert.Len(t, r.PerOps, count.DefaultRepeats)
+		assert.GreaterOrEqual(t, r.HalfWidthPct, 0.0)
+		assert.LessOrEqual(t, len(r.Runs), count.MaxSteps+count.DefaultRepeats)
 	}
 	assert.Less(t, len(n.Runs), len(b.Runs), "the ns/op hint saves processes")
+
+	// A count continued with one process more at N2 keeps its
+	// processes and N2.
+	more, err := count.Instructions(vg, count.Target{Binary: base, Benchmark: "BenchmarkWork"}, count.Limits{From: &b, Repeats: count.DefaultRepeats + 1})
+	require.NoError(t, err)
+	assert.Equal(t, b.N2, more.N2)
+	assert.Equal(t, b.PerOps, more.PerOps[:count.DefaultRepeats])
+	assert.Len(t, more.PerOps, count.DefaultRepeats+1)
+	assert.Len(t, more.Runs, len(b.Runs)+1)
+	assert.InEpsilon(t, b.PerOp, more.PerOp, 0.005)
+	_, err = count.Instructions(vg, count.Target{Binary: base, Benchmark: "BenchmarkWorkN"}, count.Limits{From: &b, Repeats: 3})
+	assert.ErrorContains(t, err, "cannot continue a count")
 
 	nStyle, err := count.Instructions(vg, count.Target{Binary: base, Benchmark: "BenchmarkWorkN"}, count.Limits{NsPerOp: 2000})
 	require.NoError(t, err)

@@ -31,6 +31,11 @@ const (
 	// DefaultHeapBytes bounds the bytes the ops between the two processes
 	// may allocate (the garbage collector is off).
 	DefaultHeapBytes int64 = 1 << 30
+	// DefaultRepeats is the processes a count runs at N2: two, so that
+	// every count knows how far its processes land apart.
+	DefaultRepeats = 2
+	// MaxRepeats is the most processes at N2 [Pair] runs on each side.
+	MaxRepeats = 5
 	// maxGrowth is the most k grows in one step.
 	maxGrowth = 100
 )

@@ -39,6 +39,7 @@ func Args(fs *flag.FlagSet) []string {
 func Record(res Result, err error) registry.InstrCount {
 	c := registry.InstrCount{
 		PerOp: res.PerOp, N1: res.N1, N2: res.N2, Total1: res.Total1, Total2: res.Total2, ResolutionPct: res.ResolutionPct,
+		PerOps: res.PerOps, HalfWidthPct: res.HalfWidthPct,
 		Capped: res.Capped, Processes: len(res.Runs), Wall: res.Wall, Valgrind: res.Valgrind,
 	}
 	if err != nil {

@@ -168,13 +168,18 @@ const MaxCountOutput = 4096
 // InstrCount is a benchmark's count of instructions per op under
 // valgrind (package internal/count), or why it could not be counted.
 type InstrCount struct {
-	// PerOp is the instructions per op, (Total2 − Total1)/(N2 − N1), or
-	// -1 when the benchmark could not be counted.
+	// PerOp is the instructions per op, the mean of PerOps, or -1 when
+	// the benchmark could not be counted.
 	PerOp float64
-	// N1 and N2 are the ops of the two processes, Total1 and Total2
-	// their instructions in all.
+	// N1 and N2 are the ops of the processes, Total1 the instructions in
+	// all of the one at N1 and Total2 the median of those at N2.
 	N1, N2         int
 	Total1, Total2 int64
+	// PerOps are the per-op values of the processes at N2, each
+	// (T − Total1)/(N2 − N1), and HalfWidthPct the half-width of the 95%
+	// t-interval of their mean in percent of PerOp (-1 with one).
+	PerOps       []float64
+	HalfWidthPct float64
 	// ResolutionPct is how far the noise of two processes can move
 	// PerOp, in percent of it.
 	ResolutionPct float64

@@ -305,6 +305,6 @@ func TestAgainstInstructions(t *testing.T) {
 
 	w.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 28230}, DeltaPct: 0.004, TolerancePct: 0.25}
 	out = renderFlat(t, in)
-	assert.Contains(t, out, "28229 → 28230 (+0.00%, same)")
+	assert.Contains(t, out, "28229 → 28230 (+0.00%, same within ±0.25%)")
 	assert.Contains(t, out, "time and instructions disagree: the instructions did not change, so the time difference is not in the code path")
 }

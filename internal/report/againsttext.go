@@ -273,7 +273,8 @@ func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree b
 }
 
 // instrChangeCell shows a cross-build count: "28229 → 29736 (+5.33%)",
-// "28229 → 28240 (+0.04%, same)" within the tolerance, "n/a" when a side
+// "28229 → 28240 (+0.04%, same within ±0.25%)" within the tolerance,
+// "n/a" when a side
 // could not be counted, "-" when none was asked for.
 func instrChangeCell(c *registry.InstrChange) string {
 	switch {
@@ -282,7 +283,7 @@ func instrChangeCell(c *registry.InstrChange) string {
 	case !c.Counted():
 		return "n/a"
 	case !c.Changed:
-		return fmt.Sprintf("%s → %s (%s, same)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), signedPct(c.DeltaPct))
+		return fmt.Sprintf("%s → %s (%s, same within ±%.2f%%)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), signedPct(c.DeltaPct), c.TolerancePct)
 	}
 	return fmt.Sprintf("%s → %s (%s)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), signedPct(c.DeltaPct))
 }

@@ -21,11 +21,12 @@ import (
 func countedFixture() Input {
 	in := fixture()
 	in.Benches[0].Count = &registry.InstrCount{PerOp: 16021.6, N1: 2, N2: 62502, Total1: 14_000_000, Total2: 14_000_000 + 1_001_350_000,
-		ResolutionPct: 0.04, Processes: 4, Wall: 3500 * time.Millisecond, Valgrind: "valgrind-3.19.0"}
+		ResolutionPct: 0.04, Processes: 4, Wall: 3500 * time.Millisecond, Valgrind: "valgrind-3.19.0",
+		PerOps: []float64{16021.5, 16021.7}, HalfWidthPct: 0.0079}
 	in.Benches[1].Count = &registry.InstrCount{PerOp: -1, Reason: "failed", Error: "count: BenchmarkNoisy: the process at -test.benchtime=2x failed under valgrind (exit status 2)",
 		Output: "panic: boom\n\ngoroutine 1 [running]:\n"}
 	in.Benches[3].Count = &registry.InstrCount{PerOp: 3.2, N1: 2, N2: 1_000_000_002, Total1: 14_000_000, Total2: 3_214_000_000,
-		ResolutionPct: 0.0125, Capped: "N2 − N1 reached its limit of 1000000000 ops"}
+		ResolutionPct: 0.0125, Capped: "N2 − N1 reached its limit of 1000000000 ops", PerOps: []float64{3.2}, HalfWidthPct: -1}
 	return in
 }
 
@@ -86,6 +87,8 @@ func TestCountsJSON(t *testing.T) {
 				Error     string
 				Output    string
 				Capped    string
+				PerProc   []float64 `json:"per_process"`
+				HalfWidth *float64  `json:"halfwidth_pct"`
 			}
 		}
 	}
@@ -99,6 +102,12 @@ func TestCountsJSON(t *testing.T) {
 	assert.Equal(t, int64(3500e6), clean.Instructions.WallNs)
 	assert.Equal(t, "valgrind-3.19.0", clean.Instructions.Valgrind)
 	assert.Empty(t, clean.Instructions.Reason)
+	assert.Equal(t, []float64{16021.5, 16021.7}, clean.Instructions.PerProc)
+	require.NotNil(t, clean.Instructions.HalfWidth)
+	assert.Equal(t, 0.0079, *clean.Instructions.HalfWidth)
+	require.NotNil(t, elim.Instructions)
+	assert.Nil(t, elim.Instructions.HalfWidth, "one process at N2: null")
+	assert.Equal(t, []float64{3.2}, elim.Instructions.PerProc)
 
 	assert.Nil(t, noisy.InstructionsPerOp, "not counted: null")
 	require.NotNil(t, noisy.Instructions)

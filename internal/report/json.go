@@ -115,19 +115,24 @@ type jsonInstructions struct {
 	Total1        int64    `json:"total1"`
 	Total2        int64    `json:"total2"`
 	ResolutionPct *float64 `json:"resolution_pct"`
-	Capped        string   `json:"capped"`
-	Processes     int      `json:"processes"`
-	WallNs        int64    `json:"wall_ns"`
-	Valgrind      string   `json:"valgrind"`
-	Reason        string   `json:"reason"`
-	Error         string   `json:"error"`
-	Output        string   `json:"output"`
+	// Added within v1: each process's per-op value at n2 and the
+	// half-width of their mean's 95% t-interval (null with one).
+	PerProcess   []float64 `json:"per_process"`
+	HalfWidthPct *float64  `json:"halfwidth_pct"`
+	Capped       string    `json:"capped"`
+	Processes    int       `json:"processes"`
+	WallNs       int64     `json:"wall_ns"`
+	Valgrind     string    `json:"valgrind"`
+	Reason       string    `json:"reason"`
+	Error        string    `json:"error"`
+	Output       string    `json:"output"`
 }
 
 // jsonInstrOf converts a count; per_op is null when it was not made.
 func jsonInstrOf(c registry.InstrCount) *jsonInstructions {
 	j := &jsonInstructions{
 		N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped,
+		PerProcess: append([]float64{}, c.PerOps...), HalfWidthPct: known(c.HalfWidthPct),
 		Processes: c.Processes, WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: c.Reason, Error: c.Error, Output: c.Output,
 	}
 	if c.Counted() {

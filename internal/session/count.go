@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
@@ -106,7 +105,7 @@ func countTracked(d Deps) {
 
 // forAgainst is the counter of -benchkit.against: valgrind is found
 // once, and when it cannot be, every count says why.
-func (c counter) forAgainst() against.Counter {
+func (c counter) forAgainst() count.CountFunc {
 	var vg count.Valgrind
 	err := errors.New("count: no instruction counter in this session")
 	if c.find != nil && c.instructions != nil {

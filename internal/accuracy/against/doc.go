@@ -29,7 +29,15 @@
 // -benchtime takes hours; with -log FILE every finished repetition is
 // appended to FILE, and a later run with the same flags on the same code
 // reads them back and measures only the repetitions still missing, so the
-// table can be gathered over several invocations.
+// table can be gathered over several invocations. The logs of the tables
+// docs/measurements.md is to quote are kept in logs/ beside this file:
+//
+//	go run ./internal/accuracy against -r 20 -log internal/accuracy/against/logs/quiet.jsonl
+//	go run ./internal/accuracy against -r 20 -load 2 -log internal/accuracy/against/logs/load2.jsonl
+//
+// A log's repetitions stand for the code they measured (its settings name
+// the base build's hash): after a change to benchkit, the log is refused
+// and the table starts again.
 //
 // The columns, per workload, scenario and method: flagged (A/A: any
 // decided difference) or caught (slower), wrong sign (faster), undecided,

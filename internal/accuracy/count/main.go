@@ -13,29 +13,33 @@
 // -busy busy-loop processes (harness.StartBusy), which run until the
 // table ends them, and measures each benchmark's native ns/op once
 // per binary (-test.benchtime=200ms), the hint benchkit.Main gives the
-// counter. Each repetition then counts every benchmark of every binary
-// with count.Instructions (the limits' defaults but -repeats and
-// -budget), the builds in an order that rotates between repetitions.
+// counter. Each repetition then compares, per workload, the base with a
+// second count of itself (A/A), and +1% and +5% with the base, the way
+// -benchkit.against -benchkit.count=instructions does (count.Pair: each
+// count starts with -repeats processes at N2, and a pair whose
+// processes' spread bounds its tolerance runs more, up to
+// count.MaxRepeats a side); +1% and +5% continue the A/A pair's first
+// base count, in an order that rotates between repetitions.
 //
 // The table has one row per workload and build, with the columns:
 //
-//   - instr/op: the median over repetitions;
+//   - instr/op: the median over repetitions (the base: its A/A pairs'
+//     second counts);
 //
 //   - spread: (max − min)/median over repetitions, in percent: how far
 //     counts of one build in fresh processes land apart;
 //
-//   - Δ: the median over repetitions of the build's count over the same
-//     repetition's base count, minus 1, in percent, with its range;
+//   - Δ: the median over repetitions of the change count.Pair read from
+//     the base, in percent, with its range;
 //
-//   - changed: how many comparisons count.Compare called a change: for
-//     the base, the R − 1 comparisons of consecutive repetitions' counts
-//     (identical code: each is a false alarm), for +1% and +5% the R
-//     comparisons with the base;
+//   - changed: how many pairs count.Pair called a change: for the base
+//     the A/A pairs (identical code: each is a false alarm), for +1% and
+//     +5% their pairs with the base;
 //
 //   - right sign: for +1% and +5%, the repetitions whose Δ is positive;
 //
 //   - cost: the median wall time of one count (every valgrind process of
-//     it), and the processes it ran.
+//     it, those its pair added included), and the processes it ran.
 //
 //   - against (time): the wall-time verdicts of -benchkit.against (its
 //     default lockstep pairing, at -against-benchtime) on the same build
@@ -86,7 +90,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	var c config
 	err := harness.ParseFlags("count", args, stderr, func(fs *flag.FlagSet) {
 		fs.IntVar(&c.r, "r", 10, "repetitions")
-		fs.IntVar(&c.repeats, "repeats", 1, "count.Limits.Repeats: processes at each of N1 and N2")
+		fs.IntVar(&c.repeats, "repeats", 0, "count.Limits.Repeats: processes at N2 each count starts with (0: count.DefaultRepeats)")
 		fs.IntVar(&c.busy, "busy", 2, "busy-loop processes running while the table measures")
 		fs.Int64Var(&c.budget, "budget", count.DefaultBudget, "count.Limits.Budget: instructions between the two processes")
 		fs.StringVar(&c.pkg, "pkg", "./internal/accuracy/workloads/count", "the workloads' package")
@@ -106,8 +110,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if c.workloads == nil {
 		c.workloads = allWorkloads
 	}
-	if err == nil && (c.r < 1 || c.repeats < 1 || c.busy < 0 || c.budget < 1) {
-		err = fmt.Errorf("-r, -repeats and -budget must be at least 1, -busy at least 0")
+	if err == nil && (c.r < 1 || c.repeats < 0 || c.busy < 0 || c.budget < 1) {
+		err = fmt.Errorf("-r and -budget must be at least 1, -repeats and -busy at least 0")
 	}
 	return c, err
 }

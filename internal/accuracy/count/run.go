@@ -2,6 +2,7 @@ package count
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -23,13 +24,15 @@ var (
 // table, its binary's name and its go test build flags.
 type build struct{ name, file, flags string }
 
-// measurement is one count of one workload in one build, and the
-// verdict of -benchkit.against on the same build and workload in the
-// same repetition ("" when none ran).
+// measurement is one count of one workload in one build, the change
+// from the base that count.Pair called (for the base, from a second
+// count of it: A/A), and the verdict of -benchkit.against on the same
+// build and workload in the same repetition ("" when none ran).
 type measurement struct {
 	workload, build string
 	rep             int
 	res             count.Result
+	change          count.Change
 	against         string
 }
 
@@ -66,28 +69,44 @@ func run(c config, stdout, stderr io.Writer) error {
 		return err
 	}
 	ms := measure(c, vg, bins, hints, dir, stderr)
-	printTable(stdout, rows(ms, c.workloads, c.r))
+	printTable(stdout, rows(ms, c.workloads))
 	fmt.Fprintf(stdout, "\n%s; %d busy-loop processes while counting; %s\n%s\n", machine, c.busy, vg.Version, c.commandLine())
 	return nil
 }
 
 // measure counts every workload of every build in each of c.r
-// repetitions, the builds' order rotating between repetitions.
+// repetitions and compares each build with the base as -benchkit.against
+// does (count.Pair): first the base against a second count of itself
+// (A/A), then +1% and +5%, in an order that rotates between
+// repetitions, each against the A/A pair's first base count, continued
+// where its pair needs more processes.
 func measure(c config, vg count.Valgrind, bins map[string]string, hints map[string]float64, dir string, stderr io.Writer) []measurement {
 	var ms []measurement
-	lim := count.Limits{Budget: c.budget, Repeats: c.repeats}
+	countFn := func(t count.Target, lim count.Limits) (count.Result, error) { return count.Instructions(vg, t, lim) }
 	for rep := range c.r {
 		verdicts := againstVerdicts(c, bins, dir, rep, stderr)
 		for _, w := range c.workloads {
-			for i := range builds {
-				b := builds[(i+rep)%len(builds)]
-				lim.NsPerOp = hints[b.name+"/"+w]
-				res, err := count.Instructions(vg, count.Target{Binary: bins[b.name], Benchmark: "Benchmark" + w}, lim)
-				if err != nil {
+			target := func(b build) count.Target { return count.Target{Binary: bins[b.name], Benchmark: "Benchmark" + w} }
+			limits := func(b build) count.Limits {
+				return count.Limits{Budget: c.budget, Repeats: c.repeats, NsPerOp: hints[b.name+"/"+w]}
+			}
+			aa := count.Pair(countFn, target(builds[0]), target(builds[0]), limits(builds[0]), limits(builds[0]))
+			if err := errors.Join(aa.BaseErr, aa.NewErr); err != nil {
+				fmt.Fprintf(stderr, "count: repetition %d, %s left out: %v\n", rep+1, w, err)
+				continue
+			}
+			ms = append(ms, measurement{workload: w, build: builds[0].name, rep: rep, res: aa.New, change: aa.Change, against: verdicts[builds[0].name+"/"+w]})
+			others := builds[1:]
+			for i := range others {
+				b := others[(i+rep)%len(others)]
+				baseLim := limits(builds[0])
+				baseLim.From = &aa.Base
+				p := count.Pair(countFn, target(builds[0]), target(b), baseLim, limits(b))
+				if err := errors.Join(p.BaseErr, p.NewErr); err != nil {
 					fmt.Fprintf(stderr, "count: repetition %d, %s %s left out: %v\n", rep+1, w, b.name, err)
 					continue
 				}
-				ms = append(ms, measurement{workload: w, build: b.name, rep: rep, res: res, against: verdicts[b.name+"/"+w]})
+				ms = append(ms, measurement{workload: w, build: b.name, rep: rep, res: p.New, change: p.Change, against: verdicts[b.name+"/"+w]})
 			}
 		}
 		fmt.Fprintf(stderr, "count: repetition %d of %d done\n", rep+1, c.r)

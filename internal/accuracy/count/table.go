@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
-	"github.com/benchkit/go-benchkit/internal/count"
 )
 
 // row is one workload and build of the table (see the package doc for
@@ -19,7 +18,7 @@ type row struct {
 	perOp           float64   // median instructions per op
 	spreadPct       float64   // (max − min)/median, percent
 	deltas          []float64 // vs the same repetition's base, percent; base: none
-	changed, pairs  int       // comparisons count.Compare called a change, of pairs
+	changed, pairs  int       // pairs count.Pair called a change, of pairs
 	rightSign       int       // deltas > 0
 	wall            time.Duration
 	processes       float64 // median processes per count
@@ -28,63 +27,43 @@ type row struct {
 	verdicts []string
 }
 
-// rows computes the table's rows of workloads from the measurements of
-// r repetitions.
-func rows(ms []measurement, workloads []string, r int) []row {
+// rows computes the table's rows of workloads from the measurements.
+func rows(ms []measurement, workloads []string) []row {
 	var out []row
 	for _, w := range workloads {
-		byRep := map[string][]*count.Result{}
 		for _, b := range builds {
-			byRep[b.name] = make([]*count.Result, r)
-		}
-		verdicts := map[string][]string{}
-		for i := range ms {
-			if m := ms[i]; m.workload == w {
-				byRep[m.build][m.rep] = &ms[i].res
-				if m.against != "" {
-					verdicts[m.build] = append(verdicts[m.build], m.against)
+			var of []measurement
+			for _, m := range ms {
+				if m.workload == w && m.build == b.name {
+					of = append(of, m)
 				}
 			}
-		}
-		for _, b := range builds {
-			rw := rowOf(w, b.name, byRep[b.name], byRep["base"])
-			rw.verdicts = verdicts[b.name]
-			out = append(out, rw)
+			out = append(out, rowOf(w, b.name, of))
 		}
 	}
 	return out
 }
 
-// rowOf is the row of one workload's build, from its counts and the base
-// counts, both indexed by repetition (nil where a count failed).
-func rowOf(workload, build string, counts, base []*count.Result) row {
-	rw := row{workload: workload, build: build}
+// rowOf is the row of one workload's build from its measurements.
+func rowOf(workload, build string, ms []measurement) row {
+	rw := row{workload: workload, build: build, n: len(ms), pairs: len(ms)}
 	var perOp, procs []float64
 	var walls []time.Duration
-	for i, c := range counts {
-		if c == nil {
-			continue
-		}
-		perOp, procs, walls = append(perOp, c.PerOp), append(procs, float64(len(c.Runs))), append(walls, c.Wall)
-		var ch count.Change
-		switch {
-		case build == "base" && i > 0 && counts[i-1] != nil:
-			ch = count.Compare(*counts[i-1], *c)
-		case build != "base" && base[i] != nil:
-			ch = count.Compare(*base[i], *c)
-			rw.deltas = append(rw.deltas, ch.DeltaPct)
-			if ch.DeltaPct > 0 {
-				rw.rightSign++
-			}
-		default:
-			continue
-		}
-		rw.pairs++
-		if ch.Changed {
+	for _, m := range ms {
+		perOp, procs, walls = append(perOp, m.res.PerOp), append(procs, float64(len(m.res.Runs))), append(walls, m.res.Wall)
+		if m.change.Changed {
 			rw.changed++
 		}
+		if build != "base" {
+			rw.deltas = append(rw.deltas, m.change.DeltaPct)
+			if m.change.DeltaPct > 0 {
+				rw.rightSign++
+			}
+		}
+		if m.against != "" {
+			rw.verdicts = append(rw.verdicts, m.against)
+		}
 	}
-	rw.n = len(perOp)
 	rw.perOp = harness.MedianOrNaN(perOp)
 	rw.spreadPct = spreadPct(perOp)
 	rw.wall = harness.MedianDuration(walls)
