@@ -273,3 +273,11 @@ func TestImplementationPanicFails(t *testing.T) {
 	p := implPanic{"control: implementation \"x\" panicked: y"}
 	assert.Equal(t, p.msg, p.Error(), "an escaped implPanic prints its message")
 }
+
+func TestFewerForks(t *testing.T) {
+	ms := time.Millisecond
+	assert.Equal(t, 4, fewerForks(1600*ms, 226*ms), "shares of 400ms hold 1.5 needs")
+	assert.Equal(t, 2, fewerForks(1600*ms, 530*ms))
+	assert.Equal(t, 1, fewerForks(600*ms, 233*ms), "no two shares of 1.5 needs: one process")
+	assert.Equal(t, 1, fewerForks(time.Second, 2*time.Second), "a need beyond the budget")
+}

@@ -67,7 +67,9 @@
 // Linux a fork runs the very file this process runs (/proc/self/exe);
 // elsewhere a test binary rebuilt while it runs is not forked. When the
 // slowest implementation leaves a fork too little of the budget to
-// measure, Compare uses fewer forks and says so; under -benchtime=Nx it
+// measure, Compare uses fewer forks, each with at least 1.5 times what one
+// call of every implementation says a fork needs, and says so; under
+// -benchtime=Nx it
 // runs exactly N rounds, at least 5 per fork.
 //
 // Compare measures within this one process, and says so in its log, with

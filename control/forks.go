@@ -235,6 +235,19 @@ type forkRun struct {
 	probe []float64
 }
 
+// needMargin is how many times a fork's estimated need its share of the
+// budget must be when the comparison moves to fewer forks: the need comes
+// from one call of each implementation, and the rounds also pay for
+// calibration and the timer, so a share of exactly the need stops short
+// again.
+const needMargin = 1.5
+
+// fewerForks is the number of forks of budget whose shares hold need
+// with needMargin to spare: ⌊budget/(need × needMargin)⌋, at least 1.
+func fewerForks(budget, need time.Duration) int {
+	return max(1, int(float64(budget)/(float64(need)*needMargin)))
+}
+
 // runForks runs p.forks children, one at a time, each measuring the
 // benchmark named name with its share of the budget. A child that fails,
 // panics or passes its deadline is an error carrying its exit status and
@@ -272,7 +285,7 @@ func runForks(name string, impls []Impl, p plan, dir string, fs *flag.FlagSet) (
 			continue // perhaps a stall: the next forks tell
 		}
 		if need := maxNeed(stopped); need > p.forkBudget {
-			out.need, out.fewer = need, max(1, int(p.budget/need))
+			out.need, out.fewer = need, fewerForks(p.budget, need)
 			return out, true, nil
 		}
 		if len(stopped) > 1 {

@@ -145,10 +145,10 @@ func BenchmarkFailInFork(b *testing.B) {
 	control.Compare(b, control.Func("a", sum(10)), control.Func("b", sum(10)))
 }
 
-// BenchmarkSlowish: a round (a, its control copy, b) takes about 20 ms,
-// so a fork needs about 15 rounds' worth (about 300 ms) to measure
-// anything: at -benchtime=300ms ten forks would get 60 ms each, and
-// Compare spreads the comparison over fewer.
+// BenchmarkSlowish: a round (a, its control copy, b) sleeps about 20 ms,
+// so a fork needs about 230 ms to measure its first rounds: at
+// -benchtime=800ms ten forks would get 160 ms each, and Compare spreads
+// the comparison over fewer.
 func BenchmarkSlowish(b *testing.B) {
 	sleep := func(d time.Duration) func() uint64 {
 		return func() uint64 { time.Sleep(d); return sum(10)() }
