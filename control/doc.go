@@ -69,8 +69,7 @@
 // slowest implementation leaves a fork too little of the budget to
 // measure, Compare uses fewer forks, each with at least 1.5 times what one
 // call of every implementation says a fork needs, and says so; under
-// -benchtime=Nx it
-// runs exactly N rounds, at least 5 per fork.
+// -benchtime=Nx it runs exactly N rounds, at least 5 per fork.
 //
 // Compare measures within this one process, and says so in its log, with
 // Forks(1), under testing.Benchmark, under a go test flag that writes a
