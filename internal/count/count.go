@@ -93,7 +93,8 @@ type Run struct {
 // Result is a benchmark's count.
 type Result struct {
 	Benchmark string
-	// PerOp is the instructions per op, (Total2 − Total1)/(N2 − N1).
+	// PerOp is the instructions per op: the mean of PerOps, which is
+	// (Total2 − Total1)/(N2 − N1) with one process at N2.
 	PerOp float64
 	// N1 and N2 are the ops of the processes (N1 = 2), and Total1 and
 	// Total2 their instructions in all: the process at N1's, and the

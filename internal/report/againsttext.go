@@ -274,8 +274,7 @@ func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree b
 
 // instrChangeCell shows a cross-build count: "28229 → 29736 (+5.33%)",
 // "28229 → 28240 (+0.04%, same within ±0.25%)" within the tolerance,
-// "n/a" when a side
-// could not be counted, "-" when none was asked for.
+// "n/a" when a side could not be counted, "-" when none was asked for.
 func instrChangeCell(c *registry.InstrChange) string {
 	switch {
 	case c == nil:
