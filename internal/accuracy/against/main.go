@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -123,6 +124,9 @@ func run(c config, stdout, stderr io.Writer) error {
 	}
 	done, first := 0, time.Time{}
 	if c.log != "" {
+		if err := os.MkdirAll(filepath.Dir(c.log), 0o755); err != nil {
+			return err // before an hour of measuring, not after it
+		}
 		if done, first, err = readLog(c.log, settings, cells); err != nil {
 			return err
 		}
