@@ -50,17 +50,67 @@ func settingsOf(c config, base string) (string, error) {
 		c.benchtime, c.rounds, c.count, c.load, strings.Join(c.methods, ","), strings.Join(c.scenarios, ",")), nil
 }
 
-// readLog adds the repetitions logged in path to cells and returns how
-// many there were and when the first was measured. A missing file holds
-// none. It fails on a line it cannot read, on settings other than
-// settings and on a cell the table does not have.
-func readLog(path, settings string, cells []*cell) (n int, first time.Time, err error) {
+// logRead is what a log held: how many repetitions, when the first and
+// the last began, and on which machines, as hardware (the part of a
+// machine line before its load average) to the repetitions measured on
+// it, in the order first seen.
+type logRead struct {
+	n           int
+	first, last time.Time
+	hardware    []string
+	reps        map[string]int
+}
+
+// hardwareOf returns machine line m without its "machine: " prefix and
+// from "; load average" on: what stays the same from one repetition to
+// the next on one machine.
+func hardwareOf(m string) string {
+	m = strings.TrimPrefix(m, "machine: ")
+	if i := strings.Index(m, "; load average"); i >= 0 {
+		m = m[:i]
+	}
+	if m == "" {
+		return "unknown"
+	}
+	return m
+}
+
+// add counts repetition l.
+func (r *logRead) add(l logged) {
+	if r.n == 0 {
+		r.first, r.reps = l.Time, map[string]int{}
+	}
+	r.n, r.last = r.n+1, l.Time
+	h := hardwareOf(l.Machine)
+	if r.reps[h] == 0 {
+		r.hardware = append(r.hardware, h)
+	}
+	r.reps[h]++
+}
+
+// describe says what was read from path, for the table's footer: how many
+// repetitions, over which hours, on which machines.
+func (r logRead) describe(path string) string {
+	var on []string
+	for _, h := range r.hardware {
+		on = append(on, fmt.Sprintf("%s (%d)", h, r.reps[h]))
+	}
+	const at = "2006-01-02 15:04 UTC"
+	return fmt.Sprintf("%d of the repetitions read from %s, begun between %s and %s, on %s", r.n, path,
+		r.first.Format(at), r.last.Format(at), strings.Join(on, " and "))
+}
+
+// readLog adds the repetitions logged in path to cells and returns what
+// it read. A missing file holds none. It fails on a line it cannot read,
+// on settings other than settings and on a cell the table does not have.
+func readLog(path, settings string, cells []*cell) (logRead, error) {
+	var r logRead
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, time.Time{}, nil
+		return r, nil
 	}
 	if err != nil {
-		return 0, time.Time{}, err
+		return r, err
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -68,24 +118,21 @@ func readLog(path, settings string, cells []*cell) (n int, first time.Time, err 
 	for line := 1; sc.Scan(); line++ {
 		var l logged
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return 0, time.Time{}, fmt.Errorf("%s:%d: %v (delete the file to start again)", path, line, err)
+			return r, fmt.Errorf("%s:%d: %v (delete the file to start again)", path, line, err)
 		}
 		if l.Settings != settings {
-			return 0, time.Time{}, fmt.Errorf("%s:%d was measured with %s, not %s: give those flags or another -log file", path, line, l.Settings, settings)
+			return r, fmt.Errorf("%s:%d was measured with %s, not %s: give those flags or another -log file", path, line, l.Settings, settings)
 		}
 		for _, lc := range l.Cells {
 			c := findCell(cells, lc.Scenario, lc.Method)
 			if c == nil {
-				return 0, time.Time{}, fmt.Errorf("%s:%d: the table has no cell %s %s", path, line, lc.Scenario, lc.Method)
+				return r, fmt.Errorf("%s:%d: the table has no cell %s %s", path, line, lc.Scenario, lc.Method)
 			}
 			c.add(lc.Outcomes, time.Duration(lc.WallNs))
 		}
-		if n == 0 {
-			first = l.Time
-		}
-		n++
+		r.add(l)
 	}
-	return n, first, sc.Err()
+	return r, sc.Err()
 }
 
 // appendLog appends repetition l to path, creating the file if needed.

@@ -122,16 +122,16 @@ func run(c config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	done, first := 0, time.Time{}
+	var read logRead
 	if c.log != "" {
 		if err := os.MkdirAll(filepath.Dir(c.log), 0o755); err != nil {
 			return err // before an hour of measuring, not after it
 		}
-		if done, first, err = readLog(c.log, settings, cells); err != nil {
+		if read, err = readLog(c.log, settings, cells); err != nil {
 			return err
 		}
 	}
-	for i := done; i < c.r; i++ {
+	for i := read.n; i < c.r; i++ {
 		if err := repetition(c, i, cells, bins, dir, settings, machine, stderr); err != nil {
 			return err
 		}
@@ -139,8 +139,8 @@ func run(c config, stdout, stderr io.Writer) error {
 	printTable(stdout, cells)
 	fmt.Fprintf(stdout, "\n%s · %d busy loops\n%s\n", machine, c.load, harness.CommandLine("against",
 		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d -load %d", c.r, c.benchtime, c.rounds, c.count, c.load), false))
-	if done > 0 {
-		fmt.Fprintf(stdout, "%d of the repetitions read from %s, measured since %s\n", done, c.log, first.Format("2006-01-02 15:04 UTC"))
+	if read.n > 0 {
+		fmt.Fprintln(stdout, read.describe(c.log))
 	}
 	return nil
 }
