@@ -9,8 +9,11 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 )
 
 // A logged repetition is one line of the -log file: every cell's outcomes
@@ -51,49 +54,40 @@ func settingsOf(c config, base string) (string, error) {
 }
 
 // logRead is what a log held: how many repetitions, when the first and
-// the last began, and on which machines, as hardware (the part of a
-// machine line before its load average) to the repetitions measured on
-// it, in the order first seen.
+// the last began, and on which machines, in the order first seen.
 type logRead struct {
 	n           int
 	first, last time.Time
-	hardware    []string
-	reps        map[string]int
+	machines    []machineReps
 }
 
-// hardwareOf returns machine line m without its "machine: " prefix and
-// from "; load average" on: what stays the same from one repetition to
-// the next on one machine.
-func hardwareOf(m string) string {
-	m = strings.TrimPrefix(m, "machine: ")
-	if i := strings.Index(m, "; load average"); i >= 0 {
-		m = m[:i]
-	}
-	if m == "" {
-		return "unknown"
-	}
-	return m
+// machineReps counts the repetitions measured on one machine, named by
+// its hardware ([harness.MachineHardware]).
+type machineReps struct {
+	hardware string
+	n        int
 }
 
 // add counts repetition l.
 func (r *logRead) add(l logged) {
 	if r.n == 0 {
-		r.first, r.reps = l.Time, map[string]int{}
+		r.first = l.Time
 	}
 	r.n, r.last = r.n+1, l.Time
-	h := hardwareOf(l.Machine)
-	if r.reps[h] == 0 {
-		r.hardware = append(r.hardware, h)
+	h := harness.MachineHardware(l.Machine)
+	i := slices.IndexFunc(r.machines, func(m machineReps) bool { return m.hardware == h })
+	if i < 0 {
+		i, r.machines = len(r.machines), append(r.machines, machineReps{hardware: h})
 	}
-	r.reps[h]++
+	r.machines[i].n++
 }
 
 // describe says what was read from path, for the table's footer: how many
 // repetitions, over which hours, on which machines.
 func (r logRead) describe(path string) string {
 	var on []string
-	for _, h := range r.hardware {
-		on = append(on, fmt.Sprintf("%s (%d)", h, r.reps[h]))
+	for _, m := range r.machines {
+		on = append(on, fmt.Sprintf("%s (%d)", m.hardware, m.n))
 	}
 	const at = "2006-01-02 15:04 UTC"
 	return fmt.Sprintf("%d of the repetitions read from %s, begun between %s and %s, on %s", r.n, path,

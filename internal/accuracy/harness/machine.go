@@ -25,9 +25,31 @@ func MachineLine() string {
 	}
 	cpuinfo, _ := os.ReadFile("/proc/cpuinfo")
 	loadavg, _ := os.ReadFile("/proc/loadavg")
-	return fmt.Sprintf("machine: %s; CPU %s; %d CPUs (GOMAXPROCS %d); load average at start %s; %s",
+	return fmt.Sprintf(machinePrefix+"%s; CPU %s; %d CPUs (GOMAXPROCS %d)"+loadMark+" at start %s; %s",
 		gover, cpuModel(string(cpuinfo)), runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAverage(string(loadavg)),
 		time.Now().UTC().Format("2006-01-02 15:04 MST"))
+}
+
+// The fixed parts of a machine line that MachineHardware cuts at.
+const (
+	machinePrefix = "machine: "
+	loadMark      = "; load average"
+)
+
+// MachineHardware returns what stays the same in MachineLine's lines from
+// one run to the next on one machine: line without its "machine: "
+// prefix and from "; load average" on ("go version go1.26.8
+// linux/amd64; CPU <model>; 2 CPUs (GOMAXPROCS 2)"), or "unknown" for
+// an empty line.
+func MachineHardware(line string) string {
+	line = strings.TrimPrefix(line, machinePrefix)
+	if i := strings.Index(line, loadMark); i >= 0 {
+		line = line[:i]
+	}
+	if line == "" {
+		return "unknown"
+	}
+	return line
 }
 
 // cpuModel returns the first "model name" of /proc/cpuinfo's text, or
