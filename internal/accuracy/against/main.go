@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/child"
 )
 
 // config is the parsed command line.
@@ -95,11 +96,11 @@ func pick(list string, all []string, aliases map[string]string) ([]string, error
 
 // run builds the binaries, runs the repetitions and prints the table.
 func run(c config, stdout, stderr io.Writer) error {
-	dir, err := os.MkdirTemp("", "against-table-")
+	dir, remove, err := child.TempDir("against-table-") // removed on SIGINT too
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer remove()
 	bins, err := build(dir)
 	if err != nil {
 		return err

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"golang.org/x/perf/benchfmt"
 )
@@ -44,11 +44,11 @@ func run(c config, stdout, stderr io.Writer) error {
 		return err
 	}
 	machine := harness.MachineLine()
-	dir, err := os.MkdirTemp("", "count-")
+	dir, remove, err := child.TempDir("count-") // removed on SIGINT too
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer remove()
 	bins := map[string]string{}
 	for _, b := range builds {
 		var flags []string

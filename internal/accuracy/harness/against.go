@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/benchkit/go-benchkit/internal/child"
 )
 
 // AgainstOutcome is one benchmark's answer in a -benchkit.against JSON
@@ -56,11 +59,17 @@ func ReadAgainst(b []byte) (map[string]AgainstOutcome, error) {
 // and benchkit's flags: the selection, -benchtime, the pairing), writing
 // its JSON report into dir, and returns each benchmark's outcome
 // ([ReadAgainst]) and the wall time. env is the process's environment
-// (nil: this one's).
+// (nil: this one's); its temporary directory is moved inside dir, so that
+// the working directory of a -benchkit.against parent killed with this
+// process (which it cannot remove itself) goes with dir.
 func RunAgainst(cand, base, dir string, args, env []string, timeout time.Duration) (map[string]AgainstOutcome, time.Duration, error) {
 	js := filepath.Join(dir, "against.json")
 	_ = os.Remove(js)
 	args = append([]string{"-test.run=^$", "-benchkit.against=" + base, "-benchkit.json=" + js, "-benchkit.warmup=off"}, args...)
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(slices.Clip(env), child.ChildEnv(dir)...)
 	_, wall, err := Run(cand, args, env, timeout)
 	if err != nil {
 		return nil, wall, err

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,4 +49,22 @@ func TestNewWorkspaceFails(t *testing.T) {
 	left, err := filepath.Glob(filepath.Join(tmp, "harness-test*"))
 	require.NoError(t, err)
 	assert.Empty(t, left, "the directory is removed")
+}
+
+// TestRunAgainstTempDir checks that the -benchkit.against parent RunAgainst
+// starts (here a script that records its TMPDIR) makes its temporary files
+// inside the run's directory, which goes with it when it is killed.
+func TestRunAgainstTempDir(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("runs a shell script")
+	}
+	dir, bin := t.TempDir(), t.TempDir()
+	seen := filepath.Join(bin, "seen")
+	script := filepath.Join(bin, "cand.test")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\necho \"$TMPDIR\" > \""+seen+"\"\n"), 0o755))
+	_, _, err := RunAgainst(script, "base.test", dir, nil, nil, time.Minute)
+	require.Error(t, err, "the script writes no report")
+	got, err := os.ReadFile(seen)
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(dir, "tmp"), strings.TrimSpace(string(got)))
 }
