@@ -105,14 +105,6 @@ func run(c config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	machine := harness.MachineLine()
-	if c.load > 0 {
-		_, stop, err := harness.StartBusy(c.load, 24*time.Hour)
-		if err != nil {
-			return err
-		}
-		defer stop()
-	}
 	var cells []*cell
 	for _, s := range c.scenarios {
 		for _, m := range c.methods {
@@ -132,18 +124,44 @@ func run(c config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	for i := read.n; i < c.r; i++ {
-		if err := repetition(c, i, cells, bins, dir, settings, machine, stderr); err != nil {
-			return err
-		}
+	measured, err := measureRest(c, read.n, cells, bins, dir, settings, stderr)
+	if err != nil {
+		return err
 	}
 	printTable(stdout, cells)
-	fmt.Fprintf(stdout, "\n%s · %d busy loops\n%s\n", machine, c.load, harness.CommandLine("against",
+	fmt.Fprintln(stdout)
+	if measured != "" { // a table read whole from its log names its machines in the footer only
+		fmt.Fprintf(stdout, "%s · %d busy loops\n", measured, c.load)
+	}
+	fmt.Fprintln(stdout, harness.CommandLine("against",
 		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d -load %d", c.r, c.benchtime, c.rounds, c.count, c.load), false))
 	if read.n > 0 {
 		fmt.Fprintln(stdout, read.describe(c.log))
 	}
 	return nil
+}
+
+// measureRest measures repetitions from+1 to c.r under c.load busy
+// loops and returns the machine line taken before the loops started, or
+// "" when the log already held every repetition.
+func measureRest(c config, from int, cells []*cell, bins map[string]string, dir, settings string, stderr io.Writer) (string, error) {
+	if from >= c.r {
+		return "", nil
+	}
+	machine := harness.MachineLine()
+	if c.load > 0 {
+		_, stop, err := harness.StartBusy(c.load, 24*time.Hour)
+		if err != nil {
+			return "", err
+		}
+		defer stop()
+	}
+	for i := from; i < c.r; i++ {
+		if err := repetition(c, i, cells, bins, dir, settings, machine, stderr); err != nil {
+			return "", err
+		}
+	}
+	return machine, nil
 }
 
 // repetition measures repetition i (from 0) of every cell, in an order
