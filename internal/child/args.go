@@ -236,19 +236,30 @@ const EnvDiscover = "BENCHKIT_CHILD_DISCOVER"
 
 // Tracked is what a discovering child says of one benchmark run it
 // recorded: its name as go test prints it (b.Name() and the -P suffix),
-// b.N, and the time per op in ns.
+// b.N, the time per op in ns, and the lockstep protocol the child speaks
+// ([Protocol]; 0 from a benchkit that predates the field, which speaks
+// protocol 1).
 type Tracked struct {
-	Name    string  `json:"name"`
-	N       int     `json:"n"`
-	NsPerOp float64 `json:"ns_per_op"`
+	Name     string  `json:"name"`
+	N        int     `json:"n"`
+	NsPerOp  float64 `json:"ns_per_op"`
+	Protocol int     `json:"protocol,omitempty"`
 }
 
 // Discovering reports whether this process is a discovering child.
 func Discovering() bool { return Is() && os.Getenv(EnvDiscover) != "" }
 
-// AppendTracked appends t as one JSON line to the result file of a
-// discovering child; it does nothing elsewhere.
+// AppendTracked appends t, with this package's [Protocol], as one JSON
+// line to the result file of a discovering child; it does nothing
+// elsewhere.
 func AppendTracked(t Tracked) error {
+	t.Protocol = Protocol
+	return appendLine(t)
+}
+
+// appendLine appends t as one JSON line to a discovering child's result
+// file; it does nothing elsewhere.
+func appendLine(t Tracked) error {
 	_, path, ok := Target()
 	if !ok || !Discovering() {
 		return nil
@@ -268,9 +279,15 @@ func AppendTracked(t Tracked) error {
 	return err
 }
 
-// ReadTracked reads the lines a discovering child appended; a missing
-// file is no line (the child's benchkit predates discovery, or nothing
-// called Track).
+// Announce appends, in a discovering child, a line with no name and this
+// package's [Protocol] before any benchmark runs: the parent then knows
+// the binary speaks the lockstep protocol even when none of its
+// benchmarks calls Track. It does nothing elsewhere.
+func Announce() error { return appendLine(Tracked{Protocol: Protocol}) }
+
+// ReadTracked reads the lines a discovering child appended, [Announce]'s
+// included (Name ""); a missing file is no line (the child's benchkit
+// predates discovery, or its TestMain does not call benchkit.Main).
 func ReadTracked(path string) ([]Tracked, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {

@@ -81,9 +81,11 @@ func BenchFilter(name string) string {
 
 // Spec is one child process to run.
 type Spec struct {
-	// Path is the binary; Args its arguments (without the binary).
-	Path string
-	Args []string
+	// Path is the binary; Args its arguments (without the binary). Shown,
+	// when not "", is the path messages name instead of Path (the file
+	// the user gave, where Path is /proc/<pid>/fd/<n>).
+	Path, Shown string
+	Args        []string
 	// Env holds extra "KEY=value" entries added to the parent's
 	// environment.
 	Env []string
@@ -91,6 +93,16 @@ type Spec struct {
 	Dir string
 	// Timeout is the deadline from the start; it must be positive.
 	Timeout time.Duration
+	// Protocol is the lockstep protocol a child of [Start] speaks: 0 for
+	// this package's ([Protocol]), 1 for the first version (no token).
+	Protocol int
+}
+
+func (s Spec) shown() string {
+	if s.Shown != "" {
+		return s.Shown
+	}
+	return s.Path
 }
 
 // Result is what a child process did.
@@ -101,6 +113,9 @@ type Result struct {
 	// Code is the exit status, -1 when the process was killed.
 	Code    int
 	Elapsed time.Duration
+	// Signal is the signal that ended the process, nil when it exited
+	// (and on Windows).
+	Signal os.Signal
 }
 
 // MaxOutput bounds the bytes of each output stream a [Result] keeps.
@@ -120,7 +135,7 @@ type Error struct {
 
 func (e *Error) Error() string {
 	return fmt.Sprintf("child process %s %s %s; its output:\n%s",
-		e.Spec.Path, strings.Join(e.Spec.Args, " "), e.What(), Tail(e.Result, 40))
+		e.Spec.shown(), strings.Join(e.Spec.Args, " "), e.What(), Tail(e.Result, 40))
 }
 
 // What says what happened to the process, without its command line and
@@ -173,7 +188,7 @@ func Tail(r Result, n int) string {
 // Run returns, for [Watch]. Run never returns before the child has ended.
 func Run(s Spec) (Result, error) {
 	if s.Timeout <= 0 {
-		return Result{}, fmt.Errorf("child: Run %s: the timeout must be positive, got %v", s.Path, s.Timeout)
+		return Result{}, fmt.Errorf("child: Run %s: the timeout must be positive, got %v", s.shown(), s.Timeout)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.Timeout)
 	defer cancel()
@@ -186,11 +201,11 @@ func Run(s Spec) (Result, error) {
 	cmd.WaitDelay = 5 * time.Second
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return Result{}, fmt.Errorf("child: %s: %w", s.Path, err)
+		return Result{}, fmt.Errorf("child: %s: %w", s.shown(), err)
 	}
 	start := time.Now()
 	if err := startLocked(cmd); err != nil {
-		return Result{}, fmt.Errorf("child: cannot start %s: %w", s.Path, err)
+		return Result{}, fmt.Errorf("child: cannot start %s: %w", s.shown(), err)
 	}
 	hold("", cmd.Process)
 	err = cmd.Wait()
@@ -198,7 +213,7 @@ func Run(s Spec) (Result, error) {
 	_ = stdin.Close()
 	r := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Elapsed: time.Since(start)}
 	if cmd.ProcessState != nil {
-		r.Code = cmd.ProcessState.ExitCode()
+		r.Code, r.Signal = cmd.ProcessState.ExitCode(), signalOf(cmd.ProcessState)
 	}
 	if err == nil {
 		return r, nil

@@ -129,6 +129,21 @@ func TestHelperChild(t *testing.T) {
 	case "lockstep-hangs":
 		Lockstep().Begin()
 		time.Sleep(time.Hour)
+	case "lockstep-forge":
+		// A benchmark that writes a well-formed report of its own on the
+		// protocol's descriptor: it cannot know the step's token.
+		Lockstep().Begin()
+		fmt.Fprintln(os.NewFile(3, "r"), "step 1 5 0 0 1")
+		time.Sleep(time.Hour)
+	case "lockstep-closefd":
+		// A benchmark that closes descriptor 3 and opens a file that
+		// takes its number: the parent's pipe reaches end of file while
+		// the process lives on.
+		Lockstep().Begin()
+		_ = os.NewFile(3, "r").Close()
+		f, err := os.Open(os.Args[0])
+		fmt.Println("reopened as", f.Fd(), err)
+		time.Sleep(time.Hour)
 	case "tempdir":
 		dir, _, err := TempDir("benchkit-signal-")
 		if err != nil {

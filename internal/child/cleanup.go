@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // The parent's cleanup on an interrupting signal: while it has a child
@@ -22,6 +25,39 @@ var cleanup struct {
 }
 
 var interrupting = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// received is the interrupting signal this process received while it
+// watched the signals, nil before one arrives.
+var received atomic.Value
+
+// Interrupted returns the interrupting signal (SIGINT, SIGTERM, SIGHUP)
+// this process received while it had a child running or a temporary
+// directory of its own, or nil. Once it is not nil, the process is ending:
+// no measurement after it may be reported.
+func Interrupted() os.Signal {
+	if s, ok := received.Load().(os.Signal); ok {
+		return s
+	}
+	return nil
+}
+
+// InterruptedBy returns the interrupting signal behind a child's end: this
+// process's own ([Interrupted]), or, when the child r describes was
+// ended by an interrupting signal this process did not send (a Ctrl-C
+// reaches the whole process group, and the children may die before this
+// process's handler runs), the signal this process receives within a
+// grace of two seconds. nil means the child's end was its own.
+func InterruptedBy(r Result) os.Signal {
+	if s := Interrupted(); s != nil || !slices.Contains(interrupting, r.Signal) {
+		return s
+	}
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if s := Interrupted(); s != nil {
+			return s
+		}
+	}
+	return nil
+}
 
 // hold registers a directory or a process for the cleanup, and starts
 // watching the signals when it is the first.
@@ -65,6 +101,7 @@ func onSignal(ch chan os.Signal) {
 	if !ok {
 		return
 	}
+	received.Store(sig)
 	cleanup.mu.Lock()
 	for p := range cleanup.procs {
 		_ = p.Kill()

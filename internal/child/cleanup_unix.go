@@ -21,3 +21,12 @@ func reraise(sig os.Signal) {
 	}
 	os.Exit(2)
 }
+
+// signalOf returns the signal that ended the process ps describes, nil
+// when it exited.
+func signalOf(ps *os.ProcessState) os.Signal {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ws.Signal()
+	}
+	return nil
+}

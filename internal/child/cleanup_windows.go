@@ -11,3 +11,6 @@ func defaultTempDir() string { return "" }
 // reraise ends this process after an interrupt: Windows has no default
 // action to restore.
 func reraise(os.Signal) { os.Exit(2) }
+
+// signalOf is nil on Windows, where a process ends by exiting.
+func signalOf(*os.ProcessState) os.Signal { return nil }

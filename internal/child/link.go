@@ -16,23 +16,33 @@ import (
 // stdout go test parses.
 const EnvLockstep = "BENCHKIT_CHILD_LOCKSTEP"
 
-// The lockstep protocol, one line per message. The parent writes "go"
-// (run the next step) or "exit" (end the process) on the child's
+// The lockstep protocol, one line per message. The parent writes "go
+// <token>" (run the next step) or "exit" (end the process) on the child's
 // standard input; the child writes on descriptor 3 one line per step of
 // the benchmark it runs (benchkit's Track reports only the runs testing
 // prints, not testing's N=1 call before each, which goes straight on):
 //
-//	step <N> <timed ns> <allocs> <bytes> <final 0|1>
-//	skip <reason>
-//	fail <reason>
+//	step <token> <N> <timed ns> <allocs> <bytes> <final 0|1>
+//	skip <token> <reason>
+//	fail <token> <reason>
 //
 // allocs and bytes are testing's counts over the timed part of the step
 // (-1 when unknown); final says the step is the run testing prints, not a
-// ramp step.
+// ramp step. token is the one the parent sent with the go that started
+// the step: 16 random hex digits, new for every step, which code running
+// in the child (the benchmark) has no way to read, so that a line the
+// benchmark writes on descriptor 3 itself is never taken for a report.
+//
+// That is [Protocol] 2. Protocol 1 (benchkit before the token) has a
+// bare "go" and reports without the token; a parent speaks it to a child
+// whose discovery said nothing of a protocol ([Tracked].Protocol 0).
 const (
 	cmdGo   = "go"
 	cmdExit = "exit"
 )
+
+// Protocol is the version of the lockstep protocol this package speaks.
+const Protocol = 2
 
 // Step is one call of a benchmark function in a lockstep child.
 type Step struct {
@@ -42,40 +52,51 @@ type Step struct {
 	Final         bool
 }
 
-func (s Step) line() string {
+// fields returns the step's report fields after the token.
+func (s Step) fields() string {
 	final := 0
 	if s.Final {
 		final = 1
 	}
-	return fmt.Sprintf("step %d %d %d %d %d", s.N, s.TimedNs, s.Allocs, s.Bytes, final)
+	return fmt.Sprintf("%d %d %d %d %d", s.N, s.TimedNs, s.Allocs, s.Bytes, final)
 }
 
 // parseReport reads one line a lockstep child wrote: a step, or a skip or
-// failure with its reason.
-func parseReport(line string) (Report, error) {
+// failure with its reason. Under protocol 2 the line must carry token
+// after its kind; under protocol 1 (token "") it carries none.
+func parseReport(line, token string) (Report, error) {
 	kind, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 	switch kind {
-	case "skip", "fail":
-		return Report{Kind: kind, Reason: rest}, nil
-	case "step":
-		f := strings.Fields(rest)
-		if len(f) != 5 {
-			return Report{}, fmt.Errorf("a step report needs 5 fields, got %q", line)
-		}
-		var v [5]int64
-		for i, s := range f {
-			n, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
-				return Report{}, fmt.Errorf("a step report's field %d is not a number: %q", i+1, line)
-			}
-			v[i] = n
-		}
-		if v[0] < 1 || v[1] < 0 || (v[4] != 0 && v[4] != 1) {
-			return Report{}, fmt.Errorf("a step report out of range: %q", line)
-		}
-		return Report{Kind: "step", Step: Step{N: int(v[0]), TimedNs: v[1], Allocs: v[2], Bytes: v[3], Final: v[4] == 1}}, nil
+	case "skip", "fail", "step":
+	default:
+		return Report{}, fmt.Errorf("not a lockstep report: %q", line)
 	}
-	return Report{}, fmt.Errorf("not a lockstep report: %q", line)
+	if token != "" {
+		var got string
+		got, rest, _ = strings.Cut(rest, " ")
+		if got != token {
+			return Report{}, fmt.Errorf("a %s report that does not answer the step the parent started (it carries %q, not the step's token): something other than benchkit wrote on the protocol's descriptor 3, or the process is confused: %q", kind, got, line)
+		}
+	}
+	if kind != "step" {
+		return Report{Kind: kind, Reason: rest}, nil
+	}
+	f := strings.Fields(rest)
+	if len(f) != 5 {
+		return Report{}, fmt.Errorf("a step report needs 5 fields after its kind and token, got %q", line)
+	}
+	var v [5]int64
+	for i, s := range f {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return Report{}, fmt.Errorf("a step report's field %d is not a number: %q", i+1, line)
+		}
+		v[i] = n
+	}
+	if v[0] < 1 || v[1] < 0 || (v[4] != 0 && v[4] != 1) {
+		return Report{}, fmt.Errorf("a step report out of range: %q", line)
+	}
+	return Report{Kind: "step", Step: Step{N: int(v[0]), TimedNs: v[1], Allocs: v[2], Bytes: v[3], Final: v[4] == 1}}, nil
 }
 
 // Report is what a lockstep child said about one step.
@@ -92,6 +113,8 @@ type Link struct {
 	in      *bufio.Reader
 	out     io.Writer
 	started bool
+	// token is the one the last go carried, "" under protocol 1.
+	token string
 }
 
 var link = sync.OnceValue(func() *Link {
@@ -119,28 +142,37 @@ func (l *Link) Begin() {
 
 // Step reports s and blocks until the parent says go again; if the parent
 // says exit, or is gone, the process ends there (Done, or status 3).
-func (l *Link) Step(s Step) { l.send(s.line()) }
+func (l *Link) Step(s Step) { l.send("step", s.fields()) }
 
 // Skip and Fail report that the benchmark skipped or failed, and wait
 // as Step does.
-func (l *Link) Skip(reason string) { l.send("skip " + oneLine(reason)) }
-func (l *Link) Fail(reason string) { l.send("fail " + oneLine(reason)) }
+func (l *Link) Skip(reason string) { l.send("skip", oneLine(reason)) }
+func (l *Link) Fail(reason string) { l.send("fail", oneLine(reason)) }
 
-func (l *Link) send(msg string) {
+// send writes one report, with the token of the step it answers, and
+// waits for the next command.
+func (l *Link) send(kind, rest string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.started = true
+	msg := kind + " " + rest
+	if l.token != "" {
+		msg = kind + " " + l.token + " " + rest
+	}
 	if _, err := fmt.Fprintln(l.out, msg); err != nil {
 		gone(err)
 	}
 	l.wait()
 }
 
-// wait reads the parent's next command: go returns, exit ends the process.
+// wait reads the parent's next command: go (with the step's token)
+// returns, exit ends the process.
 func (l *Link) wait() {
 	line, err := l.in.ReadString('\n')
-	switch strings.TrimSpace(line) {
+	cmd, token, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch cmd {
 	case cmdGo:
+		l.token = token
 		return
 	case cmdExit:
 		Done()

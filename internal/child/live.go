@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"runtime"
@@ -26,6 +27,8 @@ type Live struct {
 	stdout, stderr *tailBuffer
 	start          time.Time
 	cancel         context.CancelFunc
+	// token is the current step's, "" under protocol 1.
+	token string
 }
 
 // ErrNoPipe is Start's error on a platform that cannot pass a child the
@@ -41,11 +44,11 @@ func Start(s Spec) (*Live, error) {
 		return nil, ErrNoPipe
 	}
 	if s.Timeout <= 0 {
-		return nil, fmt.Errorf("child: Start %s: the timeout must be positive, got %v", s.Path, s.Timeout)
+		return nil, fmt.Errorf("child: Start %s: the timeout must be positive, got %v", s.shown(), s.Timeout)
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, fmt.Errorf("child: %s: %w", s.Path, err)
+		return nil, fmt.Errorf("child: %s: %w", s.shown(), err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.Timeout)
 	cmd := exec.CommandContext(ctx, s.Path, s.Args...)
@@ -61,7 +64,7 @@ func Start(s Spec) (*Live, error) {
 		cancel()
 		r.Close()
 		w.Close()
-		return nil, fmt.Errorf("child: %s: %w", s.Path, err)
+		return nil, fmt.Errorf("child: %s: %w", s.shown(), err)
 	}
 	l.start = time.Now()
 	err = startLocked(cmd)
@@ -69,7 +72,7 @@ func Start(s Spec) (*Live, error) {
 	if err != nil {
 		cancel()
 		r.Close()
-		return nil, fmt.Errorf("child: cannot start %s: %w", s.Path, err)
+		return nil, fmt.Errorf("child: cannot start %s: %w", s.shown(), err)
 	}
 	hold("", cmd.Process)
 	go l.read(r)
@@ -94,29 +97,49 @@ func (l *Live) read(r *os.File) {
 
 // Go tells the child to run its next step (the first Go releases it from
 // its wait before its first run) and waits for the step's report, at most
-// timeout. A child that ends, says something that is not a report, or
-// passes the deadline gives an *Error with its output, and is killed.
+// timeout. A child that ends, says something that is not a report of this
+// step, or passes the deadline gives an *Error with its output, and is
+// killed. A child whose report pipe closes while it lives (the benchmark
+// closed descriptor 3) is waited for until the same deadline, then
+// killed.
 func (l *Live) Go(timeout time.Duration) (Report, error) {
-	if _, err := io.WriteString(l.stdin, cmdGo+"\n"); err != nil {
+	cmd := cmdGo
+	if l.spec.Protocol != 1 {
+		l.token = fmt.Sprintf("%016x", rand.Uint64())
+		cmd += " " + l.token
+	}
+	if _, err := io.WriteString(l.stdin, cmd+"\n"); err != nil {
 		return Report{}, l.failed(fmt.Errorf("cannot tell it to go: %w", err), false)
 	}
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
+	expired := func() error {
+		return l.failed(fmt.Errorf("did not report its step within its deadline of %v", timeout.Round(time.Millisecond)), true)
+	}
 	select {
 	case line, ok := <-l.reports:
 		if !ok {
-			<-l.done
-			return Report{}, l.failed(errors.New("ended without reporting its step"), false)
+			select {
+			case <-l.done:
+				return Report{}, l.failed(errors.New("ended without reporting its step"), false)
+			case <-timer.C:
+				return Report{}, l.failed(fmt.Errorf("closed the report pipe (descriptor 3) and did not end within its step's deadline of %v", timeout.Round(time.Millisecond)), true)
+			}
 		}
-		rep, err := parseReport(line)
+		rep, err := parseReport(line, l.token)
 		if err != nil {
 			return Report{}, l.failed(err, false)
 		}
 		return rep, nil
 	case <-timer.C:
-		return Report{}, l.failed(fmt.Errorf("did not report its step within its deadline of %v", timeout.Round(time.Millisecond)), true)
+		return Report{}, expired()
 	}
 }
+
+// Fail kills the child for a report its parent cannot take (why), waits
+// for it, and returns an *Error that carries its output, as a failed
+// step does.
+func (l *Live) Fail(why error) error { return l.failed(why, false) }
 
 // failed kills the child, waits for it, and returns an *Error that
 // carries its output.
@@ -146,6 +169,9 @@ func (l *Live) Kill() {
 	l.cancel()
 }
 
+// Pid returns the child's process id.
+func (l *Live) Pid() int { return l.cmd.Process.Pid }
+
 // Result returns what the child printed so far, its exit status (-1
 // while it runs or when it was killed) and how long it has run.
 func (l *Live) Result() Result {
@@ -153,7 +179,7 @@ func (l *Live) Result() Result {
 	select {
 	case <-l.done:
 		if l.cmd.ProcessState != nil {
-			r.Code = l.cmd.ProcessState.ExitCode()
+			r.Code, r.Signal = l.cmd.ProcessState.ExitCode(), signalOf(l.cmd.ProcessState)
 		}
 	default:
 	}
