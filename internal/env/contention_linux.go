@@ -2,6 +2,7 @@ package env
 
 import (
 	"os"
+	"strconv"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -15,6 +16,14 @@ func readRunQueueWait() (time.Duration, bool) {
 // process, by thread id; nil where they cannot be read (outside Linux).
 // It costs a few µs per thread.
 func ReadThreadTimes() map[int]ThreadTimes { return threadTimesFS(os.DirFS("/")) }
+
+// ProcessCPU returns the CPU time (user and system) the process pid has
+// used, all its threads together, at the resolution of a clock tick
+// (10 ms); ok is false where it cannot be read. It costs one small read
+// of /proc/<pid>/stat.
+func ProcessCPU(pid int) (time.Duration, bool) {
+	return processCPUFS(os.DirFS("/"), "proc/"+strconv.Itoa(pid))
+}
 
 // ReadThreadSelf returns the calling OS thread's schedstat times
 // (/proc/thread-self/schedstat); ok is false where they cannot be read.

@@ -239,3 +239,16 @@ func TestFixtureRunQueueWait(t *testing.T) {
 		assert.Equal(t, tt.want, got, tt.root)
 	}
 }
+
+// TestProcStatCPU reads utime and stime from a process's stat line,
+// whose command name may hold spaces and parentheses.
+func TestProcStatCPU(t *testing.T) {
+	line := "4242 (a) b (c)) S 1 4242 4242 0 -1 4194560 1000 0 0 0 250 37 0 0 20 0 5 0 100 1000000 500 18446744073709551615\n"
+	got, ok := parseProcStatCPU(line)
+	assert.True(t, ok)
+	assert.Equal(t, 2870*time.Millisecond, got, "(250 + 37) ticks of 10 ms")
+	for _, bad := range []string{"", "4242 (x) S 1 2", "4242 (x) S 1 4242 4242 0 -1 4194560 1000 0 0 0 x 37", "no parens 1 2 3"} {
+		_, ok := parseProcStatCPU(bad)
+		assert.False(t, ok, "%q", bad)
+	}
+}

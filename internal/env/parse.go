@@ -439,6 +439,39 @@ func schedstatFS(fsys fs.FS, path string) (ThreadTimes, bool) {
 	return parseSchedstat(b)
 }
 
+// processCPUFS reads the user and system CPU time of the process whose
+// /proc directory is proc, all its threads together, from its stat file
+// (fields 14 and 15, in clock ticks of 1/100 s, which Linux fixes for
+// /proc): one small read, at a tick's resolution.
+func processCPUFS(fsys fs.FS, proc string) (time.Duration, bool) {
+	b, ok := readSmall(fsys, proc+"/stat")
+	if !ok {
+		return 0, false
+	}
+	return parseProcStatCPU(b)
+}
+
+// parseProcStatCPU returns utime + stime from a /proc/<pid>/stat line.
+// The command name (field 2, in parentheses) may hold spaces and
+// parentheses, so the fields are counted after its last ')'.
+func parseProcStatCPU(s string) (time.Duration, bool) {
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil || ut < 0 || st < 0 {
+		return 0, false
+	}
+	const tick = 10 * time.Millisecond
+	return time.Duration(ut+st) * tick, true
+}
+
 // runQueueWaitFS sums the run-queue wait of every thread of the process
 // under fsys; the sum is known when at least one thread was read.
 func runQueueWaitFS(fsys fs.FS) (time.Duration, bool) {
