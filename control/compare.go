@@ -400,7 +400,7 @@ func lines(res Result) []string {
 		if res.Rounds == 0 {
 			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
 		}
-		return fmt.Sprintf("control: %-*s %8s [%s, %s] %s: %s", w, e.Name, verdict.FmtPct(e.DeltaPct), verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct), e.Verdict, e.Reason)
+		return fmt.Sprintf("control: %-*s %8s %s %s: %s", w, e.Name, verdict.FmtPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct), e.Verdict, e.Reason)
 	}
 	out = append(out, line(res.Control))
 	for _, e := range res.Candidates {
@@ -416,7 +416,7 @@ func lines(res Result) []string {
 }
 
 func fmtCI(e Estimate, conf float64) string {
-	return fmt.Sprintf("(%.1f%% interval [%s, %s])", 100*conf, verdict.FmtPct(e.LoPct), verdict.FmtPct(e.HiPct))
+	return fmt.Sprintf("(%.1f%% interval %s)", 100*conf, verdict.FmtInterval(e.LoPct, e.HiPct))
 }
 
 // ratioUnit returns the metric unit Compare reports an implementation's

@@ -308,3 +308,44 @@ func TestAgainstInstructions(t *testing.T) {
 	assert.Contains(t, out, "28229 → 28230 (+0.00%, same within ±0.25%)")
 	assert.Contains(t, out, "time and instructions disagree: the instructions did not change, so the time difference is not in the code path")
 }
+
+// TestNoIntervalEverywhere: an estimate without an interval (one round,
+// one triple) is shown as no interval in every output, never as a point
+// [Δ, Δ] a reader or a dashboard would take for certainty.
+func TestNoIntervalEverywhere(t *testing.T) {
+	a := againstFixture()
+	none := math.NaN()
+	b := &a.Benches[0]
+	b.NewEst = verdict.Estimate{Name: "new", NsPerOp: 97, DeltaPct: -2.76, LoPct: none, HiPct: none, Verdict: verdict.Undecided, Reason: "only 1 round"}
+	b.ControlEst = verdict.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.3, LoPct: none, HiPct: none, Verdict: verdict.Undecided, Reason: "only 1 round"}
+	b.GateFailed = false
+	in := Input{Against: a}
+	text := renderFlat(t, in)
+	assert.Contains(t, text, "-2.76%  no interval")
+	assert.NotContains(t, text, "[-2.76%, -2.76%]")
+
+	var js bytes.Buffer
+	require.NoError(t, JSON(&js, in))
+	var rep struct {
+		Against struct {
+			Benchmarks []struct {
+				Estimate map[string]any `json:"estimate"`
+			} `json:"benchmarks"`
+		} `json:"against"`
+	}
+	require.NoError(t, json.Unmarshal(js.Bytes(), &rep))
+	est := rep.Against.Benchmarks[0].Estimate
+	assert.InDelta(t, -2.76, est["delta_pct"], 1e-9)
+	assert.Nil(t, est["lo_pct"], "null, not the point estimate")
+	assert.Nil(t, est["hi_pct"])
+
+	var bmf bytes.Buffer
+	require.NoError(t, BMF(&bmf, in, Analyze(in)))
+	assert.NotContains(t, bmf.String(), "lower_value\": -2.76")
+	assert.NotContains(t, bmf.String(), "upper_value\": -2.76")
+
+	var gab bytes.Buffer
+	require.NoError(t, GAB(&gab, in, Analyze(in)))
+	assert.NotContains(t, gab.String(), `"range"`)
+	assert.Contains(t, gab.String(), "no interval")
+}

@@ -202,8 +202,11 @@ func againstGate(a *registry.Against) string {
 			failed = append(failed, b.Name)
 		}
 	}
-	if len(failed) > 0 {
+	switch {
+	case len(failed) > 0:
 		return fmt.Sprintf("gate %s: FAILED (%s)", strings.Join(what, ", "), listNames(failed, 8))
+	case a.NothingCompared != "":
+		return fmt.Sprintf("gate %s: FAILED (it compared nothing)", strings.Join(what, ", "))
 	}
 	return fmt.Sprintf("gate %s: passed", strings.Join(what, ", "))
 }
@@ -262,8 +265,8 @@ func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree b
 	}
 	row = []string{
 		b.Name, dash(b.Mode), fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
-		delta, "[" + signedPct(b.NewEst.LoPct) + ", " + signedPct(b.NewEst.HiPct) + "]",
-		signedPct(b.ControlEst.DeltaPct), "[" + signedPct(b.ControlEst.LoPct) + ", " + signedPct(b.ControlEst.HiPct) + "]",
+		delta, verdict.FmtInterval(b.NewEst.LoPct, b.NewEst.HiPct),
+		signedPct(b.ControlEst.DeltaPct), verdict.FmtInterval(b.ControlEst.LoPct, b.ControlEst.HiPct),
 		countCell(b.Allocs), countCell(b.Bytes),
 	}
 	if counted {

@@ -295,6 +295,9 @@ func againstFailures(a *registry.Against) []string {
 				a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base)))
 		}
 	}
+	if a.NothingCompared != "" {
+		out = append(out, a.NothingCompared)
+	}
 	for _, f := range a.Failures {
 		if f.Side == "new" {
 			out = append(out, fmt.Sprintf("benchkit: against %s: this binary's process failed in round %d%s: %s; fix the benchmark (its output is in the report)",

@@ -27,8 +27,8 @@ func Annotations(w io.Writer, in Input, a Analysis) {
 			continue
 		}
 		if e := b.NewEst; e.Verdict == verdict.Slower {
-			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s is %s slower than the base [%s, %s]: %s",
-				b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), e.Reason)))
+			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s is %s slower than the base %s: %s",
+				b.Name, signedPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct), e.Reason)))
 		}
 		if c := b.Instr; c != nil && c.Changed && c.DeltaPct > 0 {
 			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s executes more instructions per op: %s", b.Name, instrChangeCell(c))))

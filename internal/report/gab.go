@@ -114,7 +114,7 @@ func compareGAB(l *gabList, c ComparisonRow) {
 func ratioEntry(name string, e verdict.Estimate, note string) gabEntry {
 	ratio := func(pct float64) float64 { return 1 + pct/100 }
 	g := gabEntry{Name: name, Unit: "ratio", Value: ratio(e.DeltaPct),
-		Extra: fmt.Sprintf("Δ %s [%s, %s]\n%s: %s\n%s", signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), dash(string(e.Verdict)), e.Reason, note)}
+		Extra: fmt.Sprintf("Δ %s %s\n%s: %s\n%s", signedPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct), dash(string(e.Verdict)), e.Reason, note)}
 	if finite(e.LoPct) && finite(e.HiPct) {
 		g.Range = fmt.Sprintf("%.4f … %.4f", ratio(e.LoPct), ratio(e.HiPct))
 	}

@@ -475,6 +475,10 @@ type jsonAgainstBench struct {
 	// Instructions are the counts of both binaries
 	// (-benchkit.count=instructions), null without them.
 	Instructions *jsonInstrChange `json:"instructions_per_op"`
+	// WaitingCPUPct is, in lockstep, the CPU time the waiting processes
+	// used during the runs, in percent of the runs' wall time; null when
+	// unknown.
+	WaitingCPUPct *float64 `json:"waiting_cpu_pct"`
 }
 
 type jsonProcFailure struct {
@@ -504,6 +508,7 @@ func jsonAgainstOf(a *registry.Against) *jsonAgainst {
 			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed, GateNote: b.GateNote,
 			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...), Instructions: jsonInstrChangeOf(b.Instr),
+			WaitingCPUPct: known(b.IdleCPUPct),
 		})
 	}
 	for _, f := range a.Failures {

@@ -92,7 +92,7 @@ func verdictClass(v verdict.Verdict) string {
 func forestRow(sc scale, m forestMark) template.HTML {
 	label := m.label + ": no rounds"
 	if m.measured {
-		label = fmt.Sprintf("%s: Δ %s [%s, %s]", m.label, signedPct(m.est.DeltaPct), signedPct(m.est.LoPct), signedPct(m.est.HiPct))
+		label = fmt.Sprintf("%s: Δ %s %s", m.label, signedPct(m.est.DeltaPct), verdict.FmtInterval(m.est.LoPct, m.est.HiPct))
 	}
 	s := newStretchSVG("forest-row", label, forestW, forestRowH)
 	h, mid := float64(forestRowH), float64(forestRowH)/2

@@ -593,22 +593,22 @@ func comparisonsDropped(c ComparisonRow) string {
 // time and delta are "?" and the interval "no rounds": nothing was
 // measured, and zeros would read as "no difference".
 func estimateRow(name string, e verdict.Estimate, note string, rounds int) []string {
-	verdict := string(e.Verdict)
+	outcome := string(e.Verdict)
 	if note != "" && !strings.Contains(e.Reason, note) {
-		verdict = note
+		outcome = note
 		if e.Verdict != "" {
-			verdict += ", " + string(e.Verdict)
+			outcome += ", " + string(e.Verdict)
 		}
 	}
 	if e.Reason != "" {
-		verdict += ": " + e.Reason
+		outcome += ": " + e.Reason
 	}
-	row := []string{name, fmtNs(e.NsPerOp) + "/op", signedPct(e.DeltaPct), "[" + signedPct(e.LoPct) + ", " + signedPct(e.HiPct) + "]"}
+	row := []string{name, fmtNs(e.NsPerOp) + "/op", signedPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct)}
 	if rounds == 0 {
 		row = []string{name, "?", "?", "no rounds"}
 	}
 	if len(e.ForkDeltaPct) > 0 {
 		row = append(row, "forks "+signedPct(slices.Min(e.ForkDeltaPct))+"…"+signedPct(slices.Max(e.ForkDeltaPct)))
 	}
-	return append(row, dash(verdict))
+	return append(row, dash(outcome))
 }

@@ -260,8 +260,8 @@ func newEstimator(base []float64, level float64, o Options) estimator {
 // estimate returns s's median ns/op and its median ratio to the baseline
 // as DeltaPct with the interval [LoPct, HiPct], and whether that interval
 // exists. Without one (no rounds, fewer than minN, or a ratio that cannot
-// be formed) the interval collapses to DeltaPct and ok is false; the
-// Verdict and Reason are left to the rule.
+// be formed) both bounds are NaN and ok is false; the Verdict and Reason
+// are left to the rule.
 func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
 	e = Estimate{Name: s.Name}
 	n := len(est.base)
@@ -285,7 +285,7 @@ func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
 		ci, ok = stats.PairedSignCI(ratios, est.level)
 	}
 	if !ok {
-		e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
+		e.LoPct, e.HiPct = math.NaN(), math.NaN()
 		return e, false
 	}
 	e.LoPct, e.HiPct = Pct(ci.Lo), Pct(ci.Hi)
@@ -358,7 +358,7 @@ func groupEstimate(groups [][]Sample, i int, level float64) (e Estimate, ok bool
 	iv, ok := Spread(ratios, level)
 	if len(ratios) < len(groups) {
 		// A group without a ratio: no interval, the point estimate only.
-		iv.LoPct, iv.HiPct, ok = iv.DeltaPct, iv.DeltaPct, false
+		iv.LoPct, iv.HiPct, ok = math.NaN(), math.NaN(), false
 	}
 	e.DeltaPct, e.LoPct, e.HiPct = iv.DeltaPct, iv.LoPct, iv.HiPct
 	return e, ok

@@ -18,7 +18,7 @@ const (
 
 // Interval is an estimated difference from the baseline in percent:
 // DeltaPct and its confidence interval [LoPct, HiPct] (LoPct ≤ DeltaPct ≤
-// HiPct). Without an interval both bounds equal DeltaPct.
+// HiPct). Without an interval both bounds are NaN.
 type Interval struct {
 	DeltaPct, LoPct, HiPct float64
 }
@@ -168,17 +168,16 @@ func (r Rule) placement(e Interval) string {
 // Spread returns the estimate over per-process ratios (each process's
 // ratio of a candidate's time to the baseline's, 1 = equal): DeltaPct is
 // (mean − 1)·100 and [LoPct, HiPct] Student's t-interval around it at
-// level (stats.ForkInterval), in percent. ok is false, with both bounds at
-// DeltaPct, when there are fewer than stats.ForkMinN ratios or the
-// interval is not finite; with no ratio at all the Interval is zero.
+// level (stats.ForkInterval), in percent. ok is false, with both bounds
+// NaN, when there are fewer than stats.ForkMinN ratios or the interval is
+// not finite; with no ratio at all DeltaPct is 0.
 func Spread(ratios []float64, level float64) (Interval, bool) {
-	var e Interval
+	e := Interval{LoPct: math.NaN(), HiPct: math.NaN()}
 	if len(ratios) == 0 {
 		return e, false
 	}
 	mean, _ := stats.Mean(ratios)
 	e.DeltaPct = Pct(mean)
-	e.LoPct, e.HiPct = e.DeltaPct, e.DeltaPct
 	ci, ok := stats.ForkInterval(ratios, level)
 	if !ok {
 		return e, false
@@ -191,3 +190,12 @@ func Pct(ratio float64) float64 { return (ratio - 1) * 100 }
 
 // FmtPct formats a signed percentage with two decimals: "+4.93%".
 func FmtPct(p float64) string { return fmt.Sprintf("%+.2f%%", p) }
+
+// FmtInterval formats an interval's bounds in percent, "[-0.12%,
+// +0.40%]", or "no interval" when either is not finite.
+func FmtInterval(lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return "no interval"
+	}
+	return "[" + FmtPct(lo) + ", " + FmtPct(hi) + "]"
+}

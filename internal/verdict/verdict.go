@@ -1,5 +1,7 @@
 package verdict
 
+import "math"
+
 // Verdict is the outcome of one candidate in a comparison.
 type Verdict string
 
@@ -31,7 +33,9 @@ type Estimate struct {
 	// DeltaPct is (median over rounds of t_impl/t_base − 1)·100, and
 	// [LoPct, HiPct] its confidence interval at Result.Confidence. Over
 	// groups (forks, triples of processes) DeltaPct is the mean of the
-	// groups' deltas and the interval a t-interval around it.
+	// groups' deltas and the interval a t-interval around it. Without an
+	// interval (too few rounds or groups, a time that could not be paired)
+	// LoPct and HiPct are NaN, and the verdict is Undecided.
 	DeltaPct, LoPct, HiPct float64
 	Verdict                Verdict
 	// Reason says, with the numbers, why the verdict was reached.
@@ -91,6 +95,11 @@ func (r Result) Clone() Result {
 	r.Candidates = cs
 	r.Warnings = append([]string(nil), r.Warnings...)
 	return r
+}
+
+// HasInterval reports whether e has a confidence interval.
+func (e Estimate) HasInterval() bool {
+	return !math.IsNaN(e.LoPct) && !math.IsNaN(e.HiPct)
 }
 
 func (e Estimate) clone() Estimate {

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -27,13 +28,15 @@ func TestScheduleBlocks(t *testing.T) {
 func TestSpread(t *testing.T) {
 	iv, ok := Spread(nil, 0.95)
 	assert.False(t, ok)
-	assert.Equal(t, Interval{}, iv)
+	assert.Zero(t, iv.DeltaPct)
+	assert.True(t, math.IsNaN(iv.LoPct) && math.IsNaN(iv.HiPct), "no interval is NaN, never a point")
 
 	iv, ok = Spread([]float64{1.1}, 0.95)
 	assert.False(t, ok, "one ratio has no t-interval")
 	assert.InDelta(t, 10, iv.DeltaPct, 1e-9)
-	assert.Equal(t, iv.DeltaPct, iv.LoPct)
-	assert.Equal(t, iv.DeltaPct, iv.HiPct)
+	assert.True(t, math.IsNaN(iv.LoPct) && math.IsNaN(iv.HiPct), "one ratio: no interval, not [Δ, Δ]")
+	assert.Equal(t, "no interval", FmtInterval(iv.LoPct, iv.HiPct))
+	assert.Equal(t, "[-0.12%, +0.40%]", FmtInterval(-0.12, 0.4))
 
 	iv, ok = Spread([]float64{1.09, 1.10, 1.11, 1.10}, 0.975)
 	require.True(t, ok)
