@@ -29,6 +29,12 @@ func TestAgainstE2E(t *testing.T) {
 	t.Run("LockstepMidway", func(t *testing.T) { againstMidway(t, base, cand) })
 	t.Run("Instructions", func(t *testing.T) { againstInstructions(t, base, cand) })
 	t.Run("LockstepSubAndCPU", func(t *testing.T) { againstSubAndCPU(t, base, cand) })
+	t.Run("NothingCompared", func(t *testing.T) { againstNothingCompared(t, base, cand) })
+	t.Run("Unstartable", func(t *testing.T) { againstUnstartable(t, base, cand) })
+	t.Run("Phantom", func(t *testing.T) { againstPhantom(t, base, cand) })
+	t.Run("ReplacedBase", func(t *testing.T) { againstReplacedBase(t, base, cand) })
+	t.Run("Interrupted", func(t *testing.T) { againstInterrupted(t, base, cand) })
+	t.Run("Spinning", func(t *testing.T) { againstSpinning(t, base, cand) })
 }
 
 // againstSubAndCPU: sub-benchmarks and -cpu=1,2 in lockstep: every leaf
@@ -301,6 +307,7 @@ func againstBadInput(t *testing.T, base, cand string) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(noexec, b, 0o644))
 	other := e2eBuild(t, "maincompare")
+	flagged := testbin.BuildAs(t, "./testdata/against", "flagged", "-gcflags=-B") // no bounds checks: a build setting that changes speed
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -313,6 +320,8 @@ func againstBadInput(t *testing.T, base, cand string) {
 		{"count", []string{"-benchkit.against=" + base, "-test.count=5"}, []string{"-count=5 cannot apply", "drop -count", "-benchkit.rounds"}},
 		{"no bench", []string{"-benchkit.against=" + base, "-test.bench="}, []string{"add -bench=PATTERN"}},
 		{"rounds", []string{"-benchkit.against=" + base, "-benchkit.rounds=0"}, []string{"not a number of rounds"}},
+		{"settings with a gate", []string{"-benchkit.against=" + flagged, "-benchkit.gate=5"},
+			[]string{"built with different settings (-gcflags: -B → unset)", "a gate would judge the build settings, not the code"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{"-test.run=^$", "-test.bench=Work"}, tc.args...)
@@ -337,6 +346,8 @@ func againstMidway(t *testing.T, base, cand string) {
 		{"die", "", "exited with status 3", "BenchmarkMidway dies midway"},
 		{"hang", "", "did not report its step within its deadline of", ""},
 		{"garbage", "", `not a lockstep report: "garbage"`, ""},
+		{"closefd", "", "closed the report pipe (descriptor 3) and did not end within its step's deadline", "descriptor 3 closed"},
+		{"forge", "", "does not answer the step the parent started", ""},
 		{"die", "1", "exited with status 3", "BenchmarkMidway dies midway"},
 	} {
 		t.Run(tc.mode+map[string]string{"": "", "1": "InNew"}[tc.newSide], func(t *testing.T) {

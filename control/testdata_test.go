@@ -68,7 +68,9 @@ func TestTestdataBench(t *testing.T) {
 		assert.NotEqual(t, 0, r.Code, "a decided +100%% fails the 5%% gate:\n%s", out)
 		assert.Equal(t, 1, strings.Count(out, "control: gate failed: new is"), "the gate is applied once, in the parent:\n%s", out)
 		assert.NotContains(t, out, "fork 1 of 6", "no fork fails on the gate")
-		assert.Contains(t, out, "over 6 forks, t-interval over the forks", "decided on the combined forks")
+		// Under load a fork can stop early and be left out, with a
+		// warning: the others are still combined.
+		assert.Regexp(t, `over [56] forks, t-interval over the forks`, out, "decided on the combined forks")
 	})
 
 	t.Run("SkipInFork", func(t *testing.T) {

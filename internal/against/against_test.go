@@ -51,11 +51,17 @@ func TestParseOutputRejects(t *testing.T) {
 		{"not selected", "BenchmarkSum-2 \t 10\t 5 ns/op\nBenchmarkElse-2 \t 10\t 1 ns/op\n", "Else-2", "did not select"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := parseOutput([]byte(tc.out), sel)
+			got := parseOutput([]byte("goos: linux\n"+tc.out), sel)
 			assert.Contains(t, got.bad[tc.bad], tc.why)
 			assert.NotContains(t, got.results, tc.bad, "never taken")
 		})
 	}
+	phantom := "BenchmarkSum-2 \t 10\t 1 ns/op\ngoos: linux\nBenchmarkOther-2 \t 10\t 5 ns/op\nPASS\nBenchmarkSum-2 \t 10\t 1 ns/op\n"
+	got := parseOutput([]byte(phantom), sel)
+	assert.Equal(t, map[string]measurement{"Other-2": {ns: 5, allocs: -1, bytes: -1, iters: 10}}, got.results,
+		"lines TestMain prints before the header or after PASS are no benchmark's")
+	assert.Empty(t, got.bad)
+	assert.Empty(t, parseOutput([]byte("BenchmarkSum-2 \t 10\t 1 ns/op\nPASS\n"), sel).results, "no header: no benchmark ran")
 	assert.Equal(t, "Sum", trimProcs("Sum-2", []int{2}))
 	assert.Equal(t, "Sum-3", trimProcs("Sum-3", []int{2}), "not a -cpu value: part of the name")
 	assert.Equal(t, "Sum", trimProcs("Sum", []int{1}))
@@ -168,4 +174,28 @@ func TestCountMedianIsACount(t *testing.T) {
 	c := countOf([]float64{2, 3, 2, 3}, []float64{2, 3, 3, 2}, nil)
 	assert.Equal(t, registry.Count{Base: 2, New: 2, Varies: true}, c)
 	assert.False(t, c.Changed())
+}
+
+// TestSettingsDiff: build settings that change speed by themselves are
+// named, base → new; the VCS stamp, -ldflags and DefaultGODEBUG are not.
+func TestSettingsDiff(t *testing.T) {
+	base := map[string]string{"-compiler": "gc", "GOAMD64": "v1", "vcs.revision": "a", "-ldflags": "-X v=1", "DefaultGODEBUG": "x=1", "-gcflags": "-N -l"}
+	cand := map[string]string{"-compiler": "gc", "GOAMD64": "v3", "-race": "true", "vcs.revision": "b", "-ldflags": "-X v=2", "-tags": "new", "-trimpath": "true"}
+	assert.Equal(t, []string{"-gcflags: -N -l → unset", "-race: unset → true", "GOAMD64: v1 → v3"}, settingsDiff(base, cand))
+	assert.Empty(t, settingsDiff(base, base))
+	assert.Nil(t, settingsDiff(nil, cand), "unknown: nothing to say")
+}
+
+// TestFlagsOKCount: -count=1, as a user may give it explicitly, is what
+// every process runs anyway and is taken; any other count is refused
+// with the fix.
+func TestFlagsOKCount(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.String("test.bench", "", "")
+	fs.String("test.count", "1", "")
+	fs.String("test.list", "", "")
+	require.NoError(t, fs.Parse([]string{"-test.bench=.", "-test.count=1"}))
+	assert.NoError(t, flagsOK(fs, "."))
+	require.NoError(t, fs.Set("test.count", "3"))
+	assert.ErrorContains(t, flagsOK(fs, "."), "-count=3 cannot apply: drop -count")
 }

@@ -2,6 +2,7 @@ package against
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -17,12 +18,15 @@ func (st *state) result() registry.Against {
 	a := registry.Against{
 		Base: st.p.base, New: st.p.new, Pattern: st.p.pattern, Benchtime: st.p.share,
 		Seed: st.p.seed, Confidence: level, Negligible: vd.DefaultNegligible,
-		GatePct: st.p.gate, GateAllocs: st.p.gateAllocs, Failures: st.failures, Warnings: st.warnings,
+		GatePct: st.p.gate, GateAllocs: st.p.gateAllocs, Failures: st.failures, Warnings: append(slices.Clone(st.p.warnings), st.warnings...),
 	}
 	a.Pairing, a.RunTargetNs, a.GateInstr = st.p.pairing, int64(runTarget), st.p.gateInstr
 	for _, lb := range st.locked {
 		a.Benches = append(a.Benches, lockedOf(lb, a))
 		a.Rounds = max(a.Rounds, len(lb.groups))
+		if w := idleWarning(lb.name, lb.idle.Pct()); w != "" {
+			a.Warnings = append(a.Warnings, w)
+		}
 	}
 	for _, name := range st.order {
 		sd := st.sides[name]
@@ -36,9 +40,50 @@ func (st *state) result() registry.Against {
 		a.Warnings = append(a.Warnings, fmt.Sprintf("benchkit: the base was built with %s and this binary with %s: the A/A control (the base twice) cannot see a toolchain difference, so a verdict here is the code and the toolchain together; build both with the same go", b, n))
 	}
 	base := merge(st.seen[sideBase], st.seen[sideControl])
-	a.OnlyBase = st.only(base, st.seen[sideNew])
-	a.OnlyNew = st.only(st.seen[sideNew], base)
+	if !st.blind(sideNew) {
+		a.OnlyBase = st.only(base, st.seen[sideNew])
+	}
+	if !st.blind(sideBase) {
+		a.OnlyNew = st.only(st.seen[sideNew], base)
+	}
+	a.NothingCompared = nothingCompared(a, st.p.gated())
 	return a
+}
+
+// gated reports whether any gate is set.
+func (p Plan) gated() bool { return p.gate > 0 || p.gateAllocs || p.gateInstr > 0 }
+
+// nothingCompared returns why a gated run that compared no benchmark
+// fails, or "": a gate that compared nothing must not pass. A run whose
+// every selected benchmark is new (none in the base, nothing failed) has
+// nothing to gate, and passes.
+func nothingCompared(a registry.Against, gated bool) string {
+	if !gated || len(a.Benches) > 0 {
+		return ""
+	}
+	var why string
+	switch {
+	case len(a.OnlyBase) == 0 && len(a.Failures) == 0 && len(a.OnlyNew) > 0:
+		return ""
+	case slices.ContainsFunc(a.Failures, func(f registry.AgainstFailure) bool { return f.Side != sideNames[sideNew] }):
+		why = "the base's processes failed (the failures above say how, with their output); fix the base, or build it at a commit where the benchmarks run"
+	case len(a.Failures) > 0:
+		why = "this binary's processes failed (the failures above say how); fix the benchmarks"
+	case len(a.OnlyBase) > 0:
+		why = "the two binaries have no benchmark in common (renamed?): the base has " + strings.Join(a.OnlyBase, ", ")
+	default:
+		why = "no benchmark matched -bench=" + a.Pattern + " in either binary; check the pattern"
+	}
+	return "benchkit: against " + a.Base.Path + ": the gate compared nothing, and a gate that compared nothing does not pass: " + why
+}
+
+// blind reports whether a process of side s's binary failed without
+// naming a benchmark: what that binary has is then not known, and no
+// benchmark is listed as missing from it.
+func (st *state) blind(s int) bool {
+	return slices.ContainsFunc(st.failures, func(f registry.AgainstFailure) bool {
+		return len(f.Benchmarks) == 0 && (f.Side == sideNames[sideNew]) == (s == sideNew)
+	})
 }
 
 // only returns the names in mine and not in other, sorted, leaving out
@@ -78,7 +123,7 @@ func merge(a, b map[string]bool) map[string]bool {
 // increase in allocs/op, fail it; an undecided Δ beyond the gate does
 // not, and GateNote says why.
 func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) registry.AgainstBench {
-	b := registry.AgainstBench{Name: name, Base: base, New: cand, Control: ctl}
+	b := registry.AgainstBench{Name: name, Base: base, New: cand, Control: ctl, IdleCPUPct: -1}
 	res, err := vd.Analyze(vd.Sample{Name: "base", NsPerOp: base.NsPerOp}, vd.Sample{Name: "control", NsPerOp: ctl.NsPerOp},
 		[]vd.Sample{{Name: "new", NsPerOp: cand.NsPerOp}},
 		vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "rounds",
@@ -93,8 +138,9 @@ func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) reg
 func finish(b *registry.AgainstBench, res vd.Result, err error, units string, a registry.Against) {
 	if err != nil {
 		why := "cannot compare the " + units + ": " + err.Error()
-		b.ControlEst = vd.Estimate{Name: "control", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
-		b.NewEst = vd.Estimate{Name: "new", NsPerOp: -1, Verdict: vd.Undecided, Reason: why}
+		none := math.NaN()
+		b.ControlEst = vd.Estimate{Name: "control", NsPerOp: -1, DeltaPct: none, LoPct: none, HiPct: none, Verdict: vd.Undecided, Reason: why}
+		b.NewEst = vd.Estimate{Name: "new", NsPerOp: -1, DeltaPct: none, LoPct: none, HiPct: none, Verdict: vd.Undecided, Reason: why}
 	} else {
 		b.ControlEst, b.NewEst = res.Control, res.Candidates[0]
 	}
@@ -143,7 +189,7 @@ func gate(b *registry.AgainstBench, a registry.Against) {
 // are; the counts as benchOf compares them.
 func lockedOf(lb lockedBench, a registry.Against) registry.AgainstBench {
 	b := registry.AgainstBench{Name: lb.name, Base: lb.sides[sideBase], New: lb.sides[sideNew], Control: lb.sides[sideControl],
-		Mode: registry.ModeLockstep, Groups: lb.groups}
+		Mode: registry.ModeLockstep, Groups: lb.groups, IdleCPUPct: lb.idle.Pct()}
 	groups := make([][]vd.Sample, 0, len(lb.groups))
 	at := 0
 	for _, n := range lb.groups {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
@@ -30,10 +31,15 @@ func (st *state) countAll(a *registry.Against, fs *flag.FlagSet, stderr io.Write
 		name := "Benchmark" + trimProcs(b.Name, cpus())
 		ch, ok := byName[name]
 		if !ok {
+			basePath, newPath := st.exe(sideBase), st.exe(sideNew)
+			if basePath == "" || newPath == "" || child.Interrupted() != nil {
+				st.interrupted(child.Result{})
+				return
+			}
 			baseNs, _ := stats.Median(b.Base.NsPerOp)
 			p := count.Pair(st.p.counter,
-				count.Target{Binary: st.p.base.Path, Benchmark: name, Args: args},
-				count.Target{Binary: st.p.newExe, Benchmark: name, Args: args},
+				count.Target{Binary: basePath, Benchmark: name, Args: args},
+				count.Target{Binary: newPath, Benchmark: name, Args: args},
 				count.Limits{NsPerOp: max(baseNs, 0)}, count.Limits{NsPerOp: max(b.NewEst.NsPerOp, 0)})
 			ch = instrChange(p)
 			byName[name] = ch

@@ -32,6 +32,21 @@ type leaf struct {
 type discovery struct {
 	printed [2]map[string]bool // by side: sideBase, sideNew
 	tracked [2]map[string]child.Tracked
+	// speaks says whether the binary speaks the lockstep protocol: its
+	// discovery file has a line (benchkit.Main announced it, or a
+	// benchmark called Track).
+	speaks [2]bool
+}
+
+// protocolOf returns the lockstep protocol of a binary whose discovery
+// tracked ts: child.Tracked.Protocol, 1 when its benchkit predates the
+// field.
+func protocolOf(ts map[string]child.Tracked) int {
+	p := 1
+	for _, t := range ts {
+		p = max(p, t.Protocol)
+	}
+	return p
 }
 
 // discover runs each binary once over the whole selection, at
@@ -43,8 +58,9 @@ type discovery struct {
 func (st *state) discover(dir string, fs *flag.FlagSet) (lock []leaf, why map[string]string) {
 	var d discovery
 	for i, s := range []int{sideBase, sideNew} {
-		d.printed[i], d.tracked[i] = st.discoverOne(s, dir, fs)
+		d.printed[i], d.tracked[i], d.speaks[i] = st.discoverOne(s, dir, fs)
 	}
+	st.baseProtocol = protocolOf(d.tracked[0])
 	return d.classify(st.failed)
 }
 
@@ -62,8 +78,8 @@ func (d discovery) classify(failed map[string]bool) (lock []leaf, why map[string
 		switch {
 		case okB && okN:
 			lock = append(lock, leaf{name: name, full: trimProcs(b.Name, cpus()), procs: procsOf(name), nsPerOp: b.NsPerOp})
-		case len(d.tracked[0]) == 0 && len(d.tracked[1]) > 0:
-			why[name] = "the base binary does not speak the lockstep protocol (built with an older benchkit, or without benchkit.Main)"
+		case !d.speaks[0] && okN:
+			why[name] = "the base binary does not speak the lockstep protocol (its TestMain does not call benchkit.Main, or it was built with a benchkit before lockstep)"
 		default:
 			why[name] = "it calls neither benchkit.Track nor benchkit.Loop in " + missingIn(okB, okN)
 		}
@@ -72,41 +88,43 @@ func (d discovery) classify(failed map[string]bool) (lock []leaf, why map[string
 }
 
 // discoverOne runs side s's binary once in discovery mode and returns
-// the benchmarks it printed and those it tracked. A failure is recorded
-// like a round's.
-func (st *state) discoverOne(s int, dir string, fs *flag.FlagSet) (map[string]bool, map[string]child.Tracked) {
-	path := st.p.base.Path
-	if s == sideNew {
-		path = st.p.newExe
+// the benchmarks it printed, those it tracked, and whether it speaks the
+// lockstep protocol. A failure is recorded like a round's.
+func (st *state) discoverOne(s int, dir string, fs *flag.FlagSet) (printed map[string]bool, tracked map[string]child.Tracked, speaks bool) {
+	printed, tracked = map[string]bool{}, map[string]child.Tracked{}
+	path := st.exe(s)
+	if path == "" {
+		return printed, tracked, false
 	}
 	marker := filepath.Join(dir, fmt.Sprintf("discover-%s.json", sideNames[s]))
 	sel := selection{bench: st.p.pattern, skip: st.p.skip, procs: cpus()}
 	env := append(append(child.Env("", marker), child.ChildEnv(dir)...), child.EnvDiscover+"=1", "BENCHKIT_AGAINST=")
-	spec := child.Spec{Path: path, Args: child.RunArgs(fs, sel.bench, discoverBenchtime, sel.skip), Env: env, Timeout: st.p.timeout}
+	spec := child.Spec{Path: path, Shown: st.shown(s), Args: child.RunArgs(fs, sel.bench, discoverBenchtime, sel.skip), Env: env, Timeout: st.p.timeout}
 	res, err := child.Run(spec)
+	if err != nil && st.interrupted(res) {
+		return printed, tracked, false
+	}
 	parsed := parseOutput(res.Stdout, sel)
 	st.reject(s, 0, parsed.bad, res)
 	if err != nil {
 		st.processFailed(s, 0, err, res)
 	}
-	printed := map[string]bool{}
 	for name := range parsed.results {
 		printed[name] = true
 		st.seen[s][name] = true
 	}
-	tracked := map[string]child.Tracked{}
 	ts, terr := child.ReadTracked(marker)
 	if terr != nil {
 		st.warnings = append(st.warnings, fmt.Sprintf("benchkit: the %s binary's discovery file: %v; its benchmarks are measured in rounds of processes", sideNames[s], terr))
-		return printed, tracked
+		return printed, tracked, false
 	}
 	for _, t := range ts {
 		name := strings.TrimPrefix(t.Name, "Benchmark")
-		if printed[name] {
+		if t.Name != "" && printed[name] {
 			tracked[name] = t
 		}
 	}
-	return printed, tracked
+	return printed, tracked, len(ts) > 0
 }
 
 // missingIn names the binary a benchmark lacks Track in.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	vd "github.com/benchkit/go-benchkit/internal/verdict"
 )
@@ -39,6 +40,15 @@ type sizing struct {
 	run       time.Duration
 }
 
+// roundCost is a round's expected time: one run of each process.
+func (sz sizing) roundCost() time.Duration { return sides * sz.run }
+
+// cost is the expected time of triples triples, warm-up rounds included
+// (the processes' start is not).
+func (sz sizing) cost(triples int) time.Duration {
+	return time.Duration(triples*(warmRounds+sz.rounds)) * sz.roundCost()
+}
+
 // sizeFor sizes the runs of a benchmark that takes nsPerOp ns an op,
 // under bt: N from runTarget (the user's N under -benchtime=Nx, with the
 // least number of rounds), rounds from runShare of bt.
@@ -54,22 +64,72 @@ func (p Plan) sizeFor(nsPerOp float64) sizing {
 }
 
 // triple is one round's worth of samples of each side, per round: the
-// time per op and the allocations and bytes per op.
+// time per op and the allocations and bytes per op; and the CPU time the
+// processes used while they waited for their turn, against the runs'
+// wall time.
 type triple struct {
 	ns, allocs, bytes [sides][]float64
+	idle              idleCPU
 }
 
-// lockstep measures one benchmark in p.rounds fresh triples of live
-// processes (base, new, base again), one run at a time in balanced
-// random order, and records it; tripleDone is called with the triples
-// done after each. A process that fails, hangs or speaks
-// garbage ends the benchmark with its output: left out when it is the
-// base's, a failure of the run when it is this binary's.
-func (st *state) lockstep(lf leaf, dir string, fs *flag.FlagSet, tripleDone func(t int)) {
-	sz := st.p.sizeFor(lf.nsPerOp)
+// idleCPU adds up, over a triple's runs, the CPU time the two processes
+// that were not running used while the third ran (they should be blocked
+// on the parent's pipe: a benchmark that leaves goroutines running makes
+// them compete with the run for the CPUs), and the runs' wall time. ok is
+// false where a process's CPU time cannot be read (outside Linux).
+type idleCPU struct {
+	cpu, wall time.Duration
+	ok        bool
+}
+
+// cpuOf reads the CPU time of each process; ok is false when one cannot
+// be read.
+func cpuOf(procs [sides]*child.Live) (t [sides]time.Duration, ok bool) {
+	for s, l := range procs {
+		d, okS := env.ProcessCPU(l.Pid())
+		if !okS {
+			return t, false
+		}
+		t[s] = d
+	}
+	return t, true
+}
+
+// add counts one run of side s, which took wall, between the CPU times
+// before and after of every process.
+func (ic *idleCPU) add(s int, before, after [sides]time.Duration, wall time.Duration) {
+	ic.ok = true
+	ic.wall += wall
+	for o := range sides {
+		if o != s {
+			ic.cpu += after[o] - before[o]
+		}
+	}
+}
+
+// Pct is the waiting processes' CPU time as a percentage of the runs'
+// wall time, -1 when unknown.
+func (ic idleCPU) Pct() float64 {
+	if !ic.ok || ic.wall <= 0 {
+		return -1
+	}
+	return 100 * float64(ic.cpu) / float64(ic.wall)
+}
+
+// lockstep measures one benchmark, sized sz, in p.rounds fresh triples
+// of live processes (base, new, base again), one run at a time in
+// balanced random order, and records it; roundDone is called after every
+// round with the triple (from 0) and its rounds done. A process that
+// fails, hangs or speaks garbage ends the benchmark with its output: left
+// out when it is the base's, a failure of the run when it is this
+// binary's.
+func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roundDone func(t, rounds int)) {
 	var ts []triple
 	for t := 0; t < st.p.rounds; t++ {
-		tr, err := st.runTriple(lf, sz, t, dir, fs)
+		tr, err := st.runTriple(lf, sz, t, dir, fs, func(r int) { roundDone(t, r) })
+		if st.stopped != nil {
+			return
+		}
 		var sk errSkipped
 		switch {
 		case errors.As(err, &sk) && t == 0:
@@ -83,7 +143,6 @@ func (st *state) lockstep(lf leaf, dir string, fs *flag.FlagSet, tripleDone func
 			break
 		}
 		ts = append(ts, tr)
-		tripleDone(t + 1)
 	}
 	if len(ts) == 0 {
 		return
@@ -99,8 +158,9 @@ func pluralTriples(n int) string {
 }
 
 // runTriple starts the three processes of triple t and drives them
-// through warmRounds + sz.rounds rounds.
-func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagSet) (triple, error) {
+// through warmRounds + sz.rounds rounds, calling roundDone with the
+// rounds done after each.
+func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagSet, roundDone func(r int)) (triple, error) {
 	var procs [sides]*child.Live
 	defer func() {
 		for _, l := range procs {
@@ -119,28 +179,50 @@ func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagS
 	var tr triple
 	sched := vd.NewSchedule(sides, st.p.seed+uint64(t))
 	for r := 0; r < warmRounds+sz.rounds; r++ {
-		steps, s, err := lockstepRound(procs, sched, sz.run, r == 0)
+		idle := &tr.idle
+		if r < warmRounds {
+			idle = nil // the processes' start-up is not waiting
+		}
+		steps, s, err := lockstepRound(procs, sched, sz, r == 0, idle)
 		if err != nil {
 			return triple{}, st.lockstepFailed(s, t, lf, err)
 		}
 		if r >= warmRounds {
 			tr.add(steps)
 		}
+		roundDone(r + 1)
 	}
 	return tr, nil
 }
 
 // lockstepRound runs one run of each process, one at a time in the
 // schedule's next order, and returns their steps by side; on failure,
-// the side that failed.
-func lockstepRound(procs [sides]*child.Live, sched *vd.Schedule, run time.Duration, first bool) ([sides]child.Step, int, error) {
+// the side that failed. Where the processes' CPU time can be read, it
+// adds what the waiting ones used during each run to idle (nil: not
+// counted).
+func lockstepRound(procs [sides]*child.Live, sched *vd.Schedule, sz sizing, first bool, idle *idleCPU) ([sides]child.Step, int, error) {
 	var steps [sides]child.Step
+	var before [sides]time.Duration
+	ok := idle != nil
+	if ok {
+		before, ok = cpuOf(procs)
+	}
 	for _, s := range sched.Next() {
-		step, err := drive(procs[s], run, first)
+		start := time.Now()
+		step, err := drive(procs[s], sz, first)
 		if err != nil {
 			return steps, s, err
 		}
+		wall := time.Since(start)
 		steps[s] = step
+		if !ok {
+			continue
+		}
+		after, okA := cpuOf(procs)
+		if ok = okA; ok {
+			idle.add(s, before, after, wall)
+			before = after
+		}
 	}
 	return steps, 0, nil
 }
@@ -162,9 +244,12 @@ func (tr *triple) add(steps [sides]child.Step) {
 // startLive starts side s's process for lf: exactly lf's benchmark, runs
 // of sz.n iterations, enough -count repeats for every round.
 func (st *state) startLive(s int, lf leaf, sz sizing, dir string, fs *flag.FlagSet) (*child.Live, error) {
-	path := st.p.base.Path
+	path, protocol := st.exe(s), st.baseProtocol
 	if s == sideNew {
-		path = st.p.newExe
+		protocol = child.Protocol
+	}
+	if path == "" {
+		return nil, st.stopped
 	}
 	marker := filepath.Join(dir, fmt.Sprintf("lockstep-%s.json", sideNames[s]))
 	runs := warmRounds + sz.rounds + 2
@@ -177,7 +262,7 @@ func (st *state) startLive(s int, lf leaf, sz sizing, dir string, fs *flag.FlagS
 	args = append(args, "-test.benchmem=true")
 	env := append(append(child.Env(lf.full, marker), child.ChildEnv(dir)...), "BENCHKIT_AGAINST=")
 	timeout := time.Duration(runs)*lockstepDeadline(sz.run, false) + lockstepDeadline(sz.run, true)
-	return child.Start(child.Spec{Path: path, Args: withoutBenchkitFlags(args), Env: env, Timeout: timeout})
+	return child.Start(child.Spec{Path: path, Shown: st.shown(s), Args: withoutBenchkitFlags(args), Env: env, Timeout: timeout, Protocol: protocol})
 }
 
 // withoutBenchkitFlags drops benchkit's own flags, which another build of
@@ -195,10 +280,11 @@ func withoutBenchkitFlags(args []string) []string {
 
 // drive runs the process's next benchmark run: steps until the final one
 // (a b.N-style benchmark reports its N=1 ramp step first), each within
-// its deadline.
-func drive(l *child.Live, run time.Duration, first bool) (child.Step, error) {
+// its deadline. The final step must be the run of sz.n iterations the
+// process was started for.
+func drive(l *child.Live, sz sizing, first bool) (child.Step, error) {
 	for {
-		rep, err := l.Go(lockstepDeadline(run, first))
+		rep, err := l.Go(lockstepDeadline(sz.run, first))
 		if err != nil {
 			return child.Step{}, err
 		}
@@ -209,6 +295,9 @@ func drive(l *child.Live, run time.Duration, first bool) (child.Step, error) {
 			return child.Step{}, fmt.Errorf("the benchmark failed: %s", rep.Reason)
 		}
 		if rep.Step.Final {
+			if rep.Step.N != sz.n {
+				return child.Step{}, l.Fail(fmt.Errorf("reported a run of %d iterations where it was started for runs of %d", rep.Step.N, sz.n))
+			}
 			return rep.Step, nil
 		}
 		first = false
@@ -233,6 +322,9 @@ func (st *state) lockstepFailed(s, t int, lf leaf, err error) error {
 	if errors.As(err, &ce) {
 		res, msg = ce.Result, ce.What()
 	}
+	if st.interrupted(res) {
+		return err
+	}
 	f := registry.AgainstFailure{Side: sideNames[s], Round: t + 1, Benchmarks: []string{lf.full},
 		Message: "lockstep: " + msg, Output: child.Tail(res, 40)}
 	st.failed["Benchmark"+topLevel(lf.name)] = true
@@ -245,7 +337,9 @@ func (st *state) lockstepFailed(s, t int, lf leaf, err error) error {
 func (st *state) addLockstep(lf leaf, sz sizing, ts []triple) {
 	var sd [sides]registry.Side
 	groups := make([]int, len(ts))
+	idle := idleCPU{ok: true}
 	for t, tr := range ts {
+		idle.cpu, idle.wall, idle.ok = idle.cpu+tr.idle.cpu, idle.wall+tr.idle.wall, idle.ok && tr.idle.ok
 		groups[t] = len(tr.ns[sideBase])
 		for s := range sides {
 			sd[s].NsPerOp = append(sd[s].NsPerOp, tr.ns[s]...)
@@ -256,7 +350,7 @@ func (st *state) addLockstep(lf leaf, sz sizing, ts []triple) {
 			}
 		}
 	}
-	st.locked = append(st.locked, lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n})
+	st.locked = append(st.locked, lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle})
 }
 
 // lockedBench is a benchmark measured in lockstep.
@@ -265,4 +359,20 @@ type lockedBench struct {
 	sides  [sides]registry.Side
 	groups []int
 	n      int
+	idle   idleCPU
+}
+
+// IdleCPUWarnPct is the waiting processes' CPU time, in percent of the
+// runs' wall time, above which a lockstep row says the processes
+// competed for the CPUs.
+const IdleCPUWarnPct = 10
+
+// idleWarning returns the warning for a benchmark whose waiting
+// processes used more than IdleCPUWarnPct of the runs' time, or "".
+func idleWarning(name string, pct float64) string {
+	if pct <= IdleCPUWarnPct {
+		return ""
+	}
+	return fmt.Sprintf("benchkit: %s: while one process of a triple ran, the two waiting ones used the CPUs for %.0f%% of the runs' time (goroutines the benchmark left running, or a collection still under way when a run ended): the three processes competed for the CPUs, which lockstep assumes they do not, so its interval is wider or its estimate off; stop the benchmark's goroutines when it returns",
+		name, pct)
 }

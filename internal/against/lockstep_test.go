@@ -100,6 +100,7 @@ func TestClassify(t *testing.T) {
 	d := discovery{
 		printed: [2]map[string]bool{set("A-2", "B-2", "C-2", "Gone-2", "Broken-2"), set("A-2", "B-2", "C-2", "Broken-2", "Fresh-2")},
 		tracked: [2]map[string]child.Tracked{tracked("A-2", "B-2", "Broken-2"), tracked("A-2", "C-2", "Broken-2")},
+		speaks:  [2]bool{true, true},
 	}
 	lock, why := d.classify(map[string]bool{"BenchmarkBroken": true})
 	require.Len(t, lock, 1)
@@ -110,9 +111,17 @@ func TestClassify(t *testing.T) {
 		"C-2": "it calls neither benchkit.Track nor benchkit.Loop in the base binary",
 	}, why)
 
+	// A base that speaks the protocol but tracks none of the selected
+	// benchmarks: each is said to lack Track in the base, not to come
+	// from a base that cannot take part.
 	d.tracked[0] = tracked()
 	_, why = d.classify(nil)
+	assert.Equal(t, "it calls neither benchkit.Track nor benchkit.Loop in the base binary", why["A-2"])
+
+	d.speaks[0] = false
+	_, why = d.classify(nil)
 	assert.Contains(t, why["A-2"], "the base binary does not speak the lockstep protocol")
+	assert.Equal(t, "it calls neither benchkit.Track nor benchkit.Loop in either binary", why["B-2"])
 }
 
 // TestCountAll: each compared benchmark is counted once per name in
@@ -150,7 +159,8 @@ func TestCountAll(t *testing.T) {
 	fs.Bool("test.short", false, "")
 	fs.String("benchkit.against", "", "")
 	require.NoError(t, fs.Parse([]string{"-test.short", "-benchkit.against=base.test"}))
-	st := &state{p: Plan{counter: counter, gateInstr: 2, newExe: "new.test", base: registry.Binary{Path: "base.test"}}}
+	st := &state{p: Plan{counter: counter, gateInstr: 2, base: registry.Binary{Path: "base.test"},
+		baseExe: func() (string, error) { return "base.test", nil }, newExe: func() (string, error) { return "new.test", nil }}}
 	a := registry.Against{GateInstr: 0.3, Benches: []registry.AgainstBench{{Name: "Work-2"}, {Name: "Work"}, {Name: "Broken-2"}, {Name: "Seeded"}}}
 	var stderr strings.Builder
 	st.countAll(&a, fs, &stderr)
@@ -182,4 +192,20 @@ func TestGateInstrNeedsCounts(t *testing.T) {
 	_, err := NewPlan(Settings{Base: "base.test", GateInstr: 1}, flag.NewFlagSet("x", flag.ContinueOnError))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "add -benchkit.count=instructions")
+}
+
+// TestIdleCPU: the waiting processes' CPU time over the runs' wall time;
+// unknown without a reading; a warning only above IdleCPUWarnPct.
+func TestIdleCPU(t *testing.T) {
+	var ic idleCPU
+	assert.Equal(t, -1.0, ic.Pct(), "nothing read")
+	ms := time.Millisecond
+	// Side 0 runs for 10 ms while sides 1 and 2 use 2 ms and 3 ms.
+	ic.add(0, [sides]time.Duration{0, 10 * ms, 20 * ms}, [sides]time.Duration{9 * ms, 12 * ms, 23 * ms}, 10*ms)
+	// Side 1 runs for 10 ms; the others use nothing.
+	ic.add(1, [sides]time.Duration{9 * ms, 12 * ms, 23 * ms}, [sides]time.Duration{9 * ms, 22 * ms, 23 * ms}, 10*ms)
+	assert.InDelta(t, 25.0, ic.Pct(), 1e-9, "5 ms of 20 ms")
+	assert.Contains(t, idleWarning("Spins-2", ic.Pct()), "Spins-2: while one process of a triple ran, the two waiting ones used the CPUs for 25%")
+	assert.Empty(t, idleWarning("Quiet-2", IdleCPUWarnPct))
+	assert.Empty(t, idleWarning("Unknown-2", -1))
 }

@@ -38,10 +38,13 @@ var (
 // (sel), a result line not in testing's format, and a name whose result
 // line something printed into: a benchmark that writes to stdout can
 // make a line that looks like a result, and it must never be taken for
-// one. Lines benchfmt cannot read (a panic's half-printed line) are
-// skipped.
+// one. Only the benchmarks' part of the output is read ([benchmarkPart]):
+// a line in testing's format that TestMain prints before or after m.Run
+// is no benchmark's. Lines benchfmt cannot read (a panic's half-printed
+// line) are skipped.
 func parseOutput(out []byte, sel selection) output {
 	o := output{results: map[string]measurement{}, bad: map[string]string{}}
+	out = benchmarkPart(out)
 	genuine := checkLines(out, o.bad)
 	r := benchfmt.NewReader(bytes.NewReader(out), "output")
 	for r.Scan() {
@@ -76,6 +79,31 @@ func parseOutput(out []byte, sel selection) output {
 		delete(o.results, name)
 	}
 	return o
+}
+
+// benchmarkPart returns the part of a test binary's output that its
+// benchmarks printed: from testing's header (the "goos:" line it prints
+// before the first benchmark) to the last line "PASS" or "FAIL" (the
+// summary m.Run prints when it ends), or to the end when there is none
+// (the process died). Without a header, no benchmark ran: nil.
+func benchmarkPart(out []byte) []byte {
+	start := bytes.Index(out, []byte("\ngoos: "))
+	switch {
+	case bytes.HasPrefix(out, []byte("goos: ")):
+		start = 0
+	case start < 0:
+		return nil
+	default:
+		start++
+	}
+	part := out[start:]
+	end := len(part)
+	for _, word := range []string{"\nPASS\n", "\nFAIL\n"} {
+		if i := bytes.LastIndex(part, []byte(word)); i >= 0 {
+			end = i + 1
+		}
+	}
+	return part[:end]
 }
 
 // checkLines returns the names with a result line in testing's format,

@@ -1,24 +1,21 @@
 package against
 
 import (
-	"crypto/sha256"
-	"debug/buildinfo"
-	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/report"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
@@ -52,9 +49,17 @@ type Settings struct {
 
 // Plan is a validated -benchkit.against run.
 type Plan struct {
-	// newExe is the path that runs this very binary (child.Self).
-	newExe    string
-	base, new registry.Binary
+	// basePin holds the base binary for the run (its processes execute
+	// exactly the bytes that were hashed); baseExe and newExe return the
+	// path each side's next process executes, or why it must not start
+	// (the file changed on disk).
+	basePin         *pinned
+	baseExe, newExe func() (string, error)
+	base, new       registry.Binary
+	// baseSettings and newSettings are the binaries' build settings;
+	// warnings what the plan found that weakens the comparison.
+	baseSettings, newSettings map[string]string
+	warnings                  []string
 	// pattern is the -test.bench selection, share each process's
 	// -test.benchtime, skip the user's -test.skip ("" none).
 	pattern, share, skip string
@@ -104,21 +109,73 @@ func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
 	if t, err := time.ParseDuration(testflag.Value(fs, "test.timeout")); err == nil && t > 0 {
 		p.timeout = t
 	}
-	var err error
-	if p.base, err = baseBinary(s.Base, s.Pkg); err != nil {
-		return p, err
-	}
-	exe, err := child.Self()
+	exe, err := self()
 	if err != nil {
 		return p, fmt.Errorf("benchkit: -benchkit.against: %v; rerun with the binary as built", err)
 	}
-	nb, _ := binaryOf(exe)
-	p.new, p.newExe = nb.Binary, exe
+	if p.basePin, err = baseBinary(s.Base, s.Pkg); err != nil {
+		return p, err
+	}
+	p.base, p.baseSettings = p.basePin.Binary, p.basePin.settings
+	p.baseExe, p.newExe = p.basePin.path, self
+	if nb, err := pin(exe); err == nil {
+		nb.close()
+		p.new, p.newSettings = nb.Binary, nb.settings
+	}
 	if shown, err := os.Executable(); err == nil {
 		p.new.Path = shown // the path the user knows, not /proc/self/exe
 	}
+	if diff := settingsDiff(p.baseSettings, p.newSettings); len(diff) > 0 {
+		what := fmt.Sprintf("the two binaries were built with different settings (%s), which change speed by themselves", strings.Join(diff, "; "))
+		if p.gated() {
+			p.Close()
+			return p, fmt.Errorf("benchkit: -benchkit.against: %s: a gate would judge the build settings, not the code; build both with the same go test flags and environment, or drop the gate", what)
+		}
+		p.warnings = append(p.warnings, "benchkit: "+what+": the A/A control (the base twice) cannot see that, so a verdict here is the code and the settings together; build both the same way")
+	}
 	return p, nil
 }
+
+// settingsDiff returns the build settings (debug.BuildInfo's, such as
+// -race, -gcflags, -tags, GOEXPERIMENT, GOAMD64, CGO_ENABLED) whose values
+// differ between the base's and this binary's, each as "key: base → new"
+// (an absent setting is "unset"), sorted; nil when either is unknown.
+// Left out: the VCS stamp and -ldflags (a version stamped in, not how the
+// code is compiled), -trimpath (file names in the binary), and -tags and
+// DefaultGODEBUG: build tags choose which files are compiled and go.mod's
+// go line sets the default GODEBUG, so both belong to the code being
+// compared, not to how it was built.
+func settingsDiff(base, cand map[string]string) []string {
+	if base == nil || cand == nil {
+		return nil
+	}
+	skip := func(k string) bool {
+		return strings.HasPrefix(k, "vcs") || slices.Contains([]string{"-ldflags", "-trimpath", "-tags", "DefaultGODEBUG"}, k)
+	}
+	var out []string
+	val := func(m map[string]string, k string) string {
+		if v, ok := m[k]; ok {
+			return v
+		}
+		return "unset"
+	}
+	keys := slices.Sorted(maps.Keys(base))
+	for k := range cand {
+		if _, ok := base[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !skip(k) && val(base, k) != val(cand, k) {
+			out = append(out, fmt.Sprintf("%s: %s → %s", k, val(base, k), val(cand, k)))
+		}
+	}
+	return out
+}
+
+// Close lets the base binary go; call it when the run is over.
+func (p Plan) Close() { p.basePin.close() }
 
 // flagsOK returns an error naming the fix when the go test flags
 // cannot go with -benchkit.against: no -bench pattern, -count (the rounds
@@ -128,7 +185,7 @@ func flagsOK(fs *flag.FlagSet, pattern string) error {
 	if pattern == "" || testflag.Value(fs, "test.list") != "" {
 		return errors.New("benchkit: -benchkit.against compares benchmarks, and none are selected: add -bench=PATTERN (go test -run='^$' -bench=. -benchkit.against=base.test)")
 	}
-	if testflag.IsSet(fs, "test.count") {
+	if testflag.IsSet(fs, "test.count") && testflag.Value(fs, "test.count") != "1" {
 		return fmt.Errorf("benchkit: -benchkit.against runs its own rounds of processes, each with -count=1, so -count=%s cannot apply: drop -count and set the number of rounds with -benchkit.rounds (default %d)",
 			testflag.Value(fs, "test.count"), DefaultRounds)
 	}
@@ -153,59 +210,57 @@ func share(bt testflag.Benchtime) string {
 }
 
 // baseBinary checks that path is a runnable test binary of package pkg
-// ("" when unknown: not checked) and returns its identity, or an error
-// naming the fix.
-func baseBinary(path, pkg string) (registry.Binary, error) {
+// ("" when unknown: not checked) and returns it pinned for the run, or an
+// error naming the fix.
+func baseBinary(path, pkg string) (*pinned, error) {
 	how := "build it at the base commit with: go test -c -o base.test ./yourpkg"
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return registry.Binary{}, fmt.Errorf("benchkit: -benchkit.against=%s: no such file; %s", path, how)
+		return nil, fmt.Errorf("benchkit: -benchkit.against=%s: no such file; %s", path, how)
 	case err != nil:
-		return registry.Binary{}, fmt.Errorf("benchkit: -benchkit.against=%s: %v; %s", path, err, how)
+		return nil, fmt.Errorf("benchkit: -benchkit.against=%s: %v; %s", path, err, how)
 	case fi.IsDir():
-		return registry.Binary{}, fmt.Errorf("benchkit: -benchkit.against=%s is a directory, not a test binary; %s", path, how)
+		return nil, fmt.Errorf("benchkit: -benchkit.against=%s is a directory, not a test binary; %s", path, how)
 	case runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
-		return registry.Binary{}, fmt.Errorf("benchkit: -benchkit.against=%s is not executable (mode %v): run chmod +x %s, or %s", path, fi.Mode().Perm(), path, how)
+		return nil, fmt.Errorf("benchkit: -benchkit.against=%s is not executable (mode %v): run chmod +x %s, or %s", path, fi.Mode().Perm(), path, how)
 	}
-	b, err := binaryOf(path)
+	b, err := pin(path)
 	if err != nil {
-		return b.Binary, fmt.Errorf("benchkit: -benchkit.against=%s is not a Go binary (%v); %s", path, err, how)
+		return nil, fmt.Errorf("benchkit: -benchkit.against=%s is not a Go binary (%v); %s", path, err, how)
 	}
+	var bad error
 	switch {
 	case !strings.HasSuffix(b.buildPath, ".test"):
-		return b.Binary, fmt.Errorf("benchkit: -benchkit.against=%s is the Go program %s, not a test binary; %s", path, b.buildPath, how)
+		bad = fmt.Errorf("benchkit: -benchkit.against=%s is the Go program %s, not a test binary; %s", path, b.buildPath, how)
 	case pkg != "" && b.Package != pkg:
-		return b.Binary, fmt.Errorf("benchkit: -benchkit.against=%s is the test binary of package %s, not of %s: build the base from the same package, go test -c -o base.test %s", path, b.Package, pkg, pkg)
+		bad = fmt.Errorf("benchkit: -benchkit.against=%s is the test binary of package %s, not of %s: build the base from the same package, go test -c -o base.test %s", path, b.Package, pkg, pkg)
+	default:
+		bad = canStart(b, how)
 	}
-	return b.Binary, nil
-}
-
-// binaryFile is a binary's identity and its build info's main path.
-type binaryFile struct {
-	registry.Binary
-	buildPath string
-}
-
-// binaryOf reads path's build information and hashes the file.
-func binaryOf(path string) (binaryFile, error) {
-	b := binaryFile{Binary: registry.Binary{Path: path}}
-	bi, err := buildinfo.ReadFile(path)
-	if err != nil {
-		return b, err
-	}
-	b.buildPath = bi.Path
-	b.Package, b.GoVersion = strings.TrimSuffix(bi.Path, ".test"), bi.GoVersion
-	if v := report.ParseVCS(bi.Settings); v != nil { // the same stamp the JSON's vcs reads
-		b.VCSRevision, b.VCSTime = v.Revision, v.Time
-		b.VCSModified = v.Modified != nil && *v.Modified
-	}
-	if f, err := os.Open(path); err == nil {
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err == nil {
-			b.SHA256 = hex.EncodeToString(h.Sum(nil))
-		}
-		_ = f.Close()
+	if bad != nil {
+		b.close()
+		return nil, bad
 	}
 	return b, nil
+}
+
+// canStart runs the pinned base once with -test.list='^$' (it lists
+// nothing, runs no test and no benchmark) and returns an error naming
+// the fix when it cannot be started at all (built for another GOOS or
+// GOARCH, a missing loader): every process of the run would fail the
+// same way. A base that starts and then fails is left to the run, which
+// reports each failure with its output.
+func canStart(b *pinned, how string) error {
+	path, err := b.path()
+	if err != nil {
+		return fmt.Errorf("benchkit: -benchkit.against: %v; %s", err, how)
+	}
+	_, err = child.Run(child.Spec{Path: path, Shown: b.Path, Args: []string{"-test.run=^$", "-test.list=^$"}, Env: []string{"BENCHKIT_AGAINST="}, Timeout: time.Minute})
+	var ce *child.Error
+	if err == nil || errors.As(err, &ce) {
+		return nil
+	}
+	return fmt.Errorf("benchkit: -benchkit.against=%s cannot be started on this machine (%s/%s): %v; build the base for this platform, with the same GOOS and GOARCH as this binary (%s)",
+		b.Path, runtime.GOOS, runtime.GOARCH, errors.Unwrap(err), how)
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -59,15 +60,89 @@ type state struct {
 	lockedTops map[string]bool
 	roundsWhy  map[string]string
 	progress   func(Progress)
+	// baseProtocol is the lockstep protocol the base speaks (discovery).
+	baseProtocol int
+	// stopped, once set, ends the run: nothing measured is reported.
+	stopped *Stopped
 }
 
-// Progress is how far a phase of Measure is: Done of Total units
-// ("triple": of every lockstep benchmark, one after another; "round": of
-// the rounds of processes) after Elapsed since the phase began.
+// Stopped is why [Measure] stopped before its end. Nothing it measured
+// may be reported: a verdict from part of a run, or from processes of
+// two builds, would say something the run did not measure.
+type Stopped struct {
+	// Signal is the interrupting signal (SIGINT, SIGTERM, SIGHUP) that
+	// ended the run, nil when a binary changed on disk.
+	Signal os.Signal
+	// Why says what happened, with the fix where there is one.
+	Why string
+}
+
+func (e *Stopped) Error() string { return e.Why }
+
+// exe returns the path side s's next process executes, or "" when the
+// run must stop (the binary changed on disk; st.stopped says so).
+func (st *state) exe(s int) string {
+	if st.stopped != nil {
+		return ""
+	}
+	exe := st.p.baseExe
+	if s == sideNew {
+		exe = st.p.newExe
+	}
+	p, err := exe()
+	if err != nil {
+		st.stopped = &Stopped{Why: fmt.Sprintf("benchkit: -benchkit.against stopped: %v; nothing is reported, since its processes would mix two builds. Rerun once the binaries are left alone (build the base to a path of its own)", err)}
+		return ""
+	}
+	return p
+}
+
+// shown is the path messages name for side s's binary: the one the user
+// gave, or this binary's.
+func (st *state) shown(s int) string {
+	if s == sideNew {
+		return st.p.new.Path
+	}
+	return st.p.base.Path
+}
+
+// interrupted reports whether the process that gave res ended because
+// the run was interrupted (child.InterruptedBy), and if so stops the run.
+func (st *state) interrupted(res child.Result) bool {
+	sig := child.InterruptedBy(res)
+	if sig == nil {
+		return st.stopped != nil
+	}
+	if st.stopped == nil {
+		st.stopped = &Stopped{Signal: sig, Why: fmt.Sprintf("benchkit: -benchkit.against was interrupted (%v): nothing is reported, since part of a run is never a verdict", sig)}
+	}
+	return true
+}
+
+// Progress is how far a phase of Measure is. In lockstep (Unit
+// "triple"), Bench is the benchmark being measured, the Index-th of
+// Benches, in its Done-th triple of Total; in the rounds of processes
+// (Unit "round"), Done rounds of Total are over. Work and Planned are the
+// expected cost of what is done and of the whole phase (in lockstep,
+// each benchmark's runs at the time per op discovery measured; in rounds,
+// one unit a round), and Elapsed the time since the phase began: at this
+// pace, what is left takes Elapsed·(Planned−Work)/Work.
 type Progress struct {
-	Unit        string
-	Done, Total int
-	Elapsed     time.Duration
+	Unit           string
+	Bench          string
+	Index, Benches int
+	Done, Total    int
+	Work, Planned  time.Duration
+	Elapsed        time.Duration
+}
+
+// Left is the time the phase needs to finish at the pace so far; 0 when
+// nothing is done yet.
+func (p Progress) Left() time.Duration {
+	if p.Work <= 0 || p.Planned <= p.Work {
+		return 0
+	}
+	return time.Duration(float64(p.Elapsed) * float64(p.Planned-p.Work) / float64(p.Work))
 }
 
 func (st *state) report(pr Progress) {
@@ -83,10 +158,11 @@ func (st *state) report(pr Progress) {
 // rounds of whole processes (base, this binary, base again) in balanced
 // random order. Each benchmark's row says which. dir, made with
 // child.TempDir, holds the processes' marker files and their own
-// temporary files. progress, when not nil, is called after every triple
-// and every round but the last of each phase: between processes' runs,
-// where printing corrupts no benchmark line.
-func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress func(Progress)) registry.Against {
+// temporary files. progress, when not nil, is called after every round of
+// a triple and every round of processes but the last: between
+// processes' runs, where printing corrupts no benchmark line. It returns a *[Stopped] and
+// nothing else when the run was interrupted or a binary changed on disk.
+func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress func(Progress)) (registry.Against, error) {
 	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{},
 		lockedTops: map[string]bool{}, roundsWhy: map[string]string{}, progress: progress}
 	for i := range st.seen {
@@ -95,12 +171,18 @@ func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress fu
 	if p.pairing != registry.ModeRounds {
 		st.measureLockstep(dir, fs)
 	}
-	if st.needRounds() {
+	if st.stopped == nil && st.needRounds() {
 		st.measureRounds(dir, fs, stderr)
+	}
+	if st.stopped != nil {
+		return registry.Against{}, st.stopped
 	}
 	a := st.result()
 	st.countAll(&a, fs, stderr)
-	return a
+	if st.stopped != nil {
+		return registry.Against{}, st.stopped
+	}
+	return a, nil
 }
 
 // measureLockstep discovers which benchmarks can run in lockstep and
@@ -114,13 +196,24 @@ func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
 		}
 		return
 	}
+	sizes := make([]sizing, len(lock))
+	var planned, before time.Duration
+	for i, lf := range lock {
+		sizes[i] = st.p.sizeFor(lf.nsPerOp)
+		planned += sizes[i].cost(st.p.rounds)
+	}
 	start := time.Now()
 	for i, lf := range lock {
-		st.lockstep(lf, dir, fs, func(t int) {
-			if done, total := i*st.p.rounds+t, len(lock)*st.p.rounds; done < total {
-				st.report(Progress{Unit: "triple", Done: done, Total: total, Elapsed: time.Since(start)})
-			}
+		if st.stopped != nil {
+			return
+		}
+		sz := sizes[i]
+		st.lockstep(lf, sz, dir, fs, func(t, rounds int) {
+			work := before + time.Duration(t*(warmRounds+sz.rounds)+rounds)*sz.roundCost()
+			st.report(Progress{Unit: "triple", Bench: lf.name, Index: i + 1, Benches: len(lock), Done: t + 1, Total: st.p.rounds,
+				Work: work, Planned: planned, Elapsed: time.Since(start)})
 		})
+		before += sz.cost(st.p.rounds)
 	}
 	st.lockedTops = fullyLocked(st.locked, st.seen)
 }
@@ -179,6 +272,9 @@ func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
 				stop = stop || len(f.Benchmarks) == 0
 			}
 		}
+		if st.stopped != nil {
+			return
+		}
 		st.add(round)
 		if stop {
 			st.warnings = append(st.warnings, fmt.Sprintf("benchkit: stopped after round %d of %d: a process failed without naming a benchmark (see the failures), and would fail again", r, st.p.rounds))
@@ -188,7 +284,7 @@ func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
 			st.warnTimeout(stderr, time.Since(start))
 		}
 		if r < st.p.rounds {
-			st.report(Progress{Unit: "round", Done: r, Total: st.p.rounds, Elapsed: time.Since(start)})
+			st.report(Progress{Unit: "round", Done: r, Total: st.p.rounds, Work: time.Duration(r), Planned: time.Duration(st.p.rounds), Elapsed: time.Since(start)})
 		}
 	}
 }
@@ -207,9 +303,9 @@ func (st *state) repeated(f registry.AgainstFailure) bool {
 
 // runProcess runs side s's binary for round r and parses its output.
 func (st *state) runProcess(s, r int, fs *flag.FlagSet, dir string) procOutput {
-	path := st.p.base.Path
-	if s == sideNew {
-		path = st.p.newExe
+	path := st.exe(s)
+	if path == "" {
+		return procOutput{}
 	}
 	timeout := st.p.timeout
 	if st.slowest > 0 {
@@ -218,8 +314,11 @@ func (st *state) runProcess(s, r int, fs *flag.FlagSet, dir string) procOutput {
 	marker := filepath.Join(dir, fmt.Sprintf("round%d-%s.json", r, sideNames[s]))
 	sel := selection{bench: st.p.pattern, skip: st.skipFor(s), procs: cpus()}
 	env := append(append(child.Env("", marker), child.ChildEnv(dir)...), "BENCHKIT_AGAINST=")
-	spec := child.Spec{Path: path, Args: child.RunArgs(fs, sel.bench, st.p.share, sel.skip), Env: env, Timeout: timeout}
+	spec := child.Spec{Path: path, Shown: st.shown(s), Args: child.RunArgs(fs, sel.bench, st.p.share, sel.skip), Env: env, Timeout: timeout}
 	res, err := child.Run(spec)
+	if err != nil && st.interrupted(res) {
+		return procOutput{}
+	}
 	st.slowest = max(st.slowest, res.Elapsed)
 	parsed := parseOutput(res.Stdout, sel)
 	out := procOutput{results: parsed.results, elapsed: res.Elapsed}

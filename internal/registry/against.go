@@ -81,6 +81,11 @@ type AgainstBench struct {
 	Mode     string
 	ModeNote string
 	Groups   []int
+	// IdleCPUPct, in lockstep, is the CPU time the two waiting processes
+	// of a triple used while the third ran, in percent of the runs' wall
+	// time, over every triple; -1 when unknown (outside Linux, or in
+	// rounds).
+	IdleCPUPct float64
 }
 
 // InstrChange is a cross-build benchmark's instructions per op, counted
@@ -153,6 +158,9 @@ type Against struct {
 	// out of the later rounds.
 	Failures []AgainstFailure
 	Warnings []string
+	// NothingCompared, when not "", fails a gated run that compared no
+	// benchmark, and says why nothing was compared.
+	NothingCompared string
 }
 
 // SetAgainst records the cross-build comparison of this run, replacing

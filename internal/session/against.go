@@ -1,8 +1,10 @@
 package session
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"syscall"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/against"
@@ -29,6 +31,7 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
+	defer p.Close()
 	dir, remove, err := child.TempDir("benchkit-against-")
 	if err != nil {
 		fmt.Fprintf(d.stderr, "benchkit: -benchkit.against: %v (checked before the run: nothing ran)\n", err)
@@ -47,7 +50,11 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 	if !cfg.NoProgress {
 		progress = progressLines(d.stderr, ProgressEvery)
 	}
-	a := against.Measure(p, dir, d.fs, d.stderr, progress)
+	a, err := against.Measure(p, dir, d.fs, d.stderr, progress)
+	if err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return stoppedCode(err)
+	}
 	d.reg.SetAgainst(a)
 	in := input(cfg, d, snap, nil)
 	an := report.Analyze(in)
@@ -61,18 +68,32 @@ func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
 	return 0
 }
 
+// stoppedCode is the exit code of a run against.Measure stopped: 128 plus
+// the signal's number for an interrupt, as a shell reports a process the
+// signal ended, else 1.
+func stoppedCode(err error) int {
+	var st *against.Stopped
+	if errors.As(err, &st) {
+		if sig, ok := st.Signal.(syscall.Signal); ok {
+			return 128 + int(sig)
+		}
+	}
+	return 1
+}
+
 // ProgressEvery is the least time between two progress lines of
 // -benchkit.against: short rounds say how far the run is every few
 // seconds, not after every round.
 const ProgressEvery = 5 * time.Second
 
-// progressLines returns the progress callback of against.Measure: after
-// a triple or a round, when every has passed since the last line (or
-// since the start), one line on w with the units done, the time so far
-// and the time left in that phase at that pace; the first line says how
-// to turn them off. Each
-// starts with report.Prefix, which benchfmt reads as neither a result nor
-// a configuration line.
+// progressLines returns the progress callback of against.Measure: when
+// every has passed since its last line (or since its phase began), one
+// line on w that says where the run is (the benchmark and its triple, or
+// the round), the time so far, and the time left in that phase at that
+// pace (against.Progress.Left); the first line says how to turn them off.
+// Each starts with report.Prefix, which benchfmt reads as neither a
+// result nor a configuration line. It is called between processes' runs,
+// where printing corrupts no benchmark line.
 func progressLines(w io.Writer, every time.Duration) func(against.Progress) {
 	var last time.Duration
 	unit := ""
@@ -81,13 +102,16 @@ func progressLines(w io.Writer, every time.Duration) func(against.Progress) {
 		if pr.Unit != unit { // a new phase: its time starts again
 			unit, last = pr.Unit, 0
 		}
-		if pr.Done < 1 || pr.Elapsed-last < every {
+		if pr.Work <= 0 || pr.Elapsed-last < every {
 			return
 		}
 		last = pr.Elapsed
-		left := pr.Elapsed / time.Duration(pr.Done) * time.Duration(pr.Total-pr.Done)
-		fmt.Fprintf(w, "%s-benchkit.against: %s %d of %d done after %v, about %v to go%s\n",
-			report.Prefix, pr.Unit, pr.Done, pr.Total, pr.Elapsed.Round(time.Second), left.Round(time.Second), hint)
+		where := fmt.Sprintf("%s %d of %d done", pr.Unit, pr.Done, pr.Total)
+		if pr.Bench != "" {
+			where = fmt.Sprintf("%s (benchmark %d of %d), %s %d of %d", pr.Bench, pr.Index, pr.Benches, pr.Unit, pr.Done, pr.Total)
+		}
+		fmt.Fprintf(w, "%s-benchkit.against: %s; %v so far, about %v to go%s\n",
+			report.Prefix, where, pr.Elapsed.Round(time.Second), pr.Left().Round(time.Second), hint)
 		hint = ""
 	}
 }

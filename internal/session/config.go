@@ -203,6 +203,36 @@ var settings = []setting{
 	},
 }
 
+// checkAgainstOnly returns an error naming the fix when a setting that
+// only applies to -benchkit.against is given without it: a gate that
+// silently applies to nothing would pass every run.
+func (c Config) checkAgainstOnly() error {
+	if c.Against != "" {
+		return nil
+	}
+	var given []string
+	if c.Gate > 0 {
+		given = append(given, "-benchkit.gate")
+	}
+	if c.GateAllocs {
+		given = append(given, "-benchkit.gate.allocs")
+	}
+	if c.GateInstr > 0 {
+		given = append(given, "-benchkit.gate.instructions")
+	}
+	if c.Rounds > 0 {
+		given = append(given, "-benchkit.rounds")
+	}
+	if c.Pairing != "" {
+		given = append(given, "-benchkit.pairing")
+	}
+	if len(given) == 0 {
+		return nil
+	}
+	return fmt.Errorf("benchkit: %s applies to a cross-build comparison, and none was asked for: add -benchkit.against=base.test (docs/ci.md), or drop %s (or its environment variable) (checked before the run: nothing ran)",
+		strings.Join(given, ", "), map[bool]string{true: "them", false: "it"}[len(given) > 1])
+}
+
 // pathSetting is a setting that holds a file path as given.
 func pathSetting(flag, env, usage string, field func(*Config) *string) setting {
 	return setting{flag: flag, env: env, usage: usage + " (env " + env + ")",

@@ -139,6 +139,37 @@ func TestMainSamePathTwice(t *testing.T) {
 	dir := t.TempDir() + "/"
 	h := newHarness("-test.bench=.", "-benchkit.json="+dir, "-benchkit.samples="+dir, "-benchkit.html="+dir, "-benchkit.bmf="+dir, "-benchkit.gab="+dir)
 	assert.Equal(t, 0, h.run(fakeM{run: h.record}), "a directory gets a file of each kind: %s", h.stderr.String())
+
+	// One file through a symbolic link to its directory: the same file.
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	h = newHarness("-test.bench=.", "-benchkit.json="+filepath.Join(real, "o.json"), "-benchkit.samples="+filepath.Join(link, "o.json"))
+	assert.Equal(t, 2, h.run(fakeM{run: h.record}), "through a link: %s", h.stderr.String())
+	assert.Contains(t, h.stderr.String(), "and one would lose its output")
+}
+
+// TestAgainstOnlySettingsNeedAgainst: a gate, rounds or pairing without
+// -benchkit.against would apply to nothing; Main refuses before anything
+// runs, naming each and the fix.
+func TestAgainstOnlySettingsNeedAgainst(t *testing.T) {
+	for _, tc := range []struct{ arg, want string }{
+		{"-benchkit.gate.instructions=2", "-benchkit.gate.instructions applies to a cross-build comparison"},
+		{"-benchkit.gate=5", "-benchkit.gate applies"},
+		{"-benchkit.gate.allocs", "-benchkit.gate.allocs applies"},
+		{"-benchkit.rounds=20", "-benchkit.rounds applies"},
+		{"-benchkit.pairing=rounds", "-benchkit.pairing applies"},
+	} {
+		h := newHarness("-test.bench=.", tc.arg)
+		assert.Equal(t, 2, h.run(fakeM{run: h.record}), tc.arg)
+		assert.Empty(t, h.events, "nothing ran")
+		assert.Contains(t, h.stderr.String(), tc.want)
+		assert.Contains(t, h.stderr.String(), "add -benchkit.against=base.test")
+	}
+	h := newHarness("-test.run=.", "-benchkit.gate=5")
+	assert.Equal(t, 0, h.run(fakeM{run: h.record}), "tests only: benchkit stays out of the way")
 }
 
 // TestMainHTMLAndExports: -benchkit.html, -benchkit.bmf and -benchkit.gab

@@ -50,13 +50,10 @@ func outputFiles(cfg Config) []outputFile {
 // file exists and opens for writing. A path found wrong only after the
 // benchmarks would throw their run away.
 func checkPaths(cfg Config, pkg string) error {
-	owner := map[string]string{} // absolute path → setting
+	owner := map[string]string{} // resolved path → setting
 	for _, f := range outputFiles(cfg) {
 		path := filePath(f.path, pkg, f.ext)
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			abs = path
-		}
+		abs := resolved(path)
 		if other, dup := owner[abs]; dup {
 			return fmt.Errorf("benchkit: %s and %s both write %s, and one would lose its output: give each its own path (checked before the run: nothing ran)",
 				other, f.setting, path)
@@ -68,6 +65,24 @@ func checkPaths(cfg Config, pkg string) error {
 		}
 	}
 	return nil
+}
+
+// resolved returns the file path names once every symbolic link is
+// followed: the file's own when it exists, else its directory's joined
+// with its name; the absolute path where neither resolves. Two settings
+// that name one file through different links resolve alike.
+func resolved(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		return r
+	}
+	if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+		return filepath.Join(dir, filepath.Base(abs))
+	}
+	return abs
 }
 
 // checkWritable reports why path cannot be written, or nil. It creates

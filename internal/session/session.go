@@ -89,6 +89,9 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 		// A fork of control.Compare or a run of -benchkit.against: the
 		// parent reports; this process only measures.
 		child.Watch()
+		if err := child.Announce(); err != nil {
+			fmt.Fprintf(d.stderr, "benchkit: cannot tell the parent process this binary speaks the lockstep protocol: %v\n", err)
+		}
 		return m.Run()
 	}
 	child.Pin() // the file forks re-execute, as it is now
@@ -97,6 +100,10 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 	}
 	if cfg.Against == "" && !benchRequested(d.fs) {
 		return m.Run()
+	}
+	if err := cfg.checkAgainstOnly(); err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
 	}
 	if err := checkPaths(cfg, d.pkg); err != nil {
 		fmt.Fprintln(d.stderr, err)

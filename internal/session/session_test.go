@@ -409,29 +409,31 @@ func TestAgainstFailedTestsMeasureNothing(t *testing.T) {
 	assert.Empty(t, h.stdout.String())
 }
 
-// TestProgressLines: a line after a triple or a round once every has
-// passed in its phase, with the units done and the time left at the pace
-// so far; the first says
-// how to turn them off; each carries the report's prefix.
+// TestProgressLines: a line once every has passed in its phase, naming
+// the benchmark and its triple (or the round), with the time left at the
+// pace so far over the planned cost; the first says how to turn them
+// off; each carries the report's prefix.
 func TestProgressLines(t *testing.T) {
 	var buf strings.Builder
 	p := progressLines(&buf, 5*time.Second)
-	tr := func(done int, el time.Duration) {
-		p(against.Progress{Unit: "triple", Done: done, Total: 20, Elapsed: el})
+	// Two benchmarks planned at 30 s and 10 s; the run goes at half the
+	// planned pace.
+	tr := func(bench string, i, triple int, work, el time.Duration) {
+		p(against.Progress{Unit: "triple", Bench: bench, Index: i, Benches: 2, Done: triple, Total: 10, Work: work, Planned: 40 * time.Second, Elapsed: el})
 	}
 	rd := func(done int, el time.Duration) {
-		p(against.Progress{Unit: "round", Done: done, Total: 10, Elapsed: el})
+		p(against.Progress{Unit: "round", Done: done, Total: 10, Work: time.Duration(done), Planned: 10, Elapsed: el})
 	}
-	tr(1, 2*time.Second)
+	tr("Slow-2", 1, 1, time.Second, 2*time.Second)
 	assert.Empty(t, buf.String(), "too soon")
-	tr(2, 6*time.Second)
-	tr(3, 8*time.Second)
-	tr(4, 12*time.Second)
+	tr("Slow-2", 1, 2, 3*time.Second, 6*time.Second)
+	tr("Slow-2", 1, 3, 4*time.Second, 8*time.Second)
+	tr("Fast-2", 2, 1, 32*time.Second, 64*time.Second)
 	rd(1, 3*time.Second)
 	rd(2, 6*time.Second)
-	assert.Equal(t, "benchkit │ -benchkit.against: triple 2 of 20 done after 6s, about 54s to go (-benchkit.progress=off turns these lines off)\n"+
-		"benchkit │ -benchkit.against: triple 4 of 20 done after 12s, about 48s to go\n"+
-		"benchkit │ -benchkit.against: round 2 of 10 done after 6s, about 24s to go\n", buf.String(), "each phase keeps its own time")
+	assert.Equal(t, "benchkit │ -benchkit.against: Slow-2 (benchmark 1 of 2), triple 2 of 10; 6s so far, about 1m14s to go (-benchkit.progress=off turns these lines off)\n"+
+		"benchkit │ -benchkit.against: Fast-2 (benchmark 2 of 2), triple 1 of 10; 1m4s so far, about 16s to go\n"+
+		"benchkit │ -benchkit.against: round 2 of 10 done; 6s so far, about 24s to go\n", buf.String(), "each phase keeps its own time")
 }
 
 // TestProgressSetting: -benchkit.progress and BENCHKIT_PROGRESS take on

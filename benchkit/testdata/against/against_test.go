@@ -9,15 +9,24 @@
 // version only; in the base version only, BENCHKIT_TESTDATA_HANG=1 makes
 // BenchmarkHangs hang in its first call and BENCHKIT_TESTDATA_FAKE=1 makes
 // BenchmarkPrints print a line that looks like a result to stdout.
-// BENCHKIT_TESTDATA_MIDWAY=die|hang|garbage makes BenchmarkMidway, in a
-// lockstep process, exit, hang or write garbage on the protocol's
-// descriptor in its fifth call, in the base version, or with
+// BENCHKIT_TESTDATA_MIDWAY=die|hang|garbage|closefd|forge makes
+// BenchmarkMidway, in a lockstep process, in its fifth call, exit, hang,
+// write garbage on the protocol's descriptor, close that descriptor (a
+// file then takes its number) and go on, or write a well-formed step
+// report of its own there and go on, in the base version, or with
 // BENCHKIT_TESTDATA_MIDWAY_NEW=1 in the new one.
+// BenchmarkSpins leaves a goroutine spinning after its first call.
+// BENCHKIT_TESTDATA_CHILD_FAIL=1 makes TestMain fail in every child
+// process of the base version (it still starts plainly), and
+// BENCHKIT_TESTDATA_PHANTOM=1 makes TestMain print a line in testing's
+// result format, after m.Run, in both versions.
 package against
 
 import (
 	"fmt"
 	"os"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -25,7 +34,17 @@ import (
 	"github.com/benchkit/go-benchkit/sink"
 )
 
-func TestMain(m *testing.M) { benchkit.Main(m) }
+func TestMain(m *testing.M) {
+	if !isNew && os.Getenv("BENCHKIT_TESTDATA_CHILD_FAIL") == "1" && os.Getenv("BENCHKIT_CHILD_RESULT") != "" {
+		fmt.Fprintln(os.Stderr, "against testdata: TestMain fails in a child process")
+		os.Exit(1)
+	}
+	code := benchkit.Run(m)
+	if os.Getenv("BENCHKIT_TESTDATA_PHANTOM") == "1" {
+		fmt.Println("BenchmarkSame/phantom-2   \t     100\t      1000 ns/op")
+	}
+	os.Exit(code)
+}
 
 var xs = func() []uint64 {
 	s := make([]uint64, 4096)
@@ -117,6 +136,25 @@ func BenchmarkPrints(b *testing.B) {
 	}
 }
 
+var spinOnce sync.Once
+
+// spun is what the goroutine BenchmarkSpins leaves behind writes.
+var spun atomic.Uint64
+
+func BenchmarkSpins(b *testing.B) {
+	benchkit.Track(b)
+	spinOnce.Do(func() {
+		go func() {
+			for {
+				spun.Add(1)
+			}
+		}()
+	})
+	for b.Loop() {
+		sink.Keep(sum(xs[:256]))
+	}
+}
+
 // midwayCalls counts BenchmarkMidway's calls in this process.
 var midwayCalls int
 
@@ -134,6 +172,14 @@ func BenchmarkMidway(b *testing.B) {
 		case "garbage":
 			fmt.Println("BenchmarkMidway-2 1 1.000 ns/op")
 			os.NewFile(3, "lockstep").WriteString("garbage\n")
+		case "closefd":
+			_ = os.NewFile(3, "lockstep").Close()
+			if f, err := os.Open(os.Args[0]); err == nil {
+				fmt.Fprintln(os.Stderr, "against testdata: descriptor 3 closed, a file took number", f.Fd())
+			}
+			time.Sleep(time.Hour)
+		case "forge":
+			os.NewFile(3, "lockstep").WriteString("step 1 5 0 0 1\n")
 		}
 	}
 	for b.Loop() {
