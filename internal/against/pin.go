@@ -19,9 +19,11 @@ import (
 // pinned is a binary held for the whole run, so that every process runs
 // the bytes that were hashed. On Linux the file stays open and processes
 // execute it through /proc/<pid>/fd/<n>, which names the open file even
-// after its path is replaced or removed. Elsewhere processes execute the
-// path, and each start first checks that the file's size and
-// modification time are still the ones it had when it was hashed.
+// after its path is replaced or removed (a rebuild writes a new file and
+// renames it over the path); only a write into the open file itself
+// changes what runs, and each start checks for that. Elsewhere processes
+// execute the path, and each start first checks that the file's size
+// and modification time are still the ones it had when it was hashed.
 type pinned struct {
 	binaryFile
 	f    *os.File // Linux: held open; nil elsewhere
@@ -63,10 +65,13 @@ func pin(path string) (*pinned, error) {
 // error when the file changed on disk since it was hashed (where the
 // open file cannot be executed): a process would run another build.
 func (p *pinned) path() (string, error) {
+	var fi os.FileInfo
+	var err error
 	if p.f != nil {
-		return p.exec, nil
+		fi, err = p.f.Stat()
+	} else {
+		fi, err = os.Stat(p.exec)
 	}
-	fi, err := os.Stat(p.exec)
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("the binary %s is gone (%v): it was removed or moved during the run", p.Path, err)
