@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/session"
 	"github.com/benchkit/go-benchkit/internal/testingb"
@@ -65,7 +66,7 @@ func parallelMisuse(b *testing.B, by string, fail bool) {
 	b.Helper()
 	msg := parallelMessage(nameOf(b), by, fail)
 	fail = fail || session.Strict()
-	n := registry.Default().AddFlag(registry.KeyProcs(nameOf(b), procsOf(b)),
+	n := registry.Default().AddFlag(benchname.Printed(nameOf(b), procsOf(b)),
 		registry.Flag{Kind: registry.FlagMisuse, Message: msg, Failed: fail})
 	switch {
 	case fail:

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
@@ -186,7 +187,7 @@ func join(b *testing.B, opts []Option, by string) *state {
 	v, ok := states.Load(b)
 	if !ok {
 		procs := procsOf(b)
-		v, _ = states.LoadOrStore(b, &state{b: b, procs: procs, key: registry.KeyProcs(nameOf(b), procs)})
+		v, _ = states.LoadOrStore(b, &state{b: b, procs: procs, key: benchname.Printed(nameOf(b), procs)})
 	}
 	st := v.(*state)
 	st.mu.Lock()
@@ -507,7 +508,7 @@ func reportMetric(b *testing.B, v float64, unit string) {
 // while it prints it under procs (golang/go#49980).
 func staleProcsMessage(name string, procs, now int) string {
 	return fmt.Sprintf("benchkit: %s: testing measured this first run at GOMAXPROCS=%d, not %d (golang/go#49980). "+
-		"Fix: -count≥2, ignoring the first run", registry.KeyProcs(name, procs), now, procs)
+		"Fix: -count≥2, ignoring the first run", benchname.Printed(name, procs), now, procs)
 }
 
 // parentsWarned holds the names of parent benchmarks already told that

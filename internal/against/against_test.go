@@ -62,32 +62,23 @@ func TestParseOutputRejects(t *testing.T) {
 		"lines TestMain prints before the header or after PASS are no benchmark's")
 	assert.Empty(t, got.bad)
 	assert.Empty(t, parseOutput([]byte("BenchmarkSum-2 \t 10\t 1 ns/op\nPASS\n"), sel).results, "no header: no benchmark ran")
-	assert.Equal(t, "Sum", trimProcs("Sum-2", []int{2}))
-	assert.Equal(t, "Sum-3", trimProcs("Sum-3", []int{2}), "not a -cpu value: part of the name")
-	assert.Equal(t, "Sum", trimProcs("Sum", []int{1}))
 }
 
 func TestFailedBenchmarks(t *testing.T) {
 	assert.Equal(t, []string{"BenchmarkB", "BenchmarkD", "BenchmarkD/s=1"}, failedBenchmarks([]byte(
-		"BenchmarkA-2 \t 1\t 5 ns/op\n--- FAIL: BenchmarkB\n    x_test.go:4: boom\n--- FAIL: BenchmarkD\n    --- FAIL: BenchmarkD/s=1\n")),
+		"BenchmarkA-2 \t 1\t 5 ns/op\n--- FAIL: BenchmarkB\n    x_test.go:4: boom\n--- FAIL: BenchmarkD\n    --- FAIL: BenchmarkD/s=1\n"), []int{2}),
 		"--- FAIL lines, sub-benchmarks too")
 	assert.Equal(t, []string{"BenchmarkC-2"}, failedBenchmarks([]byte(
-		"BenchmarkA-2 \t 1\t 5 ns/op\nBenchmarkC-2 \t 1\npanic: kaboom\n\ngoroutine 22 [running]:\np.BenchmarkC(0x1)\n")),
+		"BenchmarkA-2 \t 1\t 5 ns/op\nBenchmarkC-2 \t 1\npanic: kaboom\n\ngoroutine 22 [running]:\np.BenchmarkC(0x1)\n"), []int{2}),
 		"the cut-short line of the benchmark that was running")
 	assert.Equal(t, []string{"BenchmarkC"}, failedBenchmarks([]byte(
-		"BenchmarkA-2 \t 1\t 5 ns/op\npanic: kaboom\n\ngoroutine 22 [running]:\nexample.com/p.helper()\nexample.com/p.BenchmarkC.func1(0x1)\n")),
+		"BenchmarkA-2 \t 1\t 5 ns/op\npanic: kaboom\n\ngoroutine 22 [running]:\nexample.com/p.helper()\nexample.com/p.BenchmarkC.func1(0x1)\n"), []int{2}),
 		"from the stack when testing had not printed the name")
-	assert.Empty(t, failedBenchmarks([]byte("BenchmarkA-2 \t 1\t 5 ns/op\nsignal: killed\n")))
+	assert.Empty(t, failedBenchmarks([]byte("BenchmarkA-2 \t 1\t 5 ns/op\nsignal: killed\n"), []int{2}))
 	assert.Equal(t, []string{"BenchmarkHang"}, failedBenchmarks([]byte(
-		"=== RUN   BenchmarkA\nBenchmarkA-2 \t 1\t 5 ns/op\n=== RUN   BenchmarkHang\n")),
+		"=== RUN   BenchmarkA\nBenchmarkA-2 \t 1\t 5 ns/op\n=== RUN   BenchmarkHang\n"), []int{2}),
 		"killed in its first call: the last benchmark the verbose output started")
-	assert.Empty(t, failedBenchmarks([]byte("=== RUN   BenchmarkA\nBenchmarkA-2 \t 1\t 5 ns/op\n")), "it finished: nothing to blame")
-}
-
-func TestTopLevel(t *testing.T) {
-	assert.Equal(t, "BenchmarkSum", topLevel("BenchmarkSum/n=10-2"))
-	assert.Equal(t, "Sum", topLevel("Sum-2"))
-	assert.Equal(t, "Sum", topLevel("Sum"))
+	assert.Empty(t, failedBenchmarks([]byte("=== RUN   BenchmarkA\nBenchmarkA-2 \t 1\t 5 ns/op\n"), []int{2}), "it finished: nothing to blame")
 }
 
 func TestSkipFor(t *testing.T) {
@@ -164,7 +155,7 @@ func TestAgainstFlagsOK(t *testing.T) {
 func TestJoinOutput(t *testing.T) {
 	out := joinOutput([]byte("BenchmarkWork-2 \t 1\t 5 ns/op\nBenchmarkPanics-2   \t"),
 		[]byte("panic: boom\n\ngoroutine 21 [running]:\nexample.com/p.BenchmarkPanics(0x1)\n"))
-	assert.Equal(t, []string{"BenchmarkPanics-2"}, failedBenchmarks(out))
+	assert.Equal(t, []string{"BenchmarkPanics-2"}, failedBenchmarks(out, []int{2}))
 	assert.Equal(t, "a\nb", string(joinOutput([]byte("a\n"), []byte("b"))))
 }
 

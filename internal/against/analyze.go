@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	vd "github.com/benchkit/go-benchkit/internal/verdict"
@@ -91,7 +92,7 @@ func (st *state) blind(s int) bool {
 func (st *state) only(mine, other map[string]bool) []string {
 	var out []string
 	for name := range mine {
-		if !other[name] && !st.failed["Benchmark"+topLevel(name)] {
+		if !other[name] && !st.failed["Benchmark"+benchname.TopLevel(name)] {
 			out = append(out, name)
 		}
 	}

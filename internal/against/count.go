@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
@@ -28,7 +29,7 @@ func (st *state) countAll(a *registry.Against, fs *flag.FlagSet, stderr io.Write
 	byName := map[string]registry.InstrChange{}
 	for i := range a.Benches {
 		b := &a.Benches[i]
-		name := "Benchmark" + trimProcs(b.Name, cpus())
+		name := "Benchmark" + benchname.Trim(b.Name, cpus()...)
 		ch, ok := byName[name]
 		if !ok {
 			basePath, newPath := st.exe(sideBase), st.exe(sideNew)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
@@ -70,14 +71,14 @@ func (st *state) discover(dir string, fs *flag.FlagSet) (lock []leaf, why map[st
 func (d discovery) classify(failed map[string]bool) (lock []leaf, why map[string]string) {
 	why = map[string]string{}
 	for _, name := range sortedNames(d.printed[0]) {
-		if !d.printed[1][name] || failed["Benchmark"+topLevel(name)] {
+		if !d.printed[1][name] || failed["Benchmark"+benchname.TopLevel(name)] {
 			continue // one binary only, or failed: said elsewhere
 		}
 		b, okB := d.tracked[0][name]
 		_, okN := d.tracked[1][name]
 		switch {
 		case okB && okN:
-			lock = append(lock, leaf{name: name, full: trimProcs(b.Name, cpus()), procs: procsOf(name), nsPerOp: b.NsPerOp})
+			lock = append(lock, leaf{name: name, full: benchname.Trim(b.Name, cpus()...), procs: benchname.Procs(name, cpus()), nsPerOp: b.NsPerOp})
 		case !d.speaks[0] && okN:
 			why[name] = "the base binary does not speak the lockstep protocol (its TestMain does not call benchkit.Main, or it was built with a benchkit before lockstep)"
 		default:
@@ -138,21 +139,6 @@ func missingIn(base, cand bool) string {
 	return "this binary"
 }
 
-// procsOf returns the GOMAXPROCS a printed name runs at: its -P suffix
-// when P is one of the processes' values, else the only value (testing
-// prints no suffix for 1).
-func procsOf(name string) int {
-	for _, p := range cpus() {
-		if p > 1 && strings.HasSuffix(name, fmt.Sprintf("-%d", p)) {
-			return p
-		}
-	}
-	if slices.Contains(cpus(), 1) {
-		return 1
-	}
-	return cpus()[0]
-}
-
 func sortedNames(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -166,10 +152,10 @@ func sortedNames(m map[string]bool) []string {
 // discovery), naming the benchmarks it was running; they are left out of
 // what follows.
 func (st *state) processFailed(s, r int, err error, res child.Result) *registry.AgainstFailure {
-	f := registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(joinOutput(res.Stdout, res.Stderr)),
+	f := registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(joinOutput(res.Stdout, res.Stderr), cpus()),
 		Message: failureMessage(err), Output: child.Tail(res, 40)}
 	for _, b := range f.Benchmarks {
-		st.failed[topLevel(b)] = true
+		st.failed[benchname.TopLevel(b)] = true
 	}
 	if !st.repeated(f) {
 		st.failures = append(st.failures, f)

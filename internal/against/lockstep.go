@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
@@ -327,7 +328,7 @@ func (st *state) lockstepFailed(s, t int, lf leaf, err error) error {
 	}
 	f := registry.AgainstFailure{Side: sideNames[s], Round: t + 1, Benchmarks: []string{lf.full},
 		Message: "lockstep: " + msg, Output: child.Tail(res, 40)}
-	st.failed["Benchmark"+topLevel(lf.name)] = true
+	st.failed["Benchmark"+benchname.TopLevel(lf.name)] = true
 	st.failures = append(st.failures, f)
 	return errors.New(f.Message)
 }

@@ -5,9 +5,9 @@ import (
 	"bytes"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"golang.org/x/perf/benchfmt"
 )
@@ -142,21 +142,7 @@ type selection struct {
 // selects reports whether the printed name (without "Benchmark", with
 // a -procs suffix) is one the process selected.
 func (sel selection) selects(name string) bool {
-	return child.Selects(sel.bench, sel.skip, "Benchmark"+trimProcs(name, sel.procs))
-}
-
-// trimProcs removes a trailing "-P" suffix when P is one of procs, the
-// GOMAXPROCS values the process ran at (testing prints none for 1).
-func trimProcs(name string, procs []int) string {
-	i := strings.LastIndexByte(name, '-')
-	if i < 0 {
-		return name
-	}
-	p, err := strconv.Atoi(name[i+1:])
-	if err != nil || p <= 1 || !slices.Contains(procs, p) {
-		return name
-	}
-	return name[:i]
+	return child.Selects(sel.bench, sel.skip, "Benchmark"+benchname.Trim(name, sel.procs...))
 }
 
 // nsPerOp returns a result's ns/op as printed (benchfmt converts it to
@@ -199,7 +185,7 @@ var (
 // function in the first stack frame that names one, or else the last one
 // the verbose output started (=== RUN): a benchmark that hangs in its
 // first call never gets its name printed otherwise.
-func failedBenchmarks(out []byte) []string {
+func failedBenchmarks(out []byte, procs []int) []string {
 	var names []string
 	running, frame, started, panicked := "", "", "", false
 	sc := bufio.NewScanner(bytes.NewReader(out))
@@ -222,7 +208,7 @@ func failedBenchmarks(out []byte) []string {
 			f := strings.Fields(line)
 			if len(f) < 4 {
 				running = f[0]
-			} else if procsSuffixRE.ReplaceAllString(f[0], "") == started {
+			} else if benchname.Trim(f[0], procs...) == started {
 				started = "" // it finished
 			}
 		case strings.HasPrefix(line, "panic: "):
@@ -243,17 +229,4 @@ func failedBenchmarks(out []byte) []string {
 		names = append(names, running)
 	}
 	return names
-}
-
-// procsSuffixRE matches a printed name's -procs suffix.
-var procsSuffixRE = regexp.MustCompile(`-\d+$`)
-
-// topLevel returns the top-level benchmark function of a name as printed
-// ("BenchmarkSum/n=10-2" → "BenchmarkSum", "Sum-2" → "Sum"): Go
-// identifiers contain neither '/' nor '-'.
-func topLevel(name string) string {
-	if i := strings.IndexAny(name, "/-"); i >= 0 {
-		return name[:i]
-	}
-	return name
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
@@ -227,12 +228,12 @@ func fullyLocked(locked []lockedBench, seen [sides]map[string]bool) map[string]b
 	}
 	tops := map[string]bool{}
 	for _, lb := range locked {
-		tops[topLevel(lb.name)] = true
+		tops[benchname.TopLevel(lb.name)] = true
 	}
 	for s := range seen {
 		for name := range seen[s] {
 			if !done[name] {
-				delete(tops, topLevel(name))
+				delete(tops, benchname.TopLevel(name))
 			}
 		}
 	}
@@ -248,7 +249,7 @@ func (st *state) needRounds() bool {
 	}
 	for s := range st.seen {
 		for name := range st.seen[s] {
-			if !st.lockedTops[topLevel(name)] && !st.failed["Benchmark"+topLevel(name)] {
+			if !st.lockedTops[benchname.TopLevel(name)] && !st.failed["Benchmark"+benchname.TopLevel(name)] {
 				return true
 			}
 		}
@@ -341,7 +342,7 @@ func (st *state) add(round [sides]procOutput) {
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		if st.failed["Benchmark"+topLevel(name)] || st.isLocked(name) {
+		if st.failed["Benchmark"+benchname.TopLevel(name)] || st.isLocked(name) {
 			continue
 		}
 		var ms [sides]measurement
@@ -405,11 +406,11 @@ func (st *state) skipFor(s int) string {
 func onlyTop(mine, other map[string]bool) []string {
 	tops := map[string]bool{}
 	for name := range other {
-		tops[topLevel(name)] = true
+		tops[benchname.TopLevel(name)] = true
 	}
 	var out []string
 	for name := range mine {
-		if t := topLevel(name); !tops[t] && !slices.Contains(out, t) {
+		if t := benchname.TopLevel(name); !tops[t] && !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
@@ -441,7 +442,7 @@ func (st *state) reject(s, r int, bad map[string]string, res child.Result) {
 		st.failures = append(st.failures, registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: []string{full},
 			Message: fmt.Sprintf("its result was not taken: %s. A benchmark must not write to stdout, which go test parses: use b.Log", bad[name]),
 			Output:  child.Tail(res, 40)})
-		st.failed[topLevel(full)] = true
+		st.failed[benchname.TopLevel(full)] = true
 	}
 }
 

@@ -1,9 +1,7 @@
 package registry
 
 import (
-	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -212,25 +210,6 @@ type Registry struct {
 }
 
 var std Registry
-
-// Key returns the registry key for a benchmark named name (b.Name()) running
-// now: the name testing prints, with the "-P" suffix when GOMAXPROCS P is
-// not 1, so that runs under different -cpu values are kept apart and Track's
-// rows and control's comparisons for one benchmark share a key.
-func Key(name string) string { return KeyProcs(name, runtime.GOMAXPROCS(0)) }
-
-// KeyProcs returns the registry key for a benchmark named name whose run
-// testing prints with GOMAXPROCS procs: name, plus "-procs" when procs is
-// not 1. A run's printed value can differ from the one in effect while it
-// ran (golang/go#49980: testing runs a benchmark's very first call before
-// it sets the first -cpu value); benchkit files the run under the name
-// testing prints.
-func KeyProcs(name string, procs int) string {
-	if procs != 1 {
-		return name + "-" + strconv.Itoa(procs)
-	}
-	return name
-}
 
 // Default returns the process-wide registry that Track, Loop, Compare and
 // Main share.

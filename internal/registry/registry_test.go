@@ -2,7 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -91,14 +90,6 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 	assert.Equal(t, 800, r.Benchmarks()[0].TotalRuns)
 	assert.Equal(t, 800, r.Benchmarks()[0].Flags[0].Count)
-}
-
-func TestKey(t *testing.T) {
-	old := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(old)
-	assert.Equal(t, "BenchmarkX/a=1", Key("BenchmarkX/a=1"), "no suffix at GOMAXPROCS=1, as testing prints it")
-	runtime.GOMAXPROCS(3)
-	assert.Equal(t, "BenchmarkX/a=1-3", Key("BenchmarkX/a=1"))
 }
 
 func TestComparisonForkDeltasAreCopied(t *testing.T) {

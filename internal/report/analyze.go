@@ -3,9 +3,9 @@ package report
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/verdict"
@@ -73,7 +73,7 @@ func gateFailure(name string, c registry.Comparison) string {
 		detail = "a candidate"
 	}
 	return fmt.Sprintf("benchkit: %s: gate %.3g%% failed: %s slower than %s beyond the gate; fix the regression or raise the gate",
-		displayName(name, 1), c.Gate, detail, c.Baseline)
+		benchname.Display(name, 1), c.Gate, detail, c.Baseline)
 }
 
 // splitProcs makes one row per GOMAXPROCS value of b's runs (one row when
@@ -94,7 +94,7 @@ func splitProcs(b registry.Bench) []Row {
 	}
 	rows := make([]Row, 0, len(procs))
 	for _, p := range procs {
-		r := Row{Name: b.Name, Display: displayName(b.Name, p), Procs: p, Flags: b.Flags, Count: b.Count}
+		r := Row{Name: b.Name, Display: benchname.Display(b.Name, p), Procs: p, Flags: b.Flags, Count: b.Count}
 		for _, run := range b.Runs {
 			if run.Procs == p {
 				r.Runs = append(r.Runs, run)
@@ -110,21 +110,6 @@ func splitProcs(b registry.Bench) []Row {
 		rows = append(rows, r)
 	}
 	return rows
-}
-
-// displayName returns name as go test prints it: without the "Benchmark"
-// prefix, with "-procs" when procs is neither 0 (unknown) nor 1 and name
-// does not already end with it (benchkit.Track keys its records by b.Name()
-// plus the suffix testing prints).
-func displayName(name string, procs int) string {
-	d := strings.TrimPrefix(name, "Benchmark")
-	if d == "" {
-		d = name
-	}
-	if suffix := "-" + strconv.Itoa(procs); procs > 1 && !strings.HasSuffix(d, suffix) {
-		d += suffix
-	}
-	return d
 }
 
 func analyzeRow(r *Row, delta float64) {

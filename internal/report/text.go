@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
@@ -523,7 +524,7 @@ func comparisonLines(p *printer, c ComparisonRow) {
 // comparisonName is the comparison's benchmark as go test prints it, with
 // "(i of n)" when the benchmark made several.
 func comparisonName(c ComparisonRow) string {
-	name := displayName(c.Benchmark, 1)
+	name := benchname.Display(c.Benchmark, 1)
 	if c.Of > 1 {
 		name += fmt.Sprintf(" (%d of %d)", c.Index, c.Of)
 	}
@@ -584,7 +585,7 @@ func comparisonNotes(c ComparisonRow) []string {
 // registry did not hold.
 func comparisonsDropped(c ComparisonRow) string {
 	return fmt.Sprintf("⚠ %s of %s were not recorded: the registry holds at most %d per benchmark",
-		textfmt.Plural(c.Dropped, "more comparison"), displayName(c.Benchmark, 1), registry.MaxComparisons)
+		textfmt.Plural(c.Dropped, "more comparison"), benchname.Display(c.Benchmark, 1), registry.MaxComparisons)
 }
 
 // estimateRow is one implementation's row of a comparison: name, time,

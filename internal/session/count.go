@@ -3,9 +3,8 @@ package session
 import (
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
@@ -44,7 +43,7 @@ func countTargets(benches []registry.Bench) []countTarget {
 		if len(b.Runs) == 0 {
 			continue
 		}
-		name := strings.TrimSuffix(b.Name, procsSuffix(b.Runs[len(b.Runs)-1].Procs))
+		name := benchname.Trim(b.Name, b.Runs[len(b.Runs)-1].Procs)
 		i, seen := index[name]
 		if !seen {
 			i = len(out)
@@ -54,15 +53,6 @@ func countTargets(benches []registry.Bench) []countTarget {
 		out[i].keys = append(out[i].keys, b.Name)
 	}
 	return out
-}
-
-// procsSuffix is the suffix testing adds to a name run at procs: "-P",
-// or "" for 1 (or unknown).
-func procsSuffix(procs int) string {
-	if procs > 1 {
-		return "-" + strconv.Itoa(procs)
-	}
-	return ""
 }
 
 // medianNs is the median ns/op of runs, 0 when none is known.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
@@ -57,9 +57,13 @@ func funcName(b *testing.B) string {
 	return ""
 }
 
-// Key returns b's registry key: Name(b) with the "-P" suffix of the
-// GOMAXPROCS value testing prints for it (registry.KeyProcs).
-func Key(b *testing.B) string { return registry.KeyProcs(Name(b), Procs(b)) }
+// Key returns b's registry key, the name testing prints for the run:
+// Name(b) with the "-P" suffix of the GOMAXPROCS value it prints it under
+// (benchname.Printed). A run's printed value can differ from the one in
+// effect while it ran (golang/go#49980: testing runs a benchmark's very
+// first call before it sets the first -cpu value); benchkit files the run
+// under the name testing prints.
+func Key(b *testing.B) string { return benchname.Printed(Name(b), Procs(b)) }
 
 // BenchmarkNames returns the names of the top-level benchmarks m, a
 // *testing.M, will run when selected (its unexported benchmarks field),
