@@ -13,7 +13,7 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/env"
 )
 
 // pinned is a binary held for the whole run, so that every process runs
@@ -112,7 +112,7 @@ func identify(r io.ReaderAt, size int64, path string) (binaryFile, error) {
 	for _, s := range bi.Settings {
 		b.settings[s.Key] = s.Value
 	}
-	if v := report.ParseVCS(bi.Settings); v != nil { // the same stamp the JSON's vcs reads
+	if v := env.ParseVCS(bi.Settings); v != nil { // the same stamp the JSON's vcs reads
 		b.VCSRevision, b.VCSTime = v.Revision, v.Time
 		b.VCSModified = v.Modified != nil && *v.Modified
 	}

@@ -41,7 +41,7 @@ func TestJSONMeta(t *testing.T) {
 			Start:     time.Date(2026, 11, 30, 20, 5, 0, 123, time.FixedZone("CET", 3600)),
 			GoVersion: "go1.26.8",
 			GoTest:    GoTestFlags{Bench: ".", Benchtime: "100x", Count: 10, CPU: "1,2", Benchmem: true},
-			VCS:       &VCS{System: "git", Revision: "a1b2c3", Time: "2026-11-30T19:00:00Z", Modified: &modified},
+			VCS:       &env.VCS{System: "git", Revision: "a1b2c3", Time: "2026-11-30T19:00:00Z", Modified: &modified},
 			Env:       &snap,
 		}}
 	m := decodeJSON(t, in)

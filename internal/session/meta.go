@@ -16,7 +16,7 @@ func meta(d Deps, start time.Time, snap env.Snapshot) report.Meta {
 	m := report.Meta{Start: start, GoVersion: snap.GoVersion, GoTest: goTestFlags(d.fs), Env: &snap}
 	if d.build != nil {
 		if bi, ok := d.build(); ok && bi != nil {
-			m.VCS = report.ParseVCS(bi.Settings)
+			m.VCS = env.ParseVCS(bi.Settings)
 		}
 	}
 	return m

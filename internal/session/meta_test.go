@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchkit/go-benchkit/internal/report"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -36,20 +35,6 @@ func TestMainGoTestFlags(t *testing.T) {
 	assert.Equal(t, "", g.Benchtime)
 }
 
-func TestMainVCS(t *testing.T) {
-	v := report.ParseVCS([]debug.BuildSetting{{Key: "-compiler", Value: "gc"}, {Key: "vcs", Value: "git"},
-		{Key: "vcs.revision", Value: "45ab9a7"}, {Key: "vcs.time", Value: "2026-11-30T20:02:50Z"}, {Key: "vcs.modified", Value: "true"}})
-	require.NotNil(t, v)
-	assert.Equal(t, "git", v.System)
-	assert.Equal(t, "45ab9a7", v.Revision)
-	assert.Equal(t, "2026-11-30T20:02:50Z", v.Time)
-	require.NotNil(t, v.Modified)
-	assert.True(t, *v.Modified)
-	assert.Nil(t, report.ParseVCS([]debug.BuildSetting{{Key: "GOOS", Value: "linux"}}), "go test's default build has no stamp")
-	v = report.ParseVCS([]debug.BuildSetting{{Key: "vcs.revision", Value: "abc"}})
-	require.NotNil(t, v)
-	assert.Nil(t, v.Modified, "no vcs.modified: unknown")
-}
 
 // TestMainJSONMetadata: the JSON report written by Main carries the start
 // time, the Go version, go test's cpu line, the benchmark flags, the VCS
