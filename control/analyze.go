@@ -4,45 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/benchkit/go-benchkit/internal/verdict"
+	"github.com/benchkit/go-benchkit/control/verdict"
 )
-
-// Verdict is the outcome of one candidate in a comparison: [Faster] and
-// [Slower] are decided differences; [Same] is a decided absence of a
-// difference that matters; [Undecided] means the measurement cannot tell,
-// and the Estimate's Reason says why.
-type Verdict = verdict.Verdict
-
-// The verdicts.
-const (
-	Faster    = verdict.Faster
-	Slower    = verdict.Slower
-	Same      = verdict.Same
-	Undecided = verdict.Undecided
-)
-
-// Sample is the measured per-operation time of one implementation in each
-// round, in nanoseconds: Sample.NsPerOp[r] is its batch time in round r
-// divided by the batch's iteration count.
-type Sample = verdict.Sample
-
-// Estimate is one implementation's difference from the baseline: its
-// median time per operation (NsPerOp, ns), DeltaPct = (median over rounds
-// of t_impl/t_base − 1)·100 with its interval [LoPct, HiPct] at
-// Result.Confidence (over forks: the mean of the forks' deltas and a
-// t-interval around it, each fork's own delta in ForkDeltaPct), the
-// Verdict and its Reason.
-type Estimate = verdict.Estimate
-
-// Result is the outcome of one comparison: the baseline's name and median
-// time per operation, the control's and each candidate's [Estimate], the
-// measured rounds, the confidence of each interval after the Bonferroni
-// correction, the number of processes (Forks; 1 is within one process,
-// and the interval then describes this process only), the thresholds
-// (Negligible, Gate, GateFailed), what Compare measured (BatchIters,
-// OverheadNsPerOp, Seed, BudgetNs; zero from Analyze) and Warnings that
-// weaken the result without changing a verdict.
-type Result = verdict.Result
 
 // Analyze computes a comparison from per-round times: base and control
 // (a second copy of the baseline), and each candidate, all with one time
@@ -74,29 +37,29 @@ type Result = verdict.Result
 //     one whose interval lies above 0 and above the control's interval is
 //     Slower; below 0 and below the control's interval, Faster; anything
 //     else is Undecided (interval too wide, or inside the noise floor).
-func Analyze(base, control Sample, cands []Sample, opts ...Option) (Result, error) {
+func Analyze(base, control verdict.Sample, cands []verdict.Sample, opts ...Option) (verdict.Result, error) {
 	cfg := buildConfig(opts)
 	if len(cfg.errs) > 0 {
-		return Result{}, fmt.Errorf("%s", strings.Join(cfg.errs, "; "))
+		return verdict.Result{}, fmt.Errorf("%s", strings.Join(cfg.errs, "; "))
 	}
 	return analyze(base, control, cands, cfg)
 }
 
-func analyze(base, control Sample, cands []Sample, cfg config) (Result, error) {
+func analyze(base, control verdict.Sample, cands []verdict.Sample, cfg config) (verdict.Result, error) {
 	if err := checkReserved(base, cands); err != nil {
-		return Result{}, err
+		return verdict.Result{}, err
 	}
 	res, err := verdict.Analyze(base, control, cands, cfg.options())
 	if err != nil {
-		return Result{}, fmt.Errorf("control: %w", err)
+		return verdict.Result{}, fmt.Errorf("control: %w", err)
 	}
 	return res, nil
 }
 
 // checkReserved returns the error [Compare] gives when the baseline or a
 // candidate is named [ControlName], which only the control may be.
-func checkReserved(base Sample, cands []Sample) error {
-	for i, s := range append([]Sample{base}, cands...) {
+func checkReserved(base verdict.Sample, cands []verdict.Sample) error {
+	for i, s := range append([]verdict.Sample{base}, cands...) {
 		if s.Name != ControlName {
 			continue
 		}
@@ -117,17 +80,17 @@ func checkReserved(base Sample, cands []Sample) error {
 // and the same rule but for the interval: each fork's median ratio, and
 // Student's t-interval over the forks (verdict.AnalyzeGroups). The
 // bootstrap does not apply.
-func analyzeForks(forks [][]Sample, cfg config) (Result, error) {
+func analyzeForks(forks [][]verdict.Sample, cfg config) (verdict.Result, error) {
 	if len(forks) > 0 && len(forks[0]) > 0 {
 		if err := checkReserved(forks[0][0], forks[0][min(2, len(forks[0])):]); err != nil {
-			return Result{}, err
+			return verdict.Result{}, err
 		}
 	}
 	o := cfg.options()
 	o.Bootstrap = 0
 	res, err := verdict.AnalyzeGroups(forks, o)
 	if err != nil {
-		return Result{}, fmt.Errorf("control: %w", err)
+		return verdict.Result{}, fmt.Errorf("control: %w", err)
 	}
 	return res, nil
 }

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"math/rand/v2"
 	"testing"
 
@@ -11,8 +12,8 @@ import (
 // synthFork returns one fork's samples: base, control and one candidate
 // "new" whose time is the baseline's × (1 + shift) per round, with 0.1%
 // noise per batch.
-func synthFork(rng *rand.Rand, rounds int, ctlShift, shift float64) []Sample {
-	s := []Sample{{Name: "base"}, {Name: ControlName}, {Name: "new"}}
+func synthFork(rng *rand.Rand, rounds int, ctlShift, shift float64) []verdict.Sample {
+	s := []verdict.Sample{{Name: "base"}, {Name: ControlName}, {Name: "new"}}
 	for range rounds {
 		b := 100 * (1 + 0.001*rng.NormFloat64())
 		s[0].NsPerOp = append(s[0].NsPerOp, b)
@@ -26,7 +27,7 @@ func TestAnalyzeForksWidth(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// The same +3% in every fork: the interval stays narrow, the verdict
 	// is slower.
-	var agree, disagree [][]Sample
+	var agree, disagree [][]verdict.Sample
 	for range 5 {
 		agree = append(agree, synthFork(rng, 200, 0, 0.03))
 	}
@@ -48,11 +49,11 @@ func TestAnalyzeForksWidth(t *testing.T) {
 	assert.InDelta(t, 1, ed.ForkDeltaPct[0], 0.05, "each fork's own delta, in order")
 	assert.Less(t, ea.HiPct-ea.LoPct, 0.1, "agreeing forks: narrow")
 	assert.Greater(t, ed.HiPct-ed.LoPct, 2.0, "disagreeing forks: wide enough to hold their spread")
-	assert.Equal(t, Slower, ea.Verdict)
-	assert.Equal(t, Same, a.Control.Verdict)
+	assert.Equal(t, verdict.Slower, ea.Verdict)
+	assert.Equal(t, verdict.Same, a.Control.Verdict)
 	// A within-process analysis of the same rounds pooled would be narrow
 	// either way: that is what the forks are for.
-	pooled := []Sample{{Name: "base"}, {Name: ControlName}, {Name: "new"}}
+	pooled := []verdict.Sample{{Name: "base"}, {Name: ControlName}, {Name: "new"}}
 	for _, f := range disagree {
 		for i := range pooled {
 			pooled[i].NsPerOp = append(pooled[i].NsPerOp, f[i].NsPerOp...)
@@ -66,27 +67,27 @@ func TestAnalyzeForksWidth(t *testing.T) {
 
 func TestAnalyzeForksUndecided(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	one, err := analyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05)}, buildConfig(nil))
+	one, err := analyzeForks([][]verdict.Sample{synthFork(rng, 100, 0, 0.05)}, buildConfig(nil))
 	require.NoError(t, err)
-	assert.Equal(t, Undecided, one.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Undecided, one.Candidates[0].Verdict)
 	assert.Contains(t, one.Candidates[0].Reason, "only 1 fork: an interval across processes needs at least 2")
 
 	empty := synthFork(rng, 0, 0, 0)
-	r, err := analyzeForks([][]Sample{synthFork(rng, 100, 0, 0.05), empty}, buildConfig(nil))
+	r, err := analyzeForks([][]verdict.Sample{synthFork(rng, 100, 0, 0.05), empty}, buildConfig(nil))
 	require.NoError(t, err)
-	assert.Equal(t, Undecided, r.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Undecided, r.Candidates[0].Verdict)
 	assert.Contains(t, r.Candidates[0].Reason, "fork 2 of 2 measured no round")
 
 	// The control 2% off zero in every fork: +3% is not beyond it by 2%
 	// again, and is not decided.
-	var off [][]Sample
+	var off [][]verdict.Sample
 	for range 4 {
 		off = append(off, synthFork(rng, 100, 0.02, 0.03))
 	}
 	r, err = analyzeForks(off, buildConfig(nil))
 	require.NoError(t, err)
-	assert.Equal(t, Undecided, r.Control.Verdict)
-	assert.Equal(t, Undecided, r.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Undecided, r.Control.Verdict)
+	assert.Equal(t, verdict.Undecided, r.Candidates[0].Verdict)
 	assert.Contains(t, r.Candidates[0].Reason, "cannot decide: the control")
 }
 
@@ -96,11 +97,11 @@ func TestAnalyzeForksBadInput(t *testing.T) {
 	assert.ErrorContains(t, err, "no forks")
 	other := synthFork(rng, 10, 0, 0)
 	other[2].Name = "other"
-	_, err = analyzeForks([][]Sample{synthFork(rng, 10, 0, 0), other}, buildConfig(nil))
+	_, err = analyzeForks([][]verdict.Sample{synthFork(rng, 10, 0, 0), other}, buildConfig(nil))
 	assert.ErrorContains(t, err, "every fork must measure the same ones")
 	short := synthFork(rng, 10, 0, 0)
 	short[2].NsPerOp = short[2].NsPerOp[:3]
-	_, err = analyzeForks([][]Sample{short}, buildConfig(nil))
+	_, err = analyzeForks([][]verdict.Sample{short}, buildConfig(nil))
 	assert.ErrorContains(t, err, "control: fork 0: sample \"new\" has 3 rounds")
 }
 
@@ -119,14 +120,14 @@ func TestCombineWarnings(t *testing.T) {
 
 func TestAnalyzeForksWideReason(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	var forks [][]Sample
+	var forks [][]verdict.Sample
 	for _, sh := range []float64{-0.02, 0.015, -0.01, 0.02, 0.005} {
 		forks = append(forks, synthFork(rng, 100, 0, sh))
 	}
 	r, err := analyzeForks(forks, buildConfig(nil))
 	require.NoError(t, err)
 	e := r.Candidates[0]
-	assert.Equal(t, Undecided, e.Verdict)
+	assert.Equal(t, verdict.Undecided, e.Verdict)
 	assert.Contains(t, e.Reason, "the 5 forks disagree by more than that")
 	assert.Contains(t, e.Reason, "more forks (-benchkit.forks) narrow it")
 }

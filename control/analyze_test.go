@@ -1,6 +1,7 @@
 package control
 
 import (
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -29,8 +30,8 @@ func newSynth(n int, seed uint64) *synthRun {
 	return s
 }
 
-func (s *synthRun) sample(name string, cost, noise float64) Sample {
-	out := Sample{Name: name}
+func (s *synthRun) sample(name string, cost, noise float64) verdict.Sample {
+	out := verdict.Sample{Name: name}
 	for _, sp := range s.speed {
 		out.NsPerOp = append(out.NsPerOp, cost*sp*(1+noise*(2*s.rng.Float64()-1)))
 	}
@@ -43,18 +44,18 @@ func TestAnalyzeVerdicts(t *testing.T) {
 		ctlCost     float64
 		candCost    float64
 		candNoise   float64
-		want        Verdict
-		wantCtl     Verdict
+		want        verdict.Verdict
+		wantCtl     verdict.Verdict
 		reasonParts []string
 		tol         float64
 		reason      string
 	}{
-		{"slower", 100, 105, 0.01, Slower, Same, []string{"excludes 0", "above the control's"}, 0.5, "+5% with 1% noise is decided"},
-		{"faster", 100, 95, 0.01, Faster, Same, []string{"below the control's"}, 0.5, "-5% with 1% noise is decided"},
-		{"same", 100, 100, 0.01, Same, Same, []string{"within ±1%"}, 0.5, "no difference, tight interval"},
-		{"too wide", 100, 100, 0.40, Undecided, Same, []string{"contains 0", "too wide"}, 10, "40% noise cannot resolve 1%"},
-		{"control off", 103, 105, 0.01, Undecided, Undecided, []string{"cannot decide", "the control (a copy of base) came out +2.9", "off zero"}, 0.5, "a control 3% off zero leaves +5% undecided: not beyond it by its offset again"},
-		{"control off, far beyond", 103, 110, 0.01, Slower, Undecided, []string{"came out +2.9", "off zero, and the interval lies above it by more than that offset again"}, 0.5, "+10% lies beyond a control 3% off by more than 3% again"},
+		{"slower", 100, 105, 0.01, verdict.Slower, verdict.Same, []string{"excludes 0", "above the control's"}, 0.5, "+5% with 1% noise is decided"},
+		{"faster", 100, 95, 0.01, verdict.Faster, verdict.Same, []string{"below the control's"}, 0.5, "-5% with 1% noise is decided"},
+		{"same", 100, 100, 0.01, verdict.Same, verdict.Same, []string{"within ±1%"}, 0.5, "no difference, tight interval"},
+		{"too wide", 100, 100, 0.40, verdict.Undecided, verdict.Same, []string{"contains 0", "too wide"}, 10, "40% noise cannot resolve 1%"},
+		{"control off", 103, 105, 0.01, verdict.Undecided, verdict.Undecided, []string{"cannot decide", "the control (a copy of base) came out +2.9", "off zero"}, 0.5, "a control 3% off zero leaves +5% undecided: not beyond it by its offset again"},
+		{"control off, far beyond", 103, 110, 0.01, verdict.Slower, verdict.Undecided, []string{"came out +2.9", "off zero, and the interval lies above it by more than that offset again"}, 0.5, "+10% lies beyond a control 3% off by more than 3% again"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -62,7 +63,7 @@ func TestAnalyzeVerdicts(t *testing.T) {
 			base := s.sample("base", 100, 0.01)
 			ctl := s.sample("control", tt.ctlCost, 0.01)
 			cand := s.sample("cand", tt.candCost, tt.candNoise)
-			res, err := Analyze(base, ctl, []Sample{cand})
+			res, err := Analyze(base, ctl, []verdict.Sample{cand})
 			require.NoError(t, err)
 			require.Len(t, res.Candidates, 1)
 			e := res.Candidates[0]
@@ -84,7 +85,7 @@ func TestAnalyzeVerdicts(t *testing.T) {
 // reaches into the control's interval is undecided, not slower.
 func TestAnalyzeOverlapsControl(t *testing.T) {
 	n := 40
-	base, ctl, cand := Sample{Name: "base"}, Sample{Name: "control"}, Sample{Name: "cand"}
+	base, ctl, cand := verdict.Sample{Name: "base"}, verdict.Sample{Name: "control"}, verdict.Sample{Name: "cand"}
 	for i := range n {
 		base.NsPerOp = append(base.NsPerOp, 100)
 		// control ratios spread over [0.99, 1.01): median 1.0, interval
@@ -96,13 +97,13 @@ func TestAnalyzeOverlapsControl(t *testing.T) {
 		u := float64((i*7)%n) / float64(n)
 		cand.NsPerOp = append(cand.NsPerOp, 100*(1.001+0.05*u*u*u))
 	}
-	res, err := Analyze(base, ctl, []Sample{cand})
+	res, err := Analyze(base, ctl, []verdict.Sample{cand})
 	require.NoError(t, err)
 	e := res.Candidates[0]
 	require.Greater(t, e.LoPct, 0.0, "precondition: excludes 0")
 	require.Less(t, e.LoPct, res.Control.HiPct, "precondition: overlaps the control")
 	require.Greater(t, e.HiPct, res.Negligible, "precondition: not within ±ε")
-	assert.Equal(t, Undecided, e.Verdict)
+	assert.Equal(t, verdict.Undecided, e.Verdict)
 	assert.Contains(t, e.Reason, "overlaps the control's")
 }
 
@@ -128,7 +129,7 @@ func TestAnalyzeBonferroni(t *testing.T) {
 	}
 	require.Less(t, l4, l2, "precondition: the corrected interval starts at a lower order statistic")
 	// Ratios: the lowest l4 rounds are 0.98 (below zero), the rest 1.05+.
-	base, ctl, cand := Sample{Name: "base"}, Sample{Name: "control"}, Sample{Name: "cand"}
+	base, ctl, cand := verdict.Sample{Name: "base"}, verdict.Sample{Name: "control"}, verdict.Sample{Name: "cand"}
 	for i := range n {
 		base.NsPerOp = append(base.NsPerOp, 100)
 		ctl.NsPerOp = append(ctl.NsPerOp, 100*(1+0.001*float64(i%3-1)))
@@ -138,94 +139,94 @@ func TestAnalyzeBonferroni(t *testing.T) {
 		}
 		cand.NsPerOp = append(cand.NsPerOp, 100*r)
 	}
-	other := Sample{Name: "other", NsPerOp: base.NsPerOp}
-	other2 := Sample{Name: "other2", NsPerOp: base.NsPerOp}
+	other := verdict.Sample{Name: "other", NsPerOp: base.NsPerOp}
+	other2 := verdict.Sample{Name: "other2", NsPerOp: base.NsPerOp}
 
-	one, err := Analyze(base, ctl, []Sample{cand})
+	one, err := Analyze(base, ctl, []verdict.Sample{cand})
 	require.NoError(t, err)
-	three, err := Analyze(base, ctl, []Sample{cand, other, other2})
+	three, err := Analyze(base, ctl, []verdict.Sample{cand, other, other2})
 	require.NoError(t, err)
 	assert.InDelta(t, lvl2, one.Confidence, 1e-12)
 	assert.InDelta(t, lvl4, three.Confidence, 1e-12)
-	assert.Equal(t, Slower, one.Candidates[0].Verdict, "%+v", one.Candidates[0])
-	assert.Equal(t, Undecided, three.Candidates[0].Verdict, "%+v", three.Candidates[0])
-	assert.Equal(t, Same, three.Candidates[1].Verdict)
+	assert.Equal(t, verdict.Slower, one.Candidates[0].Verdict, "%+v", one.Candidates[0])
+	assert.Equal(t, verdict.Undecided, three.Candidates[0].Verdict, "%+v", three.Candidates[0])
+	assert.Equal(t, verdict.Same, three.Candidates[1].Verdict)
 }
 
 func TestAnalyzeTooFewRounds(t *testing.T) {
 	s := newSynth(5, 1)
-	res, err := Analyze(s.sample("base", 100, 0), s.sample("control", 100, 0), []Sample{s.sample("cand", 200, 0)})
+	res, err := Analyze(s.sample("base", 100, 0), s.sample("control", 100, 0), []verdict.Sample{s.sample("cand", 200, 0)})
 	require.NoError(t, err)
-	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Undecided, res.Candidates[0].Verdict)
 	assert.Contains(t, res.Candidates[0].Reason, "only 5 rounds")
 	assert.Contains(t, res.Candidates[0].Reason, "at least 7")
 	assert.InDelta(t, 100, res.Candidates[0].DeltaPct, 1e-9, "the point estimate is still reported")
-	assert.Equal(t, Undecided, res.Control.Verdict)
+	assert.Equal(t, verdict.Undecided, res.Control.Verdict)
 
-	res, err = Analyze(Sample{Name: "base"}, Sample{Name: "control"}, nil)
+	res, err = Analyze(verdict.Sample{Name: "base"}, verdict.Sample{Name: "control"}, nil)
 	require.NoError(t, err, "zero rounds is a result, not an error")
-	assert.Equal(t, Undecided, res.Control.Verdict)
+	assert.Equal(t, verdict.Undecided, res.Control.Verdict)
 }
 
 func TestAnalyzeGate(t *testing.T) {
 	s := newSynth(100, 3)
 	base, ctl := s.sample("base", 100, 0.005), s.sample("control", 100, 0.005)
 	slow := s.sample("slow", 110, 0.005)
-	res, err := Analyze(base, ctl, []Sample{slow}, Gate(5))
+	res, err := Analyze(base, ctl, []verdict.Sample{slow}, Gate(5))
 	require.NoError(t, err)
-	assert.Equal(t, Slower, res.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Slower, res.Candidates[0].Verdict)
 	assert.True(t, res.GateFailed, "+10% decided beyond a 5% gate")
 
-	res, err = Analyze(base, ctl, []Sample{slow}, Gate(15))
+	res, err = Analyze(base, ctl, []verdict.Sample{slow}, Gate(15))
 	require.NoError(t, err)
 	assert.False(t, res.GateFailed, "+10% within a 15% gate")
 
 	// Undecided (control off, the candidate not beyond it by its offset
 	// again) never fails the gate, though beyond it.
-	res, err = Analyze(base, s.sample("control", 105, 0.005), []Sample{s.sample("slow", 108, 0.005)}, Gate(5))
+	res, err = Analyze(base, s.sample("control", 105, 0.005), []verdict.Sample{s.sample("slow", 108, 0.005)}, Gate(5))
 	require.NoError(t, err)
-	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Undecided, res.Candidates[0].Verdict)
 	assert.False(t, res.GateFailed)
 }
 
 func TestAnalyzeBootstrap(t *testing.T) {
 	s := newSynth(100, 5)
 	base, ctl, cand := s.sample("base", 100, 0.01), s.sample("control", 100, 0.01), s.sample("cand", 105, 0.01)
-	a, err := Analyze(base, ctl, []Sample{cand}, Bootstrap(500), Seed(9))
+	a, err := Analyze(base, ctl, []verdict.Sample{cand}, Bootstrap(500), Seed(9))
 	require.NoError(t, err)
-	b, err := Analyze(base, ctl, []Sample{cand}, Bootstrap(500), Seed(9))
+	b, err := Analyze(base, ctl, []verdict.Sample{cand}, Bootstrap(500), Seed(9))
 	require.NoError(t, err)
 	assert.Equal(t, a, b, "deterministic for a seed")
-	assert.Equal(t, Slower, a.Candidates[0].Verdict)
-	sign, err := Analyze(base, ctl, []Sample{cand})
+	assert.Equal(t, verdict.Slower, a.Candidates[0].Verdict)
+	sign, err := Analyze(base, ctl, []verdict.Sample{cand})
 	require.NoError(t, err)
 	assert.Equal(t, sign.Candidates[0].DeltaPct, a.Candidates[0].DeltaPct, "same point estimate")
 	assert.NotEqual(t, sign.Candidates[0].LoPct, a.Candidates[0].LoPct, "a different interval")
 }
 
 func TestAnalyzeErrors(t *testing.T) {
-	ok := Sample{Name: "base", NsPerOp: []float64{1, 2, 3}}
+	ok := verdict.Sample{Name: "base", NsPerOp: []float64{1, 2, 3}}
 	tests := []struct {
 		name       string
-		base, ctl  Sample
-		cands      []Sample
+		base, ctl  verdict.Sample
+		cands      []verdict.Sample
 		opts       []Option
 		wantSubstr string
 	}{
-		{"length", ok, Sample{Name: "control", NsPerOp: []float64{1, 2}}, nil, nil, "has 2 rounds, the baseline 3"},
-		{"zero time", ok, Sample{Name: "control", NsPerOp: []float64{1, 0, 3}}, nil, nil, "round 1 has time 0"},
-		{"NaN", ok, Sample{Name: "control", NsPerOp: []float64{1, math.NaN(), 3}}, nil, nil, "finite and > 0"},
-		{"duplicate", ok, Sample{Name: "base", NsPerOp: []float64{1, 2, 3}}, nil, nil, "two samples are named \"base\""},
-		{"empty name", ok, Sample{NsPerOp: []float64{1, 2, 3}}, nil, nil, "empty name"},
-		{"candidate named control", ok, Sample{Name: "ctl", NsPerOp: []float64{1, 2, 3}}, []Sample{{Name: "control", NsPerOp: []float64{1, 2, 3}}}, nil,
+		{"length", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, 2}}, nil, nil, "has 2 rounds, the baseline 3"},
+		{"zero time", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, 0, 3}}, nil, nil, "round 1 has time 0"},
+		{"NaN", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, math.NaN(), 3}}, nil, nil, "finite and > 0"},
+		{"duplicate", ok, verdict.Sample{Name: "base", NsPerOp: []float64{1, 2, 3}}, nil, nil, "two samples are named \"base\""},
+		{"empty name", ok, verdict.Sample{NsPerOp: []float64{1, 2, 3}}, nil, nil, "empty name"},
+		{"candidate named control", ok, verdict.Sample{Name: "ctl", NsPerOp: []float64{1, 2, 3}}, []verdict.Sample{{Name: "control", NsPerOp: []float64{1, 2, 3}}}, nil,
 			`control: candidate 1 has the invalid name "control": the name "control" is reserved for the automatic copy of the baseline: rename the implementation`},
-		{"baseline named control", Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, Sample{Name: "ctl", NsPerOp: []float64{1, 2, 3}}, nil, nil,
+		{"baseline named control", verdict.Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, verdict.Sample{Name: "ctl", NsPerOp: []float64{1, 2, 3}}, nil, nil,
 			`control: the baseline has the invalid name "control": the name "control" is reserved`},
-		{"bad gate", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Gate(-1)}, "Gate(-1)"},
-		{"bad confidence", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Confidence(1)}, "Confidence(1)"},
-		{"bad negligible", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Negligible(math.Inf(1))}, "Negligible(+Inf)"},
-		{"bad bootstrap", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Bootstrap(3)}, "Bootstrap(3)"},
-		{"bad batch", ok, Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{BatchTime(1)}, "BatchTime(1ns)"},
+		{"bad gate", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Gate(-1)}, "Gate(-1)"},
+		{"bad confidence", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Confidence(1)}, "Confidence(1)"},
+		{"bad negligible", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Negligible(math.Inf(1))}, "Negligible(+Inf)"},
+		{"bad bootstrap", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{Bootstrap(3)}, "Bootstrap(3)"},
+		{"bad batch", ok, verdict.Sample{Name: "control", NsPerOp: []float64{1, 2, 3}}, nil, []Option{BatchTime(1)}, "BatchTime(1ns)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -244,8 +245,8 @@ func TestAnalyzeErrors(t *testing.T) {
 // Result is ever NaN or ±Inf, within one process or over forks.
 func TestAnalyzeExtremeTimes(t *testing.T) {
 	const n = 10
-	rep := func(name string, v float64) Sample {
-		s := Sample{Name: name}
+	rep := func(name string, v float64) verdict.Sample {
+		s := verdict.Sample{Name: name}
 		for range n {
 			s.NsPerOp = append(s.NsPerOp, v)
 		}
@@ -267,10 +268,10 @@ func TestAnalyzeExtremeTimes(t *testing.T) {
 		{"near MaxFloat64", math.MaxFloat64, math.MaxFloat64, math.MaxFloat64 / 2, "", -50},
 		{"smallest times", math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64, 2 * math.SmallestNonzeroFloat64, "", 100},
 	}
-	finite := func(t *testing.T, res Result) {
+	finite := func(t *testing.T, res verdict.Result) {
 		t.Helper()
 		vals := []float64{res.BaselineNsPerOp, res.Confidence}
-		for _, e := range append([]Estimate{res.Control}, res.Candidates...) {
+		for _, e := range append([]verdict.Estimate{res.Control}, res.Candidates...) {
 			vals = append(vals, e.NsPerOp, e.DeltaPct, e.LoPct, e.HiPct, ratioPct(e))
 			vals = append(vals, e.ForkDeltaPct...)
 		}
@@ -281,8 +282,8 @@ func TestAnalyzeExtremeTimes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base, ctl, cand := rep("base", tt.base), rep("control", tt.ctl), rep("cand", tt.cand)
-			res, err := Analyze(base, ctl, []Sample{cand})
-			fres, ferr := analyzeForks([][]Sample{{base, ctl, cand}, {base, ctl, cand}}, buildConfig(nil))
+			res, err := Analyze(base, ctl, []verdict.Sample{cand})
+			fres, ferr := analyzeForks([][]verdict.Sample{{base, ctl, cand}, {base, ctl, cand}}, buildConfig(nil))
 			if tt.want != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.want)
@@ -302,9 +303,9 @@ func TestAnalyzeExtremeTimes(t *testing.T) {
 }
 
 func TestLines(t *testing.T) {
-	res := Result{Baseline: "old", BaselineNsPerOp: 412.3, Rounds: 712, BatchIters: 120, OverheadNsPerOp: 1.8, Confidence: 0.975, Seed: 1,
-		Control:    Estimate{Name: "control", DeltaPct: 0.02, LoPct: -0.21, HiPct: 0.25, Verdict: Same, Reason: "noise floor"},
-		Candidates: []Estimate{{Name: "new", DeltaPct: 4.93, LoPct: 4.61, HiPct: 5.2, Verdict: Slower, Reason: "r"}},
+	res := verdict.Result{Baseline: "old", BaselineNsPerOp: 412.3, Rounds: 712, BatchIters: 120, OverheadNsPerOp: 1.8, Confidence: 0.975, Seed: 1,
+		Control:    verdict.Estimate{Name: "control", DeltaPct: 0.02, LoPct: -0.21, HiPct: 0.25, Verdict: verdict.Same, Reason: "noise floor"},
+		Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 4.93, LoPct: 4.61, HiPct: 5.2, Verdict: verdict.Slower, Reason: "r"}},
 		Warnings:   []string{"w"}}
 	got := lines(res)
 	require.Len(t, got, 4)
@@ -322,7 +323,7 @@ func TestAnalyzeAA(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, res.Candidates)
 	assert.InDelta(t, 0.95, res.Confidence, 1e-12)
-	assert.Equal(t, Same, res.Control.Verdict)
+	assert.Equal(t, verdict.Same, res.Control.Verdict)
 	assert.Contains(t, res.Control.Reason, "noise floor")
 	assert.Less(t, res.Control.LoPct, 0.0)
 	assert.Greater(t, res.Control.HiPct, 0.0)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/testingb"
 )
@@ -68,7 +69,7 @@ func (c Comparer) Benchstat(b *testing.B, r int, base Impl, cands ...Impl) {
 // roundOrders returns r orders of m implementations: the identity first,
 // then shuffles from the seed.
 func roundOrders(m, r int, seed uint64) [][]int {
-	s := newSchedule(m, seed)
+	s := stats.NewSchedule(m, seed)
 	out := make([][]int, r)
 	for i := range out {
 		if i == 0 {

@@ -3,6 +3,7 @@ package control
 import (
 	"flag"
 	"fmt"
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"os"
 	"runtime"
 	"strings"
@@ -14,7 +15,6 @@ import (
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/testingb"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Comparer runs comparisons with a fixed set of options. The zero value
@@ -29,7 +29,7 @@ type Comparer struct {
 func With(opts ...Option) Comparer { return Comparer{opts: opts} }
 
 // Compare is With().Compare: see [Comparer.Compare].
-func Compare(b *testing.B, base Impl, cands ...Impl) Result {
+func Compare(b *testing.B, base Impl, cands ...Impl) verdict.Result {
 	b.Helper()
 	return Comparer{}.Compare(b, base, cands...)
 }
@@ -63,7 +63,7 @@ func Compare(b *testing.B, base Impl, cands ...Impl) Result {
 // for an implementation that panics, naming it, with its stack. Called
 // from a RunParallel body or from two goroutines sharing b, it panics with
 // the fix, since b.Fatal may not be called off the benchmark goroutine.
-func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) Result {
+func (c Comparer) Compare(b *testing.B, base Impl, cands ...Impl) verdict.Result {
 	b.Helper()
 	cfg := buildConfig(c.opts)
 	if len(cfg.errs) > 0 {
@@ -137,7 +137,7 @@ func setProcs(procs int) (restore func()) {
 // it, notes for the log, or the reason an implementation skipped, or an
 // error that fails the benchmark.
 type outcome struct {
-	res   Result
+	res   verdict.Result
 	ms    measurement
 	notes []string
 	skip  string
@@ -228,14 +228,15 @@ func measureFork(b *testing.B, impls []Impl, p plan, cfg config) {
 }
 
 // result turns a measurement into a Result.
-func result(impls []Impl, ms measurement, cfg config, budget time.Duration) Result {
-	samples := make([]Sample, len(impls))
+func result(impls []Impl, ms measurement, cfg config, budget time.Duration) verdict.Result {
+	samples := make([]verdict.Sample, len(impls))
 	for i, im := range impls {
-		samples[i] = Sample{Name: im.name}
+		samples[i] = verdict.Sample{Name: im.name}
 		if ms.ns != nil {
 			samples[i].NsPerOp = ms.ns[i]
 		}
 	}
+	cfg.stopped = ms.stopped
 	res, err := analyze(samples[0], samples[1], samples[2:], cfg)
 	if err != nil {
 		// Measured times are positive and paired by construction.
@@ -245,10 +246,9 @@ func result(impls []Impl, ms measurement, cfg config, budget time.Duration) Resu
 }
 
 // finish adds the measurement's details to an analysed Result: the count
-// per batch, the closure overhead, the budget, the warnings, Undecided
-// everywhere when measuring stopped early, and the closure-overhead
-// warning.
-func finish(res Result, ms measurement, budget time.Duration) Result {
+// per batch, the closure overhead, the budget, the warnings and the
+// closure-overhead warning.
+func finish(res verdict.Result, ms measurement, budget time.Duration) verdict.Result {
 	if res.Rounds == 0 && len(ms.probeNs) == 2+len(res.Candidates) {
 		// Nothing but the probe measured: its one call of each is the
 		// only time there is, and the line shows it rather than nothing.
@@ -262,14 +262,6 @@ func finish(res Result, ms measurement, budget time.Duration) Result {
 	res.OverheadNsPerOp = ms.overhead
 	res.BudgetNs = float64(budget)
 	res.Warnings = append(res.Warnings, ms.warnings...)
-	if ms.stopped != "" {
-		why := "measuring stopped: " + ms.stopped
-		res.Control.Verdict, res.Control.Reason = Undecided, why
-		for i := range res.Candidates {
-			res.Candidates[i].Verdict, res.Candidates[i].Reason = Undecided, why
-		}
-		res.GateFailed = false
-	}
 	switch {
 	case res.BaselineNsPerOp > 0 && ms.overhead >= res.BaselineNsPerOp:
 		// The empty closure cannot cost more than a call that includes
@@ -287,7 +279,7 @@ func finish(res Result, ms measurement, budget time.Duration) Result {
 }
 
 // report writes the metrics, the log lines and the registry record.
-func report(b *testing.B, res Result, ms measurement, notes []string) {
+func report(b *testing.B, res verdict.Result, ms measurement, notes []string) {
 	b.Helper()
 	extra := testflag.Metrics(os.Getenv, flag.CommandLine)
 	if res.BaselineNsPerOp > 0 {
@@ -323,14 +315,12 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 	reg := registry.Comparison{Result: rec, Procs: runtime.GOMAXPROCS(0), RoundNs: ms.ns}
 	registry.Default().AddComparison(testingb.Key(b), reg)
 
-	if res.Gate > 0 {
-		for _, e := range res.Candidates {
-			switch {
-			case e.Verdict == Slower && e.DeltaPct > res.Gate:
-				b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, verdict.FmtPct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
-			case e.Verdict == Undecided && e.DeltaPct > res.Gate:
-				b.Logf("control: gate not applied to %s (%s, above the %.3g%% gate): undecided: %s", e.Name, verdict.FmtPct(e.DeltaPct), res.Gate, e.Reason)
-			}
+	for _, e := range res.Candidates {
+		switch {
+		case e.GateFailed:
+			b.Errorf("control: gate failed: %s is %s slower than %s %s, beyond the %.3g%% gate", e.Name, textfmt.Pct(e.DeltaPct), res.Baseline, fmtCI(e, res.Confidence), res.Gate)
+		case e.GateNote != "":
+			b.Logf("control: %s: %s; it is undecided because %s", e.Name, e.GateNote, e.Reason)
 		}
 	}
 }
@@ -338,7 +328,7 @@ func report(b *testing.B, res Result, ms measurement, notes []string) {
 // reportImpls reports each implementation's ns/op, its ratio to the
 // baseline and the closure overhead: the metrics that -benchkit.metrics=off
 // (BENCHKIT_METRICS=off) leaves out.
-func reportImpls(b *testing.B, res Result, ms measurement) {
+func reportImpls(b *testing.B, res verdict.Result, ms measurement) {
 	b.ReportMetric(res.BaselineNsPerOp, res.Baseline+"-ns/op")
 	for _, e := range res.Candidates {
 		b.ReportMetric(e.NsPerOp, e.Name+"-ns/op")
@@ -359,7 +349,7 @@ func reportImpls(b *testing.B, res Result, ms measurement) {
 // implementation's as <name>-MB/s (only when extra, the metrics switch,
 // is on): n / ns-per-op × 1e3. Without a measurement it reports MB/s 0,
 // which go test does not print.
-func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
+func reportThroughput(b *testing.B, res verdict.Result, n int64, extra bool) {
 	if !(res.BaselineNsPerOp > 0) {
 		b.ReportMetric(0, "MB/s")
 		return
@@ -385,7 +375,7 @@ func reportThroughput(b *testing.B, res Result, n int64, extra bool) {
 //	control: plus5    +4.93% [+4.61%, +5.20%] slower: the interval excludes 0 ...
 //
 // The format is for people; the Result fields are the stable contract.
-func lines(res Result) []string {
+func lines(res verdict.Result) []string {
 	w := len(ControlName)
 	for _, e := range res.Candidates {
 		w = max(w, len(e.Name))
@@ -396,11 +386,11 @@ func lines(res Result) []string {
 	}
 	out := []string{fmt.Sprintf("control: %s %.4g ns/op; %s × %d calls %s; closure %.3g ns/op; %.1f%% intervals (Bonferroni over %d); seed %d",
 		res.Baseline, res.BaselineNsPerOp, textfmt.Plural(res.Rounds, "round"), res.BatchIters, where, res.OverheadNsPerOp, 100*res.Confidence, len(res.Candidates)+1, res.Seed)}
-	line := func(e Estimate) string {
+	line := func(e verdict.Estimate) string {
 		if res.Rounds == 0 {
 			return fmt.Sprintf("control: %-*s %s: %s", w, e.Name, e.Verdict, e.Reason)
 		}
-		return fmt.Sprintf("control: %-*s %8s %s %s: %s", w, e.Name, verdict.FmtPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct), e.Verdict, e.Reason)
+		return fmt.Sprintf("control: %-*s %8s %s %s: %s", w, e.Name, textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct), e.Verdict, e.Reason)
 	}
 	out = append(out, line(res.Control))
 	for _, e := range res.Candidates {
@@ -415,8 +405,8 @@ func lines(res Result) []string {
 	return out
 }
 
-func fmtCI(e Estimate, conf float64) string {
-	return fmt.Sprintf("(%.1f%% interval %s)", 100*conf, verdict.FmtInterval(e.LoPct, e.HiPct))
+func fmtCI(e verdict.Estimate, conf float64) string {
+	return fmt.Sprintf("(%.1f%% interval %s)", 100*conf, textfmt.Interval(e.LoPct, e.HiPct))
 }
 
 // ratioUnit returns the metric unit Compare reports an implementation's
@@ -431,4 +421,4 @@ func ratioUnit(name, base string) string { return name + "/" + base + "-%" }
 // compares it across files. go test prints metrics to four significant
 // digits, so the benchmark line resolves 0.1 points near 100; the log
 // line has two decimals and the Result full precision.
-func ratioPct(e Estimate) float64 { return 100 + e.DeltaPct }
+func ratioPct(e verdict.Estimate) float64 { return 100 + e.DeltaPct }

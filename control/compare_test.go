@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -139,7 +139,7 @@ func TestCompareInProcess(t *testing.T) {
 			return s
 		}
 	}
-	var res Result
+	var res verdict.Result
 	br := testing.Benchmark(func(b *testing.B) {
 		res = With(Seed(3)).Compare(b, Func("short", sum(100)), Func("long", sum(200)))
 	})
@@ -172,12 +172,12 @@ func TestCompareInProcess(t *testing.T) {
 // undecided verdict that says why, and does not fail.
 func TestCompareOneX(t *testing.T) {
 	setBenchtime(t, "1x")
-	var res Result
+	var res verdict.Result
 	br := testing.Benchmark(func(b *testing.B) {
 		res = Compare(b, Func("a", func() int { return 1 }), Func("b", func() int { return 2 }))
 	})
 	assert.Equal(t, 1, res.Rounds)
-	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Undecided, res.Candidates[0].Verdict)
 	assert.Contains(t, res.Candidates[0].Reason, "only 1 round:")
 	assert.Equal(t, 1.0, br.Extra["rounds"])
 }
@@ -204,7 +204,7 @@ func TestCompareSetBytes(t *testing.T) {
 			return s
 		}
 	}
-	var res Result
+	var res verdict.Result
 	br := testing.Benchmark(func(b *testing.B) {
 		b.SetBytes(2048)
 		res = With(Seed(3)).Compare(b, Func("short", sum(2048)), Func("long", sum(4096)))
@@ -237,10 +237,10 @@ func mbPerSec(t *testing.T, line string) float64 {
 // baseline's time gets its own warning, not a percentage over
 // 100 and a correction formula that no longer means anything.
 func TestFinishOverheadAboveTime(t *testing.T) {
-	res := finish(Result{Baseline: "tiny", BaselineNsPerOp: 2}, measurement{overhead: 3}, time.Second)
+	res := finish(verdict.Result{Baseline: "tiny", BaselineNsPerOp: 2}, measurement{overhead: 3}, time.Second)
 	require.Len(t, res.Warnings, 1)
 	assert.Contains(t, res.Warnings[0], "the closure call alone measured 3 ns, no less than tiny's 2 ns/op")
-	res = finish(Result{Baseline: "small", BaselineNsPerOp: 10}, measurement{overhead: 3}, time.Second)
+	res = finish(verdict.Result{Baseline: "small", BaselineNsPerOp: 10}, measurement{overhead: 3}, time.Second)
 	require.Len(t, res.Warnings, 1)
 	assert.Contains(t, res.Warnings[0], "the closure call costs 3 ns, 30% of small's 10 ns/op")
 }

@@ -2,6 +2,7 @@ package control_test
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"strconv"
 	"testing"
 
@@ -52,9 +53,9 @@ func ExampleBenchstat() {
 // verdicts, deterministically. Here the candidate is 5% slower in every
 // round, give or take a little, and the control is the baseline again.
 func ExampleAnalyze() {
-	base := control.Sample{Name: "old"}
-	ctl := control.Sample{Name: "control"}
-	cand := control.Sample{Name: "new"}
+	base := verdict.Sample{Name: "old"}
+	ctl := verdict.Sample{Name: "control"}
+	cand := verdict.Sample{Name: "new"}
 	for r := range 30 {
 		machine := 100 + float64(r%7)    // the machine drifts between rounds
 		jitter := 0.002 * float64(r%5-2) // ±0.4% per batch
@@ -62,12 +63,12 @@ func ExampleAnalyze() {
 		ctl.NsPerOp = append(ctl.NsPerOp, machine*(1+jitter))
 		cand.NsPerOp = append(cand.NsPerOp, machine*(1.05-jitter))
 	}
-	res, err := control.Analyze(base, ctl, []control.Sample{cand})
+	res, err := control.Analyze(base, ctl, []verdict.Sample{cand})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, e := range append([]control.Estimate{res.Control}, res.Candidates...) {
+	for _, e := range append([]verdict.Estimate{res.Control}, res.Candidates...) {
 		fmt.Printf("%-7s %+.2f%% [%+.2f%%, %+.2f%%] %s: %s\n", e.Name, e.DeltaPct, e.LoPct, e.HiPct, e.Verdict, e.Reason)
 	}
 	// Output:

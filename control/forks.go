@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -209,10 +210,10 @@ func implNames(impls []Impl) []string {
 }
 
 // samples returns the fork's rounds as Samples, base first.
-func (fr forkResult) samples() []Sample {
-	out := make([]Sample, len(fr.Names))
+func (fr forkResult) samples() []verdict.Sample {
+	out := make([]verdict.Sample, len(fr.Names))
 	for i, name := range fr.Names {
-		out[i] = Sample{Name: name}
+		out[i] = verdict.Sample{Name: name}
 		if i < len(fr.NsPerOp) {
 			out[i].NsPerOp = fr.NsPerOp[i]
 		}
@@ -397,12 +398,13 @@ func appendRounds(all, fork [][]float64) [][]float64 {
 	return all
 }
 
-// forkedResult analyses the forks' rounds with [AnalyzeForks]' rule.
-func forkedResult(frs []forkResult, ms measurement, cfg config, budget time.Duration) Result {
-	forks := make([][]Sample, len(frs))
+// forkedResult analyses the forks' rounds with analyzeForks's rule.
+func forkedResult(frs []forkResult, ms measurement, cfg config, budget time.Duration) verdict.Result {
+	forks := make([][]verdict.Sample, len(frs))
 	for f, fr := range frs {
 		forks[f] = fr.samples()
 	}
+	cfg.stopped = ms.stopped
 	res, err := analyzeForks(forks, cfg)
 	if err != nil {
 		// The children measured the implementations runForks checked.
@@ -420,12 +422,12 @@ func childTarget(b *testing.B) bool {
 
 // forksLine is the log line listing each implementation's per-fork
 // deltas, "" when no fork measured a round.
-func forksLine(res Result) string {
+func forksLine(res verdict.Result) string {
 	if len(res.Control.ForkDeltaPct) == 0 {
 		return ""
 	}
 	var parts []string
-	for _, e := range append([]Estimate{res.Control}, res.Candidates...) {
+	for _, e := range append([]verdict.Estimate{res.Control}, res.Candidates...) {
 		ds := make([]string, len(e.ForkDeltaPct))
 		for i, d := range e.ForkDeltaPct {
 			ds[i] = fmt.Sprintf("%+.2f", d)

@@ -16,7 +16,7 @@ const ControlName = "control"
 
 // Impl is one implementation in a comparison: a name and a function whose
 // result is kept alive. Make it with [Func]; the zero Impl is rejected by
-// [Compare] and [Rounds] with a message.
+// [Compare] and [Benchstat] with a message.
 type Impl struct {
 	name  string
 	isNil bool
@@ -47,7 +47,7 @@ func (i Impl) Name() string { return i.name }
 // that as a GOMAXPROCS suffix), and not be [ControlName]. [Compare] also
 // rejects a name whose metric unit is one of its own: "closure"
 // (closure-ns/op is the call overhead). Func does not check; [Compare] and
-// [Rounds] do, and fail the benchmark with a message naming the fix.
+// [Benchstat] do, and fail the benchmark with a message naming the fix.
 func Func[T any](name string, f func() T) Impl {
 	if f == nil {
 		return Impl{name: name, isNil: true}
@@ -217,7 +217,7 @@ var ownUnits = map[string]string{
 // is also one of Compare's own units or another implementation's: the
 // benchmark line would carry two values under one unit, and benchstat
 // would show one as the other. Only Compare reports these metrics, so
-// [Rounds] does not call it.
+// [Benchstat] does not call it.
 func checkUnits(impls []Impl) error {
 	owner := make(map[string]string, len(ownUnits)+2*len(impls))
 	for u, what := range ownUnits {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // measurement is what the measuring layer saw: per implementation (in the
@@ -32,10 +31,6 @@ type measurement struct {
 	warnings []string
 	elapsed  time.Duration
 }
-
-// newSchedule returns the balanced random order of m implementations
-// drawn from seed (verdict.Schedule).
-func newSchedule(m int, seed uint64) *verdict.Schedule { return verdict.NewSchedule(m, seed) }
 
 // timeBatch runs one batch and returns its duration. A panic in the
 // implementation is re-raised with its name.
@@ -371,7 +366,7 @@ func (w warmup) fitIters(n int, batchTime, fixed time.Duration) (int, time.Durat
 // read 0 on the clock.
 func (m meter) rounds(n int, round time.Duration, maxRounds int, seed uint64) (ns [][]float64, zero int) {
 	ns = make([][]float64, len(m.impls))
-	sched := newSchedule(len(m.impls), seed)
+	sched := stats.NewSchedule(len(m.impls), seed)
 	times := make([]time.Duration, len(m.impls))
 	for r := 0; r < maxRounds; r++ {
 		if m.now().Add(round).After(m.deadline) {

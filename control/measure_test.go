@@ -1,6 +1,7 @@
 package control
 
 import (
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -63,9 +64,9 @@ func TestMeasureFakeClock(t *testing.T) {
 	assert.Greater(t, ms.elapsed, budget*9/10, "and uses most of the budget")
 
 	res := result(impls, ms, fakeConfig(c), budget)
-	assert.Equal(t, Slower, res.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Slower, res.Candidates[0].Verdict)
 	assert.InDelta(t, 5, res.Candidates[0].DeltaPct, 0.3)
-	assert.Equal(t, Same, res.Control.Verdict)
+	assert.Equal(t, verdict.Same, res.Control.Verdict)
 }
 
 func TestMeasureOrderBalanced(t *testing.T) {
@@ -111,7 +112,7 @@ func TestMeasureSlowFunction(t *testing.T) {
 	assert.Contains(t, ms.stopped, "raise -benchtime")
 	assert.LessOrEqual(t, ms.elapsed, budget+3*time.Second+time.Microsecond, "overrun by at most the one call")
 	res := result(impls, ms, fakeConfig(c), budget)
-	assert.Equal(t, Undecided, res.Candidates[0].Verdict)
+	assert.Equal(t, verdict.Undecided, res.Candidates[0].Verdict)
 	assert.Contains(t, res.Candidates[0].Reason, "measuring stopped")
 }
 

@@ -5,10 +5,10 @@ import (
 	"math"
 	"time"
 
-	"github.com/benchkit/go-benchkit/internal/verdict"
+	"github.com/benchkit/go-benchkit/control/verdict"
 )
 
-// An Option changes how [Compare], [Rounds] or [Analyze] work. Options are
+// An Option changes how [Compare], [Benchstat] or [Analyze] work. Options are
 // made by the functions in this package; the interface is sealed.
 type Option interface {
 	apply(*config)
@@ -28,6 +28,9 @@ type config struct {
 	bootstrap  int           // resamples; 0 = sign test
 	forks      int           // processes; 0 = not set by an option
 	errs       []string      // invalid options, reported by the entry point
+	// stopped is why measuring stopped early (set by Compare from the
+	// measurement, never by an option): the rule then decides nothing.
+	stopped string
 
 	now func() time.Time // test knob: clock
 }
@@ -57,7 +60,7 @@ func buildConfig(opts []Option) config {
 // options returns the estimator's settings.
 func (c config) options() verdict.Options {
 	return verdict.Options{Confidence: c.confidence, Negligible: c.negligible, Gate: c.gate,
-		Bootstrap: c.bootstrap, Seed: c.seed}
+		Bootstrap: c.bootstrap, Seed: c.seed, Stopped: c.stopped}
 }
 
 func (c *config) bad(format string, args ...any) {

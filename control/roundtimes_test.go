@@ -1,6 +1,7 @@
 package control
 
 import (
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"runtime"
 	"testing"
 
@@ -44,7 +45,7 @@ func TestCompareRecordsRoundTimes(t *testing.T) {
 			return s
 		}
 	}
-	var res Result
+	var res verdict.Result
 	testing.Benchmark(func(b *testing.B) {
 		res = With(Seed(5), Forks(1)).Compare(b, Func("short", sum(50)), Func("long", sum(100)))
 	})

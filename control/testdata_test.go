@@ -296,9 +296,9 @@ func TestTestdataBench(t *testing.T) {
 		require.NoError(t, err)
 		switch delta := ratio - 100; {
 		case delta > 10.1:
-			assert.Contains(t, out, "control: gate not applied to plus200")
+			assert.Contains(t, out, "control: plus200: gate not applied")
 		case delta < 9.9:
-			assert.NotContains(t, out, "control: gate not applied to plus200")
+			assert.NotContains(t, out, "control: plus200: gate not applied")
 		}
 	})
 
@@ -312,7 +312,7 @@ func TestTestdataBench(t *testing.T) {
 			assert.Contains(t, out, "beyond the 10% gate")
 			assert.Contains(t, out, "--- FAIL: BenchmarkGate")
 		} else {
-			assert.Contains(t, out, "control: gate not applied to plus200")
+			assert.Contains(t, out, "control: plus200: gate not applied")
 		}
 		out, code = run(t, "-test.bench=^BenchmarkGateFaster$", "-test.benchtime=100ms")
 		assert.Equal(t, 0, code, "a faster candidate never fails a gate: %s", out)

@@ -7,7 +7,7 @@
 //
 // bench_test.go measures them three ways: plain sub-benchmarks (the way
 // the seed did, for -count + benchstat), control.Compare, and
-// control.Rounds. The groundtruth table (go run ./internal/accuracy
+// control.Benchstat. The groundtruth table (go run ./internal/accuracy
 // groundtruth) runs the first two 30 times and counts how often each way
 // gets the known answers.
 package seed000

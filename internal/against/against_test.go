@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 func TestAgainstShare(t *testing.T) {
@@ -112,14 +112,14 @@ func TestAgainstBench(t *testing.T) {
 	assert.Equal(t, verdict.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
 	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
 	assert.Equal(t, registry.Count{Base: 64, New: 96}, b.Bytes)
-	assert.True(t, b.GateFailed)
+	assert.True(t, b.GateFailed())
 
 	// The control 5% off zero: nothing is decided, and the gate says so.
 	off := registry.Side{NsPerOp: synth(10, 105, 0.2)}
 	b = benchOf("X-2", base, slow, off, registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5})
 	assert.Equal(t, verdict.Undecided, b.NewEst.Verdict)
 	assert.Contains(t, b.NewEst.Reason, "cannot decide: the control")
-	assert.False(t, b.GateFailed, "undecided never fails the gate")
+	assert.False(t, b.GateFailed(), "undecided never fails the gate")
 	assert.Contains(t, b.GateNote, "undecided")
 
 	// One round: no interval; counts still compared.

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	vd "github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	vd "github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // result gathers the run's record: every benchmark measured in complete
@@ -119,10 +119,8 @@ func merge(a, b map[string]bool) map[string]bool {
 // median, which holds across processes because every round is new ones,
 // and which, being distribution-free, is not thrown by the odd round a
 // busy machine makes several times slower. allocs/op and B/op are
-// compared exactly, as the median of each side's rounds. The gates of a
-// apply: a decided Slower beyond a.GatePct, and with a.GateAllocs any
-// increase in allocs/op, fail it; an undecided Δ beyond the gate does
-// not, and GateNote says why.
+// compared exactly, as the median of each side's rounds. a's gates apply
+// (gate).
 func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) registry.AgainstBench {
 	b := registry.AgainstBench{Name: name, Base: base, New: cand, Control: ctl, IdleCPUPct: -1}
 	res, err := vd.Analyze(vd.Sample{Name: "base", NsPerOp: base.NsPerOp}, vd.Sample{Name: "control", NsPerOp: ctl.NsPerOp},
@@ -170,17 +168,16 @@ func varies(xs []float64) bool {
 	return len(xs) > 1 && slices.Min(xs) != slices.Max(xs)
 }
 
-// gate applies a's gates to b.
+// gate records b's time gate, which the estimator decided (Estimate's
+// GateFailed and GateNote, with a.GatePct as Options.Gate), and decides
+// its allocation gate: with a.GateAllocs, any increase in allocs/op.
 func gate(b *registry.AgainstBench, a registry.Against) {
-	e := b.NewEst
-	switch {
-	case vd.GateFails(e, a.GatePct):
-		b.GateFailed = true
-	case a.GatePct > 0 && e.DeltaPct > a.GatePct && e.Verdict == vd.Undecided:
-		b.GateNote = fmt.Sprintf("gate not applied: %+.2f%% is above the %.3g%% gate but undecided (the row says why), and an undecided comparison never fails the gate", e.DeltaPct, a.GatePct)
+	if b.NewEst.GateFailed {
+		b.GatesFailed = append(b.GatesFailed, registry.GateTime)
 	}
+	b.GateNote = b.NewEst.GateNote
 	if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
-		b.GateFailed = true
+		b.GatesFailed = append(b.GatesFailed, registry.GateAllocs)
 	}
 }
 

@@ -76,7 +76,7 @@ func gateInstr(b *registry.AgainstBench, a registry.Against) {
 		}
 		b.GateNote = note
 	case c.Changed && c.DeltaPct > a.GateInstr:
-		b.GateFailed = true
+		b.GatesFailed = append(b.GatesFailed, registry.GateInstr)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	vd "github.com/benchkit/go-benchkit/internal/verdict"
+	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 // Lockstep sizing. A run is N iterations, N chosen once per benchmark
@@ -178,7 +178,7 @@ func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagS
 		procs[s] = l
 	}
 	var tr triple
-	sched := vd.NewSchedule(sides, st.p.seed+uint64(t))
+	sched := stats.NewSchedule(sides, st.p.seed+uint64(t))
 	for r := 0; r < warmRounds+sz.rounds; r++ {
 		idle := &tr.idle
 		if r < warmRounds {
@@ -201,7 +201,7 @@ func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagS
 // the side that failed. Where the processes' CPU time can be read, it
 // adds what the waiting ones used during each run to idle (nil: not
 // counted).
-func lockstepRound(procs [sides]*child.Live, sched *vd.Schedule, sz sizing, first bool, idle *idleCPU) ([sides]child.Step, int, error) {
+func lockstepRound(procs [sides]*child.Live, sched *stats.Schedule, sz sizing, first bool, idle *idleCPU) ([sides]child.Step, int, error) {
 	var steps [sides]child.Step
 	var before [sides]time.Duration
 	ok := idle != nil

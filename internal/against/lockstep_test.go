@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	vd "github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
-	vd "github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // TestLockedOfSharesTheEstimator: a lockstep benchmark's estimate is
@@ -53,7 +53,7 @@ func TestLockedOfSharesTheEstimator(t *testing.T) {
 	assert.Equal(t, vd.Slower, b.NewEst.Verdict, b.NewEst.Reason)
 	assert.InDelta(t, 100, b.NewEst.DeltaPct, 1)
 	assert.Equal(t, vd.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
-	assert.True(t, b.GateFailed)
+	assert.True(t, b.GateFailed())
 	assert.Equal(t, registry.ModeLockstep, b.Mode)
 	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
 }
@@ -173,16 +173,16 @@ func TestCountAll(t *testing.T) {
 		require.NotNil(t, b.Instr)
 		assert.InDelta(t, 5.3, b.Instr.DeltaPct, 1e-9)
 		assert.True(t, b.Instr.Changed)
-		assert.True(t, b.GateFailed, "+5.3%% is beyond the 0.3%% instruction gate")
+		assert.True(t, b.GateFailed(), "+5.3%% is beyond the 0.3%% instruction gate")
 	}
 	seeded := a.Benches[3]
 	assert.InDelta(t, 0.5, seeded.Instr.DeltaPct, 1e-9)
 	assert.InDelta(t, 0.8, seeded.Instr.TolerancePct, 1e-9, "two half-widths of 2/5 %")
 	assert.False(t, seeded.Instr.Changed, "within the processes' spread")
-	assert.False(t, seeded.GateFailed, "+0.5%% of process-dependent counts does not fail a 0.3%% gate")
+	assert.False(t, seeded.GateFailed(), "+0.5%% of process-dependent counts does not fail a 0.3%% gate")
 	broken := a.Benches[2]
 	assert.False(t, broken.Instr.Counted())
-	assert.False(t, broken.GateFailed)
+	assert.False(t, broken.GateFailed())
 	assert.Contains(t, broken.GateNote, "instruction gate not applied: not counted (failed)")
 }
 

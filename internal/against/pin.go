@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/env"
+	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 // pinned is a binary held for the whole run, so that every process runs

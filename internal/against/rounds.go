@@ -15,9 +15,9 @@ import (
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
-	vd "github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // The three processes of a round, in the order of a round's record.
@@ -262,7 +262,7 @@ func (st *state) needRounds() bool {
 // benchmarks that every process of a round measured. It stops early when
 // a process fails in a way that names no benchmark (it would fail again).
 func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
-	sched := vd.NewSchedule(sides, st.p.seed)
+	sched := stats.NewSchedule(sides, st.p.seed)
 	start := time.Now()
 	for r := 1; r <= st.p.rounds; r++ {
 		var round [sides]procOutput

@@ -3,7 +3,7 @@ package registry
 import (
 	"slices"
 
-	"github.com/benchkit/go-benchkit/internal/verdict"
+	"github.com/benchkit/go-benchkit/control/verdict"
 )
 
 // Binary identifies a test binary of a cross-build comparison, from its
@@ -63,13 +63,15 @@ type AgainstBench struct {
 	// verdict.
 	NewEst, ControlEst verdict.Estimate
 	Allocs, Bytes      Count
-	// GateFailed is true when this benchmark failed the time gate (a
-	// decided Slower beyond Against.GatePct) or the allocation gate (with
-	// Against.GateAllocs, allocs/op went up).
-	GateFailed bool
-	// GateNote says why a regression beyond the gate did not fail it
-	// (undecided), or "".
-	GateNote string
+	// GatesFailed lists the gates this benchmark failed, as the
+	// comparison decided them: GateTime (NewEst.GateFailed: a decided
+	// Slower beyond Against.GatePct), GateAllocs (with Against.GateAllocs,
+	// allocs/op went up), GateInstr (instructions per op rose beyond
+	// Against.GateInstr); empty when it failed none. GateNote says why a
+	// gate was not applied (an undecided Δ above it, a count that could
+	// not be made), or "".
+	GatesFailed []string
+	GateNote    string
 	// Instr is the benchmark's instructions per op in each binary, with
 	// -benchkit.count=instructions; nil without it.
 	Instr *InstrChange
@@ -99,6 +101,16 @@ type InstrChange struct {
 	DeltaPct, TolerancePct float64
 	Changed                bool
 }
+
+// The gates of a cross-build comparison (AgainstBench.GatesFailed).
+const (
+	GateTime   = "time"
+	GateAllocs = "allocs"
+	GateInstr  = "instructions"
+)
+
+// GateFailed reports whether the benchmark failed any gate.
+func (b AgainstBench) GateFailed() bool { return len(b.GatesFailed) > 0 }
 
 // Counted reports whether both binaries were counted.
 func (c InstrChange) Counted() bool { return c.Base.Counted() && c.New.Counted() }
@@ -190,6 +202,7 @@ func (a Against) clone() Against {
 		b := &a.Benches[i]
 		b.Base, b.New, b.Control = b.Base.clone(), b.New.clone(), b.Control.clone()
 		b.Groups = slices.Clone(b.Groups)
+		b.GatesFailed = slices.Clone(b.GatesFailed)
 		b.NewEst.ForkDeltaPct = slices.Clone(b.NewEst.ForkDeltaPct)
 		b.ControlEst.ForkDeltaPct = slices.Clone(b.ControlEst.ForkDeltaPct)
 		if b.Instr != nil {

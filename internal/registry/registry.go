@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Bounds on what one [Registry] keeps. Beyond them the oldest runs are

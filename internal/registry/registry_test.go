@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/benchkit/go-benchkit/internal/verdict"
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

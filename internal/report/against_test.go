@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 func againstFixture() *registry.Against {
@@ -29,7 +29,7 @@ func againstFixture() *registry.Against {
 			NewEst:     verdict.Estimate{Name: "new", NsPerOp: 150, DeltaPct: 50, LoPct: 45, HiPct: 55, Verdict: verdict.Slower, Reason: "the interval excludes 0"},
 			ControlEst: verdict.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.7, Verdict: verdict.Same, Reason: "noise floor"},
 			Allocs:     registry.Count{Base: 1, New: 2}, Bytes: registry.Count{Base: 64, New: 64},
-			GateFailed: true, Mode: registry.ModeRounds,
+			GatesFailed: []string{registry.GateTime, registry.GateAllocs}, Mode: registry.ModeRounds,
 		}},
 		OnlyNew:  []string{"Fresh-2"},
 		Failures: []registry.AgainstFailure{{Side: "base", Round: 1, Benchmarks: []string{"BenchmarkOld"}, Message: "exited with status 1", Output: "--- FAIL: BenchmarkOld\n    old_test.go:3: 100%\n"}},
@@ -107,7 +107,7 @@ func TestAgainstJSONAndSamples(t *testing.T) {
 
 func TestAnnotations(t *testing.T) {
 	in := Input{Against: againstFixture()}
-	in.Against.Benches[0].GateFailed = false
+	in.Against.Benches[0].GatesFailed = nil
 	in.Against.GatePct, in.Against.GateAllocs = 0, false
 	var buf bytes.Buffer
 	Annotations(&buf, in, Analyze(in))
@@ -254,9 +254,9 @@ func TestAgainstInstructions(t *testing.T) {
 	w := &a.Benches[0]
 	w.Allocs = registry.Count{Base: 1, New: 1}
 	w.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 29736}, DeltaPct: 5.34, TolerancePct: 0.25, Changed: true}
-	w.GateFailed = true
+	w.GatesFailed = []string{registry.GateInstr}
 	miss := a.Benches[0]
-	miss.Name, miss.GateFailed = "Miss-2", false
+	miss.Name, miss.GatesFailed = "Miss-2", nil
 	miss.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"},
 		New: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"}, DeltaPct: math.NaN()}
 	a.Benches = append(a.Benches, miss)
@@ -298,7 +298,7 @@ func TestAgainstInstructions(t *testing.T) {
 	assert.True(t, rep.Against.Benchmarks[0].Instr.Changed)
 	assert.Nil(t, rep.Against.Benchmarks[1].Instr.DeltaPct, "not counted: null, never NaN")
 
-	w.GateFailed, a.GateInstr = false, 0
+	w.GatesFailed, a.GateInstr = nil, 0
 	buf.Reset()
 	Annotations(&buf, in, Analyze(in))
 	assert.Contains(t, buf.String(), "::warning title=benchkit::Work-2 executes more instructions per op: 28229 → 29736 (+5.34%25)")
@@ -318,7 +318,7 @@ func TestNoIntervalEverywhere(t *testing.T) {
 	b := &a.Benches[0]
 	b.NewEst = verdict.Estimate{Name: "new", NsPerOp: 97, DeltaPct: -2.76, LoPct: none, HiPct: none, Verdict: verdict.Undecided, Reason: "only 1 round"}
 	b.ControlEst = verdict.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.3, LoPct: none, HiPct: none, Verdict: verdict.Undecided, Reason: "only 1 round"}
-	b.GateFailed = false
+	b.GatesFailed = nil
 	in := Input{Against: a}
 	text := renderFlat(t, in)
 	assert.Contains(t, text, "-2.76%  no interval")

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // against writes the cross-build comparison: how it ran, the binaries,
@@ -198,7 +198,7 @@ func againstGate(a *registry.Against) string {
 	}
 	var failed []string
 	for _, b := range a.Benches {
-		if b.GateFailed {
+		if b.GateFailed() {
 			failed = append(failed, b.Name)
 		}
 	}
@@ -246,7 +246,7 @@ func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree b
 		v = "time " + v
 	}
 	if b.Instr != nil && b.Instr.Changed {
-		v = "instr/op " + signedPct(b.Instr.DeltaPct) + "; " + v
+		v = "instr/op " + textfmt.Pct(b.Instr.DeltaPct) + "; " + v
 	}
 	if b.Allocs.Changed() {
 		v = "allocs/op " + changeWord(b.Allocs) + "; " + v
@@ -258,15 +258,15 @@ func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree b
 	if !ok {
 		baseNs = -1
 	}
-	delta := signedPct(b.NewEst.DeltaPct)
+	delta := textfmt.Pct(b.NewEst.DeltaPct)
 	disagree = mediansDisagree(baseNs, b.NewEst)
 	if disagree {
 		delta += " " + DisagreeMark
 	}
 	row = []string{
 		b.Name, dash(b.Mode), fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
-		delta, verdict.FmtInterval(b.NewEst.LoPct, b.NewEst.HiPct),
-		signedPct(b.ControlEst.DeltaPct), verdict.FmtInterval(b.ControlEst.LoPct, b.ControlEst.HiPct),
+		delta, textfmt.Interval(b.NewEst.LoPct, b.NewEst.HiPct),
+		textfmt.Pct(b.ControlEst.DeltaPct), textfmt.Interval(b.ControlEst.LoPct, b.ControlEst.HiPct),
 		countCell(b.Allocs), countCell(b.Bytes),
 	}
 	if counted {
@@ -285,9 +285,9 @@ func instrChangeCell(c *registry.InstrChange) string {
 	case !c.Counted():
 		return "n/a"
 	case !c.Changed:
-		return fmt.Sprintf("%s → %s (%s, same within ±%.2f%%)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), signedPct(c.DeltaPct), c.TolerancePct)
+		return fmt.Sprintf("%s → %s (%s, same within ±%.2f%%)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), textfmt.Pct(c.DeltaPct), c.TolerancePct)
 	}
-	return fmt.Sprintf("%s → %s (%s)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), signedPct(c.DeltaPct))
+	return fmt.Sprintf("%s → %s (%s)", fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), textfmt.Pct(c.DeltaPct))
 }
 
 // instrDisagrees says when the time verdict and the count disagree: a

@@ -2,13 +2,13 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"slices"
 	"strings"
 
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Analyze computes the rows, comparisons and failures of in.
@@ -64,7 +64,7 @@ func flagFailures(rows []Row, strict bool) []string {
 func gateFailure(name string, c registry.Comparison) string {
 	var worst []string
 	for _, e := range c.Candidates {
-		if e.Verdict == verdict.Slower && e.DeltaPct > c.Gate {
+		if e.GateFailed {
 			worst = append(worst, fmt.Sprintf("%s %+.1f%% [%+.1f%%, %+.1f%%]", e.Name, e.DeltaPct, e.LoPct, e.HiPct))
 		}
 	}
@@ -263,21 +263,8 @@ func againstFailures(a *registry.Against) []string {
 	}
 	var out []string
 	for _, b := range a.Benches {
-		if !b.GateFailed {
-			continue
-		}
-		e := b.NewEst
-		if a.GatePct > 0 && e.Verdict == verdict.Slower && e.DeltaPct > a.GatePct {
-			out = append(out, fmt.Sprintf("benchkit: against %s: %s is %s slower than the base [%s, %s], beyond the %s%% gate; fix the regression or raise -benchkit.gate",
-				a.Base.Path, b.Name, signedPct(e.DeltaPct), signedPct(e.LoPct), signedPct(e.HiPct), fmtNum(a.GatePct)))
-		}
-		if c := b.Instr; a.GateInstr > 0 && c != nil && c.Changed && c.DeltaPct > a.GateInstr {
-			out = append(out, fmt.Sprintf("benchkit: against %s: %s executes %s more instructions per op (%s → %s), beyond the %s%% instruction gate; fix the regression or raise -benchkit.gate.instructions",
-				a.Base.Path, b.Name, signedPct(c.DeltaPct), fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), fmtNum(a.GateInstr)))
-		}
-		if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
-			out = append(out, fmt.Sprintf("benchkit: against %s: %s allocates more, %s allocs/op against the base's %s (-benchkit.gate.allocs); remove the allocation or drop the allocation gate",
-				a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base)))
+		for _, g := range b.GatesFailed {
+			out = append(out, againstGateFailure(a, b, g))
 		}
 	}
 	if a.NothingCompared != "" {
@@ -290,6 +277,23 @@ func againstFailures(a *registry.Against) []string {
 		}
 	}
 	return out
+}
+
+// againstGateFailure says why b failed gate g, as the comparison decided
+// it (registry.AgainstBench.GatesFailed), with the numbers and the fix.
+func againstGateFailure(a *registry.Against, b registry.AgainstBench, g string) string {
+	switch g {
+	case registry.GateTime:
+		e := b.NewEst
+		return fmt.Sprintf("benchkit: against %s: %s is %s slower than the base %s, beyond the %s%% gate; fix the regression or raise -benchkit.gate",
+			a.Base.Path, b.Name, textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct), fmtNum(a.GatePct))
+	case registry.GateInstr:
+		c := b.Instr
+		return fmt.Sprintf("benchkit: against %s: %s executes %s more instructions per op (%s → %s), beyond the %s%% instruction gate; fix the regression or raise -benchkit.gate.instructions",
+			a.Base.Path, b.Name, textfmt.Pct(c.DeltaPct), fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), fmtNum(a.GateInstr))
+	}
+	return fmt.Sprintf("benchkit: against %s: %s allocates more, %s allocs/op against the base's %s (-benchkit.gate.allocs); remove the allocation or drop the allocation gate",
+		a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base))
 }
 
 func failedNames(f registry.AgainstFailure) string {

@@ -2,10 +2,11 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"io"
 	"strings"
 
-	"github.com/benchkit/go-benchkit/internal/verdict"
+	"github.com/benchkit/go-benchkit/control/verdict"
 )
 
 // Annotations writes GitHub Actions workflow commands for the run: an
@@ -23,12 +24,12 @@ func Annotations(w io.Writer, in Input, a Analysis) {
 		return
 	}
 	for _, b := range in.Against.Benches {
-		if b.GateFailed {
+		if b.GateFailed() {
 			continue
 		}
 		if e := b.NewEst; e.Verdict == verdict.Slower {
 			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s is %s slower than the base %s: %s",
-				b.Name, signedPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct), e.Reason)))
+				b.Name, textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct), e.Reason)))
 		}
 		if c := b.Instr; c != nil && c.Changed && c.DeltaPct > 0 {
 			fmt.Fprintf(w, "::warning title=benchkit::%s\n", escapeCommand(fmt.Sprintf("%s executes more instructions per op: %s", b.Name, instrChangeCell(c))))

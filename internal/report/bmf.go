@@ -7,9 +7,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // The measures of the Bencher Metric Format file. MeasureLatency is

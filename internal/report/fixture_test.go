@@ -3,9 +3,9 @@ package report
 import (
 	"time"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // seed001 are twenty ns/op in run order shaped like seed 001's loaded
@@ -56,7 +56,7 @@ func fixture() Input {
 			{Name: "BenchmarkLoop", Runs: runs(2, 0.2, 60), TotalRuns: 1, Timeline: timeline},
 			{Name: "BenchmarkCompare", Comparisons: []registry.Comparison{{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 246.5, Rounds: 40, Confidence: 0.975, OverheadNsPerOp: 1.2, Gate: 5, Control: verdict.Estimate{Name: "old", NsPerOp: 246.9, DeltaPct: 0.3, LoPct: -0.8, HiPct: 1.2, Verdict: verdict.Same}, Candidates: []verdict.Estimate{
 				{Name: "new", NsPerOp: 233.9, DeltaPct: -5.1, LoPct: -6.0, HiPct: -4.2, Verdict: verdict.Faster},
-				{Name: "plus10", NsPerOp: 271.2, DeltaPct: 10.0, LoPct: 9.1, HiPct: 10.9, Verdict: verdict.Slower},
+				{Name: "plus10", NsPerOp: 271.2, DeltaPct: 10.0, LoPct: 9.1, HiPct: 10.9, Verdict: verdict.Slower, GateFailed: true},
 			}, GateFailed: true}}}},
 		},
 	}

@@ -102,13 +102,6 @@ func segments(ss [][2]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func signedPct(x float64) string {
-	if !finite(x) {
-		return "?"
-	}
-	return fmt.Sprintf("%+.2f%%", x)
-}
-
 // finiteSlice returns a new slice of the finite values of xs, in order
 // (empty, not nil, when there are none).
 func finiteSlice(xs []float64) []float64 {

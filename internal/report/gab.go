@@ -6,10 +6,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // gabEntry is one result of github-action-benchmark's custom JSON.
@@ -114,7 +114,7 @@ func compareGAB(l *gabList, c ComparisonRow) {
 func ratioEntry(name string, e verdict.Estimate, note string) gabEntry {
 	ratio := func(pct float64) float64 { return 1 + pct/100 }
 	g := gabEntry{Name: name, Unit: "ratio", Value: ratio(e.DeltaPct),
-		Extra: fmt.Sprintf("Δ %s %s\n%s: %s\n%s", signedPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct), dash(string(e.Verdict)), e.Reason, note)}
+		Extra: fmt.Sprintf("Δ %s %s\n%s: %s\n%s", textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct), dash(string(e.Verdict)), e.Reason, note)}
 	if finite(e.LoPct) && finite(e.HiPct) {
 		g.Range = fmt.Sprintf("%.4f … %.4f", ratio(e.LoPct), ratio(e.HiPct))
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current text reports")
@@ -60,7 +60,7 @@ func againstInput() Input {
 	odd.NewEst = verdict.Estimate{Name: "new", NsPerOp: 102.5, DeltaPct: -5.14, LoPct: -7.9, HiPct: -2.2, Verdict: verdict.Faster, Reason: "the interval excludes 0"}
 	odd.Allocs = registry.Count{Base: 33100, New: 33101, Varies: true}
 	odd.Bytes = registry.Count{Base: 2.6487e6, New: 2.6487e6}
-	odd.GateFailed = false
+	odd.GatesFailed = nil
 	odd.Mode, odd.Groups = registry.ModeLockstep, []int{120, 118, 121}
 	a.Benches[0].ModeNote = "it calls neither benchkit.Track nor benchkit.Loop in either binary"
 	a.RunTargetNs = 3e6

@@ -4,16 +4,17 @@ import (
 	"bufio"
 	_ "embed"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"html/template"
 	"io"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 //go:embed html.tmpl
@@ -402,7 +403,7 @@ func againstViewOf(a *registry.Against) *againstView {
 // againstDetailOf draws b's rounds and allocs/op.
 func againstDetailOf(id string, b registry.AgainstBench, eps float64) againstDetail {
 	d := againstDetail{ID: id, Name: b.Name, Class: verdictClass(b.NewEst.Verdict),
-		Summary: fmt.Sprintf("Δ %s %s · %s", signedPct(b.NewEst.DeltaPct), verdict.FmtInterval(b.NewEst.LoPct, b.NewEst.HiPct), b.NewEst.Verdict)}
+		Summary: fmt.Sprintf("Δ %s %s · %s", textfmt.Pct(b.NewEst.DeltaPct), textfmt.Interval(b.NewEst.LoPct, b.NewEst.HiPct), b.NewEst.Verdict)}
 	ss := []series{
 		{"new/base − 1", "s0", ratiosPct(b.New.NsPerOp, b.Base.NsPerOp)},
 		{"control/base − 1 (base again)", "control", ratiosPct(b.Control.NsPerOp, b.Base.NsPerOp)},

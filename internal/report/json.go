@@ -6,10 +6,10 @@ import (
 	"io"
 	"time"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // The JSON report. See the package documentation for every field.
@@ -506,7 +506,7 @@ func jsonAgainstOf(a *registry.Against) *jsonAgainst {
 		j.Benchmarks = append(j.Benchmarks, jsonAgainstBench{
 			Name: b.Name, Base: jsonSideOf(b.Base), New: jsonSideOf(b.New), Control: jsonSideOf(b.Control),
 			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
-			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed, GateNote: b.GateNote,
+			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed(), GateNote: b.GateNote,
 			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...), Instructions: jsonInstrChangeOf(b.Instr),
 			WaitingCPUPct: known(b.IdleCPUPct),
 		})

@@ -348,4 +348,3 @@ type GoTestFlags struct {
 	// Benchmem is -benchmem.
 	Benchmem bool
 }
-

@@ -2,12 +2,13 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"html/template"
 	"math"
 	"slices"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/stats"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // The HTML report's plots. Each is a function of an analysis's values
@@ -92,14 +93,14 @@ func verdictClass(v verdict.Verdict) string {
 func forestRow(sc scale, m forestMark) template.HTML {
 	label := m.label + ": no rounds"
 	if m.measured {
-		label = fmt.Sprintf("%s: Δ %s %s", m.label, signedPct(m.est.DeltaPct), verdict.FmtInterval(m.est.LoPct, m.est.HiPct))
+		label = fmt.Sprintf("%s: Δ %s %s", m.label, textfmt.Pct(m.est.DeltaPct), textfmt.Interval(m.est.LoPct, m.est.HiPct))
 	}
 	s := newStretchSVG("forest-row", label, forestW, forestRowH)
 	h, mid := float64(forestRowH), float64(forestRowH)/2
 	s.rect("eps", sc.at(-m.eps), 0, sc.at(m.eps)-sc.at(-m.eps), h, fmt.Sprintf("±ε: changes within ±%s%% are negligible", fmtNum(m.eps)))
 	if m.hasNoise && finite(m.noise[0]) && finite(m.noise[1]) {
 		s.rect("noise", sc.at(m.noise[0]), 0, sc.at(m.noise[1])-sc.at(m.noise[0]), h,
-			fmt.Sprintf("noise floor: the control's interval [%s, %s]", signedPct(m.noise[0]), signedPct(m.noise[1])))
+			fmt.Sprintf("noise floor: the control's interval [%s, %s]", textfmt.Pct(m.noise[0]), textfmt.Pct(m.noise[1])))
 	}
 	s.line("zero", sc.at(0), 0, sc.at(0), h)
 	if m.gate > 0 {

@@ -10,8 +10,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // TestSamplesRounds: the samples file holds each comparison's per-round,

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // SuiteSize is the number of benchmarks of klauspost/compress's zstd

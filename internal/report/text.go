@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // Prefix starts every line of the text report. benchfmt.Reader reads a
@@ -604,12 +604,12 @@ func estimateRow(name string, e verdict.Estimate, note string, rounds int) []str
 	if e.Reason != "" {
 		outcome += ": " + e.Reason
 	}
-	row := []string{name, fmtNs(e.NsPerOp) + "/op", signedPct(e.DeltaPct), verdict.FmtInterval(e.LoPct, e.HiPct)}
+	row := []string{name, fmtNs(e.NsPerOp) + "/op", textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct)}
 	if rounds == 0 {
 		row = []string{name, "?", "?", "no rounds"}
 	}
 	if len(e.ForkDeltaPct) > 0 {
-		row = append(row, "forks "+signedPct(slices.Min(e.ForkDeltaPct))+"…"+signedPct(slices.Max(e.ForkDeltaPct)))
+		row = append(row, "forks "+textfmt.Pct(slices.Min(e.ForkDeltaPct))+"…"+textfmt.Pct(slices.Max(e.ForkDeltaPct)))
 	}
 	return append(row, dash(outcome))
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // TestMainReportDestination: -benchkit.report, BENCHKIT_REPORT and

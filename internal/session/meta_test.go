@@ -35,7 +35,6 @@ func TestMainGoTestFlags(t *testing.T) {
 	assert.Equal(t, "", g.Benchtime)
 }
 
-
 // TestMainJSONMetadata: the JSON report written by Main carries the start
 // time, the Go version, go test's cpu line, the benchmark flags, the VCS
 // stamp and the package.

@@ -1,10 +1,30 @@
 package textfmt
 
 import (
+	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 )
+
+// Pct formats a signed percentage with two decimals, "+4.93%", or "?"
+// when it is not finite.
+func Pct(p float64) string {
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return "?"
+	}
+	return fmt.Sprintf("%+.2f%%", p)
+}
+
+// Interval formats an interval's bounds in percent, "[-0.12%, +0.40%]",
+// or "no interval" when either is not finite.
+func Interval(lo, hi float64) string {
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return "no interval"
+	}
+	return "[" + Pct(lo) + ", " + Pct(hi) + "]"
+}
 
 // Dur formats d rounded to four significant digits, in time.Duration's
 // notation: "1.235ms", "412.3µs", "2.5s". Durations of an hour or more

@@ -1,6 +1,7 @@
 package textfmt
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -35,4 +36,13 @@ func TestPlural(t *testing.T) {
 func TestOneLine(t *testing.T) {
 	assert.Equal(t, "a b c", OneLine(" a\nb\tc\r\n"))
 	assert.Equal(t, "x y", OneLine("x\x00y\x7f"))
+}
+
+func TestPctAndInterval(t *testing.T) {
+	assert.Equal(t, "+4.93%", Pct(4.9301))
+	assert.Equal(t, "-0.50%", Pct(-0.5))
+	assert.Equal(t, "?", Pct(math.NaN()))
+	assert.Equal(t, "[-0.12%, +0.40%]", Interval(-0.12, 0.4))
+	assert.Equal(t, "no interval", Interval(math.NaN(), math.NaN()), "never a point [Δ, Δ]")
+	assert.Equal(t, "no interval", Interval(1, math.Inf(1)))
 }

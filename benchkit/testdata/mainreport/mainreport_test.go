@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/benchkit/go-benchkit/benchkit"
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 	"github.com/benchkit/go-benchkit/sink"
 )
 

@@ -80,3 +80,47 @@ func TestAnalyzeGroupsRejects(t *testing.T) {
 	assert.Equal(t, Undecided, one.Candidates[0].Verdict, "one group: no interval across groups")
 	assert.False(t, math.IsNaN(one.Candidates[0].DeltaPct))
 }
+
+// TestGateDecidedOnce: the gate is decided with the verdict, per
+// candidate: a decided slowdown beyond it fails (GateFailed, on the
+// candidate and the Result), an undecided estimate above it does not and
+// says so (GateNote), and one below it says nothing.
+func TestGateDecidedOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	decided, err := AnalyzeGroups(synthGroups(r, 10, 50, 5, 0.4), Options{Unit: "triples", Gate: 3})
+	require.NoError(t, err)
+	c := decided.Candidates[0]
+	assert.True(t, c.GateFailed)
+	assert.Empty(t, c.GateNote)
+	assert.True(t, decided.GateFailed)
+
+	wide, err := AnalyzeGroups(synthGroups(r, 10, 50, 6, 40), Options{Unit: "triples", Gate: 3})
+	require.NoError(t, err)
+	w := wide.Candidates[0]
+	require.Equal(t, Undecided, w.Verdict, w.Reason)
+	require.Greater(t, w.DeltaPct, 3.0)
+	assert.False(t, w.GateFailed)
+	assert.False(t, wide.GateFailed)
+	assert.Contains(t, w.GateNote, "gate not applied: +")
+	assert.Contains(t, w.GateNote, "above the 3% gate but undecided")
+
+	below, err := AnalyzeGroups(synthGroups(r, 10, 50, 5, 0.4), Options{Unit: "triples", Gate: 20})
+	require.NoError(t, err)
+	assert.False(t, below.Candidates[0].GateFailed)
+	assert.Empty(t, below.Candidates[0].GateNote)
+}
+
+// TestStoppedDecidesNothing: when measuring stopped early the rule itself
+// leaves every verdict Undecided with the reason, and no gate fails, however
+// clear the samples.
+func TestStoppedDecidesNothing(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	res, err := AnalyzeGroups(synthGroups(r, 10, 50, 50, 0.4), Options{Unit: "triples", Gate: 3, Stopped: "the budget ran out"})
+	require.NoError(t, err)
+	for _, e := range append([]Estimate{res.Control}, res.Candidates...) {
+		assert.Equal(t, Undecided, e.Verdict)
+		assert.Equal(t, "measuring stopped: the budget ran out", e.Reason)
+	}
+	assert.False(t, res.GateFailed)
+	assert.InDelta(t, 50, res.Candidates[0].DeltaPct, 1, "the estimate stays; only the verdict is withheld")
+}

@@ -36,6 +36,10 @@ type Options struct {
 	// TooFewFix says how to get the rounds an interval needs; "" is
 	// "raise -benchtime".
 	TooFewFix string
+	// Stopped, when not "", says why measuring stopped before its budget
+	// was spent: every verdict is then Undecided with that reason, and no
+	// gate fails.
+	Stopped string
 }
 
 func (o Options) withDefaults() Options {
@@ -69,7 +73,7 @@ func (o Options) withDefaults() Options {
 //     1 − (1−c)/m, or a percentile bootstrap with Options.Bootstrap.
 //  2. Fewer rounds than that level needs for a finite interval (6 at 95%,
 //     7 at 97.5%): every verdict is Undecided.
-//  3. [Rule.Decide] turns the candidate's interval and the control's into
+//  3. [rule.Decide] turns the candidate's interval and the control's into
 //     a verdict.
 func Analyze(base, control Sample, cands []Sample, o Options) (Result, error) {
 	o = o.withDefaults()
@@ -83,7 +87,7 @@ func Analyze(base, control Sample, cands []Sample, o Options) (Result, error) {
 		res.BaselineNsPerOp, _ = stats.Median(base.NsPerOp)
 	}
 	est := newEstimator(base.NsPerOp, level, o)
-	r := rule(base.Name, n, level, est.minN, o)
+	r := newRule(base.Name, n, level, est.minN, o)
 	if o.Unit != "" {
 		r.Groups = n
 	}
@@ -131,7 +135,7 @@ func AnalyzeGroups(groups [][]Sample, o Options) (Result, error) {
 		}
 	}
 	res.BaselineNsPerOp, _ = stats.Median(baseNs)
-	r := rule(res.Baseline, res.Rounds, level, stats.ForkMinN, o)
+	r := newRule(res.Baseline, res.Rounds, level, stats.ForkMinN, o)
 	r.Groups = len(groups)
 	r.NoInterval = groupsWithoutRounds(groups, singular(o.Unit))
 	ctl, ctlOK := groupEstimate(groups, 1, level)
@@ -145,37 +149,44 @@ func newResult(base string, rounds, forks int, level float64, o Options) Result 
 		Negligible: o.Negligible, Gate: o.Gate, Seed: o.Seed}
 }
 
-func rule(base string, n int, level float64, minN int, o Options) Rule {
-	return Rule{Base: base, Eps: o.Negligible, N: n, Level: level, MinN: minN,
-		GroupName: o.Unit, GroupFix: o.UnitFix, TooFewFix: o.TooFewFix}
+func newRule(base string, n int, level float64, minN int, o Options) rule {
+	return rule{Base: base, Eps: o.Negligible, N: n, Level: level, MinN: minN,
+		GroupName: o.Unit, GroupFix: o.UnitFix, TooFewFix: o.TooFewFix, Stopped: o.Stopped}
 }
 
 // decideAll sets res's control and its k candidates (estimated by cand)
-// with their verdicts, and GateFailed when a decided slowdown exceeds the
-// gate.
-func decideAll(res *Result, r Rule, ctl Estimate, ctlOK bool, k int, cand func(i int) (Estimate, bool)) {
-	ctl.Verdict, ctl.Reason = r.DecideControl(ctl.interval(), ctlOK)
+// with their verdicts and gates, and res.GateFailed when a candidate
+// failed the gate.
+func decideAll(res *Result, r rule, ctl Estimate, ctlOK bool, k int, cand func(i int) (Estimate, bool)) {
+	ctl.Verdict, ctl.Reason = r.DecideControl(ctl.bounds(), ctlOK)
 	res.Control = ctl
 	res.Candidates = make([]Estimate, k)
 	for i := range k {
 		e, ok := cand(i)
-		e.Verdict, e.Reason = r.Decide(ctl.interval(), ctlOK, e.interval(), ok)
+		e.Verdict, e.Reason = r.Decide(ctl.bounds(), ctlOK, e.bounds(), ok)
+		e.GateFailed, e.GateNote = gate(e, res.Gate)
 		res.Candidates[i] = e
-		if GateFails(e, res.Gate) {
-			res.GateFailed = true
-		}
+		res.GateFailed = res.GateFailed || e.GateFailed
 	}
 }
 
-// GateFails reports whether e fails a gate of gate percent: it is
-// decided Slower and its estimate exceeds the gate. An undecided estimate
-// never fails a gate; gate 0 is no gate.
-func GateFails(e Estimate, gate float64) bool {
-	return gate > 0 && e.Verdict == Slower && e.DeltaPct > gate
+// gate decides a candidate against a gate of g percent (0: none): it
+// fails when it is decided Slower by more than g; an undecided estimate
+// above g never fails, and note says so.
+func gate(e Estimate, g float64) (failed bool, note string) {
+	switch {
+	case g <= 0:
+		return false, ""
+	case e.Verdict == Slower && e.DeltaPct > g:
+		return true, ""
+	case e.Verdict == Undecided && e.DeltaPct > g:
+		return false, fmt.Sprintf("gate not applied: %s is above the %.3g%% gate but undecided, and an undecided comparison never fails a gate", textfmt.Pct(e.DeltaPct), g)
+	}
+	return false, ""
 }
 
-func (e Estimate) interval() Interval {
-	return Interval{DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct}
+func (e Estimate) bounds() interval {
+	return interval{DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct}
 }
 
 // checkSamples returns an error when the samples do not pair up: an empty
@@ -274,7 +285,7 @@ func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
 		return e, false
 	}
 	med, _ := stats.Median(ratios)
-	e.DeltaPct = Pct(med)
+	e.DeltaPct = pct(med)
 	var ci stats.PairedInterval
 	switch {
 	case n < est.minN:
@@ -288,7 +299,7 @@ func (est estimator) estimate(s Sample) (e Estimate, ok bool) {
 		e.LoPct, e.HiPct = math.NaN(), math.NaN()
 		return e, false
 	}
-	e.LoPct, e.HiPct = Pct(ci.Lo), Pct(ci.Hi)
+	e.LoPct, e.HiPct = pct(ci.Lo), pct(ci.Hi)
 	return e, true
 }
 
@@ -352,10 +363,10 @@ func groupEstimate(groups [][]Sample, i int, level float64) (e Estimate, ok bool
 		}
 		m, _ := stats.Median(rs)
 		ratios = append(ratios, m)
-		e.ForkDeltaPct = append(e.ForkDeltaPct, Pct(m))
+		e.ForkDeltaPct = append(e.ForkDeltaPct, pct(m))
 	}
 	e.NsPerOp, _ = stats.Median(ns)
-	iv, ok := Spread(ratios, level)
+	iv, ok := spread(ratios, level)
 	if len(ratios) < len(groups) {
 		// A group without a ratio: no interval, the point estimate only.
 		iv.LoPct, iv.HiPct, ok = math.NaN(), math.NaN(), false

@@ -16,16 +16,16 @@ const (
 	DefaultNegligible = 1.0
 )
 
-// Interval is an estimated difference from the baseline in percent:
+// interval is an estimated difference from the baseline in percent:
 // DeltaPct and its confidence interval [LoPct, HiPct] (LoPct ≤ DeltaPct ≤
 // HiPct). Without an interval both bounds are NaN.
-type Interval struct {
+type interval struct {
 	DeltaPct, LoPct, HiPct float64
 }
 
-// Rule is what the verdict rule needs besides the estimates. Its methods
+// rule is what the verdict rule needs besides the estimates. Its methods
 // are pure: same estimates, same verdict and reason.
-type Rule struct {
+type rule struct {
 	// Base is the baseline's name, quoted in reasons.
 	Base string
 	// Eps is the negligible size ε, in percent.
@@ -45,11 +45,14 @@ type Rule struct {
 	// ("more forks (-benchkit.forks) narrow it").
 	Groups              int
 	GroupName, GroupFix string
+	// Stopped, when not "", is why measuring stopped: every verdict is
+	// Undecided with it.
+	Stopped string
 }
 
 // TooFew is the reason every verdict is Undecided when the control has no
 // interval.
-func (r Rule) TooFew() string {
+func (r rule) TooFew() string {
 	if r.NoInterval != "" {
 		return r.NoInterval
 	}
@@ -63,7 +66,7 @@ func (r Rule) TooFew() string {
 // ControlOff reports whether the control's interval excludes 0 and its
 // delta exceeds ε/2 in size: the harness cannot tell a copy of the
 // baseline from the baseline at that level.
-func (r Rule) ControlOff(ctl Interval) bool {
+func (r rule) ControlOff(ctl interval) bool {
 	return (ctl.LoPct > 0 || ctl.HiPct < 0) && math.Abs(ctl.DeltaPct) > r.Eps/2
 }
 
@@ -73,21 +76,23 @@ func (r Rule) ControlOff(ctl Interval) bool {
 const ControlWide = 10
 
 // DecideControl returns the control's verdict and reason: Undecided
-// without an interval (ok false), when it is off ([Rule.ControlOff]) or
+// without an interval (ok false), when it is off ([rule.ControlOff]) or
 // when it is wider than ControlWide·ε (the noise floor is then too high
 // to call anything the same), else Same.
-func (r Rule) DecideControl(ctl Interval, ok bool) (Verdict, string) {
+func (r rule) DecideControl(ctl interval, ok bool) (Verdict, string) {
 	switch {
+	case r.Stopped != "":
+		return Undecided, "measuring stopped: " + r.Stopped
 	case !ok:
 		return Undecided, r.TooFew()
 	case r.ControlOff(ctl):
 		return Undecided, fmt.Sprintf("a copy of %s measured %s [%s, %s] from it: the harness's own error exceeds ±%.2g%%", r.Base,
-			FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), r.Eps/2)
+			textfmt.Pct(ctl.DeltaPct), textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct), r.Eps/2)
 	case ctl.HiPct-ctl.LoPct > ControlWide*r.Eps:
 		return Undecided, fmt.Sprintf("noise floor too wide: a copy of %s lies within [%s, %s], %.3g points, more than %d×ε (%.2g%%); only differences beyond it can be told",
-			r.Base, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), ctl.HiPct-ctl.LoPct, ControlWide, r.Eps)
+			r.Base, textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct), ctl.HiPct-ctl.LoPct, ControlWide, r.Eps)
 	default:
-		return Same, fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", r.Base, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+		return Same, fmt.Sprintf("noise floor: a copy of %s lies within [%s, %s]", r.Base, textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct))
 	}
 }
 
@@ -101,9 +106,11 @@ func (r Rule) DecideControl(ctl Interval, ok bool) (Verdict, string) {
 // floor). A Faster or Slower whose estimate is smaller than ε and
 // [PlacementPct] says so in its reason: the verdict stands, and the
 // reason warns that a difference that small may be code placement.
-func (r Rule) Decide(ctl Interval, ctlOK bool, e Interval, ok bool) (Verdict, string) {
+func (r rule) Decide(ctl interval, ctlOK bool, e interval, ok bool) (Verdict, string) {
 	eps := r.Eps
 	switch {
+	case r.Stopped != "":
+		return Undecided, "measuring stopped: " + r.Stopped
 	case !ctlOK:
 		return Undecided, r.TooFew()
 	case r.ControlOff(ctl):
@@ -113,17 +120,17 @@ func (r Rule) Decide(ctl Interval, ctlOK bool, e Interval, ok bool) (Verdict, st
 	case e.LoPct >= -eps && e.HiPct <= eps:
 		return Same, fmt.Sprintf("the interval lies within ±%.2g%% (Negligible)", eps)
 	case e.LoPct > 0 && e.LoPct > ctl.HiPct:
-		return Slower, fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", FmtPct(ctl.LoPct), FmtPct(ctl.HiPct)) + r.placement(e)
+		return Slower, fmt.Sprintf("the interval excludes 0 and lies above the control's [%s, %s]", textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct)) + r.placement(e)
 	case e.HiPct < 0 && e.HiPct < ctl.LoPct:
-		return Faster, fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", FmtPct(ctl.LoPct), FmtPct(ctl.HiPct)) + r.placement(e)
+		return Faster, fmt.Sprintf("the interval excludes 0 and lies below the control's [%s, %s]", textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct)) + r.placement(e)
 	case e.LoPct <= 0 && e.HiPct >= 0 && r.Groups > 1:
 		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: the %d %s disagree by more than that (control: [%s, %s]); %s",
-			eps, r.Groups, r.GroupName, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), r.GroupFix)
+			eps, r.Groups, r.GroupName, textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct), r.GroupFix)
 	case e.LoPct <= 0 && e.HiPct >= 0:
 		return Undecided, fmt.Sprintf("the interval contains 0 and reaches beyond ±%.2g%%: too wide to tell with %d rounds (control: [%s, %s]); raise -benchtime or quiet the machine",
-			eps, r.N, FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+			eps, r.N, textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct))
 	default:
-		return Undecided, fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", FmtPct(ctl.LoPct), FmtPct(ctl.HiPct))
+		return Undecided, fmt.Sprintf("the interval excludes 0 but overlaps the control's [%s, %s]: the difference is inside this run's noise floor", textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct))
 	}
 }
 
@@ -131,11 +138,11 @@ func (r Rule) Decide(ctl Interval, ctlOK bool, e Interval, ok bool) (Verdict, st
 // harness then errs by about the control's offset, so only an interval
 // beyond the control's by more than that offset again is decided;
 // anything closer is Undecided, saying why.
-func (r Rule) decideOff(ctl Interval, e Interval, ok bool) (Verdict, string) {
+func (r rule) decideOff(ctl interval, e interval, ok bool) (Verdict, string) {
 	off := math.Abs(ctl.DeltaPct)
 	beyond := func(where string) string {
 		return fmt.Sprintf("the control (a copy of %s) came out %s [%s, %s], off zero, and the interval lies %s it by more than that offset again",
-			r.Base, FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), where) + r.placement(e)
+			r.Base, textfmt.Pct(ctl.DeltaPct), textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct), where) + r.placement(e)
 	}
 	switch {
 	case ok && e.LoPct > 0 && e.LoPct > ctl.HiPct+off:
@@ -144,7 +151,7 @@ func (r Rule) decideOff(ctl Interval, e Interval, ok bool) (Verdict, string) {
 		return Faster, beyond("below")
 	}
 	return Undecided, fmt.Sprintf("cannot decide: the control (a copy of %s) came out %s [%s, %s], off zero by more than ±%.2g%%, and the interval is not beyond it by that much again; the machine was too noisy to tell differences of this size; rerun when it is quieter or raise -benchtime",
-		r.Base, FmtPct(ctl.DeltaPct), FmtPct(ctl.LoPct), FmtPct(ctl.HiPct), r.Eps/2)
+		r.Base, textfmt.Pct(ctl.DeltaPct), textfmt.Pct(ctl.LoPct), textfmt.Pct(ctl.HiPct), r.Eps/2)
 }
 
 // PlacementPct is the size, in percent, below which a decided difference
@@ -156,7 +163,7 @@ const PlacementPct = 1.0
 
 // placement is the note a decided verdict carries when its estimate is
 // smaller than both ε and PlacementPct in size; "" otherwise.
-func (r Rule) placement(e Interval) string {
+func (r rule) placement(e interval) string {
 	limit := min(r.Eps, PlacementPct)
 	if math.Abs(e.DeltaPct) >= limit {
 		return ""
@@ -171,31 +178,19 @@ func (r Rule) placement(e Interval) string {
 // level (stats.ForkInterval), in percent. ok is false, with both bounds
 // NaN, when there are fewer than stats.ForkMinN ratios or the interval is
 // not finite; with no ratio at all DeltaPct is 0.
-func Spread(ratios []float64, level float64) (Interval, bool) {
-	e := Interval{LoPct: math.NaN(), HiPct: math.NaN()}
+func spread(ratios []float64, level float64) (interval, bool) {
+	e := interval{LoPct: math.NaN(), HiPct: math.NaN()}
 	if len(ratios) == 0 {
 		return e, false
 	}
 	mean, _ := stats.Mean(ratios)
-	e.DeltaPct = Pct(mean)
+	e.DeltaPct = pct(mean)
 	ci, ok := stats.ForkInterval(ratios, level)
 	if !ok {
 		return e, false
 	}
-	return Interval{DeltaPct: Pct(ci.Center), LoPct: Pct(ci.Lo), HiPct: Pct(ci.Hi)}, true
+	return interval{DeltaPct: pct(ci.Center), LoPct: pct(ci.Lo), HiPct: pct(ci.Hi)}, true
 }
 
 // Pct converts a ratio to a signed percentage difference: (ratio − 1)·100.
-func Pct(ratio float64) float64 { return (ratio - 1) * 100 }
-
-// FmtPct formats a signed percentage with two decimals: "+4.93%".
-func FmtPct(p float64) string { return fmt.Sprintf("%+.2f%%", p) }
-
-// FmtInterval formats an interval's bounds in percent, "[-0.12%,
-// +0.40%]", or "no interval" when either is not finite.
-func FmtInterval(lo, hi float64) string {
-	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return "no interval"
-	}
-	return "[" + FmtPct(lo) + ", " + FmtPct(hi) + "]"
-}
+func pct(ratio float64) float64 { return (ratio - 1) * 100 }

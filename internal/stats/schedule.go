@@ -1,4 +1,4 @@
-package verdict
+package stats
 
 import "math/rand/v2"
 

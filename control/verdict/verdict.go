@@ -43,6 +43,12 @@ type Estimate struct {
 	// ForkDeltaPct holds each group's own delta, in order, when the
 	// comparison ran in several processes; nil within one process.
 	ForkDeltaPct []float64
+	// GateFailed is true when a gate was set (Result.Gate) and this
+	// candidate is decided Slower by more than it. GateNote, when the
+	// estimate lies above the gate but is Undecided, says the gate was not
+	// applied and why; "" otherwise.
+	GateFailed bool
+	GateNote   string
 }
 
 // Result is the outcome of one comparison.
@@ -65,8 +71,8 @@ type Result struct {
 	// then describes this process, not the code).
 	Forks int
 	// Negligible and Gate are the thresholds used, in percent (Gate 0: no
-	// gate). GateFailed is true when a candidate is Slower by more than
-	// Gate.
+	// gate). GateFailed is true when a candidate failed the gate
+	// (Estimate.GateFailed).
 	Negligible float64
 	Gate       float64
 	GateFailed bool

@@ -2,43 +2,24 @@ package verdict
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-func TestScheduleBlocks(t *testing.T) {
-	s := NewSchedule(3, 1)
-	for b := range 5 {
-		var rows [][]int
-		for range 3 {
-			rows = append(rows, s.Next())
-		}
-		for pos := range 3 {
-			col := []int{rows[0][pos], rows[1][pos], rows[2][pos]}
-			slices.Sort(col)
-			assert.Equal(t, []int{0, 1, 2}, col, "block %d position %d", b, pos)
-		}
-	}
-	assert.Equal(t, NewSchedule(3, 9).Next(), NewSchedule(3, 9).Next(), "deterministic for a seed")
-}
-
 func TestSpread(t *testing.T) {
-	iv, ok := Spread(nil, 0.95)
+	iv, ok := spread(nil, 0.95)
 	assert.False(t, ok)
 	assert.Zero(t, iv.DeltaPct)
 	assert.True(t, math.IsNaN(iv.LoPct) && math.IsNaN(iv.HiPct), "no interval is NaN, never a point")
 
-	iv, ok = Spread([]float64{1.1}, 0.95)
+	iv, ok = spread([]float64{1.1}, 0.95)
 	assert.False(t, ok, "one ratio has no t-interval")
 	assert.InDelta(t, 10, iv.DeltaPct, 1e-9)
 	assert.True(t, math.IsNaN(iv.LoPct) && math.IsNaN(iv.HiPct), "one ratio: no interval, not [Δ, Δ]")
-	assert.Equal(t, "no interval", FmtInterval(iv.LoPct, iv.HiPct))
-	assert.Equal(t, "[-0.12%, +0.40%]", FmtInterval(-0.12, 0.4))
 
-	iv, ok = Spread([]float64{1.09, 1.10, 1.11, 1.10}, 0.975)
+	iv, ok = spread([]float64{1.09, 1.10, 1.11, 1.10}, 0.975)
 	require.True(t, ok)
 	assert.InDelta(t, 10, iv.DeltaPct, 1e-9)
 	assert.Less(t, iv.LoPct, 10.0)
@@ -51,18 +32,18 @@ func TestSpread(t *testing.T) {
 // which names them and the fix given by the caller; the rest of the rule
 // is tested case by case in TestDecide.
 func TestDecideGroups(t *testing.T) {
-	ctl := Interval{DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.6}
-	r := Rule{Base: "base", Eps: 1, N: 10, Level: 0.975, MinN: 2, Groups: 10, GroupName: "rounds", GroupFix: "more rounds (-benchkit.rounds) narrow it"}
-	v, why := r.Decide(ctl, true, Interval{DeltaPct: 1, LoPct: -3, HiPct: 5}, true)
+	ctl := interval{DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.6}
+	r := rule{Base: "base", Eps: 1, N: 10, Level: 0.975, MinN: 2, Groups: 10, GroupName: "rounds", GroupFix: "more rounds (-benchkit.rounds) narrow it"}
+	v, why := r.Decide(ctl, true, interval{DeltaPct: 1, LoPct: -3, HiPct: 5}, true)
 	assert.Equal(t, Undecided, v)
 	assert.Equal(t, "the interval contains 0 and reaches beyond ±1%: the 10 rounds disagree by more than that (control: [-0.50%, +0.60%]); more rounds (-benchkit.rounds) narrow it", why)
-	v, _ = r.Decide(ctl, true, Interval{DeltaPct: 10, LoPct: 8, HiPct: 12}, true)
+	v, _ = r.Decide(ctl, true, interval{DeltaPct: 10, LoPct: 8, HiPct: 12}, true)
 	assert.Equal(t, Slower, v)
 	v, _ = r.DecideControl(ctl, true)
 	assert.Equal(t, Same, v)
 	// A control 126 points wide is not "same": it is a noise
 	// floor too high to call anything the same.
-	v, why = r.DecideControl(Interval{DeltaPct: 2, LoPct: -61, HiPct: 65}, true)
+	v, why = r.DecideControl(interval{DeltaPct: 2, LoPct: -61, HiPct: 65}, true)
 	assert.Equal(t, Undecided, v)
 	assert.Equal(t, "noise floor too wide: a copy of base lies within [-61.00%, +65.00%], 126 points, more than 10×ε (1%); only differences beyond it can be told", why)
 }
@@ -71,39 +52,39 @@ func TestDecideGroups(t *testing.T) {
 // code placement in its reason and keeps its verdict; a larger one does
 // not.
 func TestDecidePlacement(t *testing.T) {
-	ctl := Interval{DeltaPct: 0, LoPct: -0.05, HiPct: 0.05}
-	r := Rule{Base: "base", Eps: 0.5, N: 100, Level: 0.975, MinN: 7}
-	v, why := r.Decide(ctl, true, Interval{DeltaPct: -0.3, LoPct: -0.6, HiPct: -0.1}, true)
+	ctl := interval{DeltaPct: 0, LoPct: -0.05, HiPct: 0.05}
+	r := rule{Base: "base", Eps: 0.5, N: 100, Level: 0.975, MinN: 7}
+	v, why := r.Decide(ctl, true, interval{DeltaPct: -0.3, LoPct: -0.6, HiPct: -0.1}, true)
 	assert.Equal(t, Faster, v)
 	assert.Contains(t, why, "; the estimate is within ±0.5%, a size by which code placement alone can move identical code")
-	v, why = r.Decide(ctl, true, Interval{DeltaPct: -0.7, LoPct: -1.2, HiPct: -0.3}, true)
+	v, why = r.Decide(ctl, true, interval{DeltaPct: -0.7, LoPct: -1.2, HiPct: -0.3}, true)
 	assert.Equal(t, Faster, v)
 	assert.NotContains(t, why, "placement", "0.7% is not under ε = 0.5%")
 
 	r.Eps = 5 // a large ε: the note still stops at PlacementPct
-	v, why = r.Decide(ctl, true, Interval{DeltaPct: 3, LoPct: 0.2, HiPct: 5.8}, true)
+	v, why = r.Decide(ctl, true, interval{DeltaPct: 3, LoPct: 0.2, HiPct: 5.8}, true)
 	assert.Equal(t, Slower, v)
 	assert.NotContains(t, why, "placement", "3% is above PlacementPct")
-	v, why = r.Decide(ctl, true, Interval{DeltaPct: 0.8, LoPct: 0.1, HiPct: 5.5}, true)
+	v, why = r.Decide(ctl, true, interval{DeltaPct: 0.8, LoPct: 0.1, HiPct: 5.5}, true)
 	assert.Equal(t, Slower, v)
 	assert.Contains(t, why, "within ±1%")
 }
 
 // TestDecide covers the verdict rule case by case on made-up
-// estimates: Rule.Decide and Rule.DecideControl are pure, so every branch
+// estimates: rule.Decide and rule.DecideControl are pure, so every branch
 // is reached with exact numbers and its full reason checked.
 func TestDecide(t *testing.T) {
-	quiet := Interval{DeltaPct: 0.02, LoPct: -0.2, HiPct: 0.25}
-	off := Interval{DeltaPct: 2.9, LoPct: 2.5, HiPct: 3.3}
-	above := Interval{DeltaPct: 0.3, LoPct: 0.1, HiPct: 0.45}    // excludes 0, within ε/2
-	below := Interval{DeltaPct: -0.3, LoPct: -0.45, HiPct: -0.1} // excludes 0, within ε/2
-	est := func(d, lo, hi float64) Interval { return Interval{DeltaPct: d, LoPct: lo, HiPct: hi} }
+	quiet := interval{DeltaPct: 0.02, LoPct: -0.2, HiPct: 0.25}
+	off := interval{DeltaPct: 2.9, LoPct: 2.5, HiPct: 3.3}
+	above := interval{DeltaPct: 0.3, LoPct: 0.1, HiPct: 0.45}    // excludes 0, within ε/2
+	below := interval{DeltaPct: -0.3, LoPct: -0.45, HiPct: -0.1} // excludes 0, within ε/2
+	est := func(d, lo, hi float64) interval { return interval{DeltaPct: d, LoPct: lo, HiPct: hi} }
 	tests := []struct {
 		name   string
 		rounds int
-		ctl    Interval
+		ctl    interval
 		ctlOK  bool
-		e      Interval
+		e      interval
 		ok     bool
 		want   Verdict
 		text   string
@@ -163,7 +144,7 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := Rule{Base: "base", Eps: 1, N: tt.rounds, Level: 0.975, MinN: 7}
+			r := rule{Base: "base", Eps: 1, N: tt.rounds, Level: 0.975, MinN: 7}
 			v, text := r.Decide(tt.ctl, tt.ctlOK, tt.e, tt.ok)
 			assert.Equal(t, tt.want, v, tt.reason)
 			assert.Equal(t, tt.text, text, tt.reason)
@@ -172,7 +153,7 @@ func TestDecide(t *testing.T) {
 
 	controls := []struct {
 		name   string
-		ctl    Interval
+		ctl    interval
 		ctlOK  bool
 		want   Verdict
 		text   string
@@ -193,7 +174,7 @@ func TestDecide(t *testing.T) {
 	}
 	for _, tt := range controls {
 		t.Run("control/"+tt.name, func(t *testing.T) {
-			r := Rule{Base: "base", Eps: 1, N: 100, Level: 0.975, MinN: 7}
+			r := rule{Base: "base", Eps: 1, N: 100, Level: 0.975, MinN: 7}
 			v, text := r.DecideControl(tt.ctl, tt.ctlOK)
 			assert.Equal(t, tt.want, v, tt.reason)
 			assert.Equal(t, tt.text, text, tt.reason)

@@ -5,7 +5,7 @@
 // paired rounds ([Analyze]) and over groups of processes
 // ([AnalyzeGroups], [Spread]), the rule that turns a candidate's interval
 // and the control's into Faster, Slower, Same or Undecided with a reason
-// ([Rule]), the gate ([GateFails]), and the balanced random order of a
+// ([rule]), the gate ([GateFails]), and the balanced random order of a
 // round ([Schedule]).
 //
 // Everything here is pure: it times nothing and, for a given seed, is
