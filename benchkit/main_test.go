@@ -2,6 +2,7 @@ package benchkit
 
 import (
 	"flag"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,19 +10,17 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
-
-	"github.com/benchkit/go-benchkit/internal/session"
 )
 
 // TestMainOptions: each MainOption sets its one setting, and a nil one is
 // skipped.
 func TestMainOptions(t *testing.T) {
-	var c session.Config
+	var c settings.Config
 	for _, o := range options([]MainOption{MainJSON("j.json"), MainSamples("s.txt"), MainReport(ReportOff),
 		MainWarmup(time.Second), MainRunsNeededFor(3), MainStrict(), nil}) {
 		o(&c)
 	}
-	assert.Equal(t, session.Config{JSONPath: "j.json", SamplesPath: "s.txt", Report: ReportOff, Warmup: time.Second, Delta: 3, Strict: true}, c)
+	assert.Equal(t, settings.Config{JSONPath: "j.json", SamplesPath: "s.txt", Report: ReportOff, Warmup: time.Second, Delta: 3, Strict: true}, c)
 	for _, o := range options([]MainOption{MainReport(ReportStdout)}) {
 		o(&c)
 	}
@@ -48,7 +47,7 @@ func TestMainRegistersNothingAtImport(t *testing.T) {
 		assert.Nil(t, flag.CommandLine.Lookup(name), name)
 	}
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	session.Register(fs, session.Defaults())
+	settings.Register(fs, settings.Defaults())
 	assert.NotNil(t, fs.Lookup("benchkit.json"), "the session registers them when asked")
 }
 

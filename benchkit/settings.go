@@ -3,26 +3,25 @@ package benchkit
 import (
 	"flag"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"math"
 	"time"
-
-	"github.com/benchkit/go-benchkit/internal/session"
 )
 
 // MainOption configures [Main] and [Run]. Options are built by [MainJSON],
 // [MainSamples], [MainReport], [MainWarmup], [MainRunsNeededFor] and [MainStrict];
 // the interface is sealed.
-type MainOption interface{ applyMain(*session.Config) }
+type MainOption interface{ applyMain(*settings.Config) }
 
-type mainOptionFunc func(*session.Config)
+type mainOptionFunc func(*settings.Config)
 
-func (f mainOptionFunc) applyMain(c *session.Config) { f(c) }
+func (f mainOptionFunc) applyMain(c *settings.Config) { f(c) }
 
 // MainJSON writes the JSON report (schema benchkit-report/v1,
 // docs/report.md) to path after the benchmarks, created or truncated; ""
 // writes none. Paths follow [Main]'s rules.
 func MainJSON(path string) MainOption {
-	return mainOptionFunc(func(c *session.Config) { c.JSONPath = path })
+	return mainOptionFunc(func(c *settings.Config) { c.JSONPath = path })
 }
 
 // MainSamples writes every sample (one benchmark result line per run, and
@@ -30,15 +29,15 @@ func MainJSON(path string) MainOption {
 // in the Go benchmark format, for `benchstat path`. An empty path writes no
 // file.
 func MainSamples(path string) MainOption {
-	return mainOptionFunc(func(c *session.Config) { c.SamplesPath = path })
+	return mainOptionFunc(func(c *settings.Config) { c.SamplesPath = path })
 }
 
 // Report destinations for [MainReport], -benchkit.report and
 // BENCHKIT_REPORT; any other value is a file path.
 const (
-	ReportStdout = session.ReportStdout // the default: after go test's output
-	ReportStderr = session.ReportStderr // the test binary's stderr, which go test merges into its output
-	ReportOff    = session.ReportOff    // no text report (the files are still written)
+	ReportStdout = settings.ReportStdout // the default: after go test's output
+	ReportStderr = settings.ReportStderr // the test binary's stderr, which go test merges into its output
+	ReportOff    = settings.ReportOff    // no text report (the files are still written)
 )
 
 // MainReport sends the text report to dest: [ReportStdout] (the default,
@@ -48,7 +47,7 @@ const (
 // merges the binary's stderr into its output, so only a file or ReportOff
 // keeps the report out of it.
 func MainReport(dest string) MainOption {
-	return mainOptionFunc(func(c *session.Config) { c.Report = session.ReportDest(dest) })
+	return mainOptionFunc(func(c *settings.Config) { c.Report = settings.ReportDest(dest) })
 }
 
 // MainWarmup sets the warm-up's time limit; 0 turns the warm-up off. The
@@ -58,7 +57,7 @@ func MainWarmup(limit time.Duration) MainOption {
 	if limit < 0 {
 		panic(fmt.Sprintf("benchkit: MainWarmup(%v): the warm-up limit must be positive, or 0 to turn it off", limit))
 	}
-	return mainOptionFunc(func(c *session.Config) { c.Warmup = limit })
+	return mainOptionFunc(func(c *settings.Config) { c.Warmup = limit })
 }
 
 // MainRunsNeededFor sets the change, in percent, that the report's runs-needed
@@ -68,7 +67,7 @@ func MainRunsNeededFor(pct float64) MainOption {
 	if !(pct > 0) || math.IsInf(pct, 0) {
 		panic(fmt.Sprintf("benchkit: MainRunsNeededFor(%v): the change to resolve must be a positive percentage, e.g. 5", pct))
 	}
-	return mainOptionFunc(func(c *session.Config) { c.Delta = pct })
+	return mainOptionFunc(func(c *settings.Config) { c.Delta = pct })
 }
 
 // MainStrict makes every flag a benchmark raised (eliminated work, timer
@@ -77,7 +76,7 @@ func MainRunsNeededFor(pct float64) MainOption {
 // test -json names it; a kind the benchmark accepted with [Allow] fails
 // nothing.
 func MainStrict() MainOption {
-	return mainOptionFunc(func(c *session.Config) { c.Strict = true })
+	return mainOptionFunc(func(c *settings.Config) { c.Strict = true })
 }
 
 // RegisterFlags defines [Main]'s -benchkit.* flags on flag.CommandLine,
@@ -95,11 +94,11 @@ func MainStrict() MainOption {
 // registers its flags only when it is called, never at import time). The
 // environment variables (BENCHKIT_JSON, ...) work either way. Calling
 // RegisterFlags more than once, or before Main, is harmless.
-func RegisterFlags() { session.Register(flag.CommandLine, session.Defaults()) }
+func RegisterFlags() { settings.Register(flag.CommandLine, settings.Defaults()) }
 
 // options returns opts as the session applies them.
-func options(opts []MainOption) []func(*session.Config) {
-	fns := make([]func(*session.Config), 0, len(opts))
+func options(opts []MainOption) []func(*settings.Config) {
+	fns := make([]func(*settings.Config), 0, len(opts))
 	for _, o := range opts {
 		if o != nil {
 			fns = append(fns, o.applyMain)

@@ -3,6 +3,7 @@ package benchkit
 import (
 	"flag"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"math"
 	"os"
 	"runtime"
@@ -560,7 +561,7 @@ func logInternals(b *testing.B) {
 // metricsOn reports whether Track and Loop add their metrics (cv%, wait%,
 // batchcv%) to the benchmark's line: -benchkit.metrics, else
 // BENCHKIT_METRICS, else on (see testflag.Metrics).
-func metricsOn() bool { return testflag.Metrics(os.Getenv, flag.CommandLine) }
+func metricsOn() bool { return settings.Metrics(os.Getenv, flag.CommandLine) }
 
 // Once per process, when the run's benchmarks so far say that the whole
 // run will be long, Track says so under the benchmark that found it out:

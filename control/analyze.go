@@ -9,34 +9,9 @@ import (
 
 // Analyze computes a comparison from per-round times: base and control
 // (a second copy of the baseline), and each candidate, all with one time
-// per round. It is the pure core of [Compare]; it times nothing and, for a
-// given seed, is deterministic. It returns an error when the samples do not
-// pair up (different lengths, a time that is not finite and positive,
-// empty or duplicate names), when the baseline or a candidate is named
-// [ControlName] (as [Compare] does), when a time is more than 1e100 or less than
-// 1e-100 times the baseline's in its round (no finite percentage), or
-// when an option is invalid. Every number in the Result is finite.
-//
-// The rule, with k candidates and m = k+1 intervals (candidates and
-// control), family-wise confidence c (default 0.95) and negligible size ε
-// (default 1%):
-//
-//  1. Per round r, ratio_i(r) = t_i(r)/t_base(r). Each implementation's
-//     delta is (median_r ratio_i(r) − 1)·100, with the sign-test interval
-//     of the median (order statistics from Binomial(n, ½)) at level
-//     1 − (1−c)/m.
-//  2. Fewer rounds than that level needs for a finite interval (6 at 95%,
-//     7 at 98.3%): every verdict is Undecided.
-//  3. The control is off when its interval excludes 0 and its delta
-//     exceeds ε/2 in size: the harness cannot tell a copy from itself at
-//     that level, so a candidate is Slower (Faster) only when its
-//     interval lies above (below) 0 and beyond the control's interval by
-//     the control's |delta| again; any other is Undecided, and the Reason
-//     quotes the control's numbers.
-//  4. Otherwise a candidate whose interval lies within [−ε, +ε] is Same;
-//     one whose interval lies above 0 and above the control's interval is
-//     Slower; below 0 and below the control's interval, Faster; anything
-//     else is Undecided (interval too wide, or inside the noise floor).
+// per round. It is the pure core of [Compare], with [verdict.Analyze]'s
+// rule and Compare's options; it also refuses a baseline or candidate
+// named [ControlName], and invalid options.
 func Analyze(base, control verdict.Sample, cands []verdict.Sample, opts ...Option) (verdict.Result, error) {
 	cfg := buildConfig(opts)
 	if len(cfg.errs) > 0 {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/benchkit/go-benchkit/control/verdict"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"os"
 	"runtime"
 	"strings"
@@ -281,7 +282,7 @@ func finish(res verdict.Result, ms measurement, budget time.Duration) verdict.Re
 // report writes the metrics, the log lines and the registry record.
 func report(b *testing.B, res verdict.Result, ms measurement, notes []string) {
 	b.Helper()
-	extra := testflag.Metrics(os.Getenv, flag.CommandLine)
+	extra := settings.Metrics(os.Getenv, flag.CommandLine)
 	if res.BaselineNsPerOp > 0 {
 		b.ReportMetric(res.BaselineNsPerOp, "ns/op")
 		if extra {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
@@ -23,8 +24,6 @@ import (
 // Where the number of forks comes from, besides the Forks option, and
 // where a fork finds its share of the budget.
 const (
-	forksEnv  = "BENCHKIT_FORKS"
-	forksFlag = "benchkit.forks"
 	// forkBudgetEnv holds a fork's budget in ns, forkRoundsEnv its round
 	// limit: a fork runs with -test.benchtime=1x, so that b.Loop stops
 	// after the one iteration that measures, and reads its share here.
@@ -34,7 +33,7 @@ const (
 
 // MaxForks is the most processes a comparison may be spread over: beyond
 // it each fork's share of the budget is too small to measure anything.
-const MaxForks = 100
+const MaxForks = settings.MaxForks
 
 // minForkRounds is the least number of rounds a fork gets under
 // -benchtime=Nx: N rounds are spread over at most N/minForkRounds forks,
@@ -42,34 +41,17 @@ const MaxForks = 100
 const minForkRounds = 5
 
 // resolveForks returns the number of forks asked for: the Forks option
-// over DefaultForks, then BENCHKIT_FORKS, then -benchkit.forks when
-// benchkit.Main registered it and it was set. A value that is not a whole
-// number from 1 to MaxForks is an error naming the fix.
+// over DefaultForks, then BENCHKIT_FORKS or -benchkit.forks (when
+// benchkit.Main registered it and it was set), read by the rule Main
+// checks them with (settings.Forks). A value that is not a whole number
+// from 1 to MaxForks is an error naming the fix.
 func resolveForks(cfg config, getenv func(string) string, fs *flag.FlagSet) (int, error) {
 	n := DefaultForks
 	if cfg.forks > 0 {
 		n = cfg.forks
 	}
-	parse := func(what, v string) (int, error) {
-		k, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || k < 1 || k > MaxForks {
-			return 0, fmt.Errorf("control: %s=%s is not a number of processes: use a whole number from 1 to %d, like 5 (1 measures within one process)", what, v, MaxForks)
-		}
-		return k, nil
-	}
-	if v := getenv(forksEnv); v != "" {
-		k, err := parse("environment variable "+forksEnv, v)
-		if err != nil {
-			return 0, err
-		}
-		n = k
-	}
-	if testflag.IsSet(fs, forksFlag) {
-		k, err := parse("flag -"+forksFlag, fs.Lookup(forksFlag).Value.String())
-		if err != nil {
-			return 0, err
-		}
-		n = k
+	if k, set, err := settings.Forks(getenv, fs); err != nil || set {
+		return k, err
 	}
 	return n, nil
 }

@@ -122,7 +122,7 @@ func TestTestdataBench(t *testing.T) {
 	t.Run("TooManyForks", func(t *testing.T) {
 		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=1000"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=1x")
 		assert.NotEqual(t, 0, r.Code)
-		assert.Contains(t, r.Combined(), "BENCHKIT_FORKS=1000 is not a number of processes: use a whole number from 1 to 100")
+		assert.Contains(t, r.Combined(), `BENCHKIT_FORKS="1000" is not a number of processes: use a whole number from 1 to 100`)
 	})
 
 	t.Run("ForkPanics", func(t *testing.T) {
@@ -176,7 +176,7 @@ func TestTestdataBench(t *testing.T) {
 	t.Run("ForksBadSetting", func(t *testing.T) {
 		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=many"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=1x")
 		assert.NotEqual(t, 0, r.Code)
-		assert.Contains(t, r.Combined(), "control: environment variable BENCHKIT_FORKS=many is not a number of processes: use a whole number from 1 to 100, like 5")
+		assert.Contains(t, r.Combined(), `benchkit: environment variable BENCHKIT_FORKS="many" is not a number of processes: use a whole number from 1 to 100, like 5`)
 	})
 
 	t.Run("ForksProfile", func(t *testing.T) {

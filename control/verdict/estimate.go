@@ -57,24 +57,41 @@ func (o Options) withDefaults() Options {
 
 // Analyze computes a comparison from per-round times of one group: base
 // and control (a second copy of the baseline) and each candidate, all with
-// one time per round, paired by round. For a given seed it is
-// deterministic. It returns an error when the samples do not pair up
-// (different lengths, a time that is not finite and positive, empty or
-// duplicate names) or a time is more than 1e100 or less than 1e-100 times
-// the baseline's in its round (no finite percentage). Every number in the
-// Result is finite.
+// one time per round, paired by round. It returns an error when the
+// samples do not pair up (different lengths, a time that is not finite
+// and positive, empty or duplicate names) or a time is more than 1e100 or
+// less than 1e-100 times the baseline's in its round (no finite
+// percentage). Every number in the Result is finite but an interval's
+// bounds, which are NaN where there is no interval.
 //
-// The rule, with k candidates and m = k+1 intervals, family-wise
-// confidence c and negligible size ε:
+// The rule, with k candidates and m = k+1 intervals (candidates and
+// control), family-wise confidence c (default 0.95) and negligible size ε
+// (default 1%):
 //
 //  1. Per round r, ratio_i(r) = t_i(r)/t_base(r). Each implementation's
 //     delta is (median_r ratio_i(r) − 1)·100, with the sign-test interval
 //     of the median (order statistics from Binomial(n, ½)) at level
 //     1 − (1−c)/m, or a percentile bootstrap with Options.Bootstrap.
 //  2. Fewer rounds than that level needs for a finite interval (6 at 95%,
-//     7 at 97.5%): every verdict is Undecided.
-//  3. [rule.Decide] turns the candidate's interval and the control's into
-//     a verdict.
+//     7 at 97.5%), or Options.Stopped: every verdict is Undecided.
+//  3. The control is off when its interval excludes 0 and its delta
+//     exceeds ε/2 in size: the harness cannot tell a copy from itself at
+//     that level, so a candidate is Slower (Faster) only when its
+//     interval lies above (below) 0 and beyond the control's by the
+//     control's |delta| again; any other is Undecided, and the Reason
+//     quotes the control's numbers.
+//  4. Otherwise a candidate whose interval lies within [−ε, +ε] is Same;
+//     one whose interval lies above 0 and above the control's is Slower;
+//     below 0 and below the control's, Faster; anything else is Undecided
+//     (interval too wide, or inside the noise floor). A control wider
+//     than [ControlWide]·ε is never Same.
+//  5. With Options.Gate g > 0, a candidate decided Slower by more than g
+//     fails the gate (Estimate.GateFailed); an Undecided one above g does
+//     not, and Estimate.GateNote says so.
+//
+// A Faster or Slower estimate smaller than ε and [PlacementPct] keeps its
+// verdict, and its reason says that code placement alone moves identical
+// code that much.
 func Analyze(base, control Sample, cands []Sample, o Options) (Result, error) {
 	o = o.withDefaults()
 	if err := checkSamples(base, control, cands); err != nil {

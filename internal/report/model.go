@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"math"
 	"time"
 
@@ -14,10 +15,6 @@ import (
 // only when a field is removed or changes meaning; fields may be added
 // within a version.
 const Schema = "benchkit-report/v1"
-
-// DefaultDeltaPct is the change, in percent, that the runs-needed column
-// sizes for when [Settings.DeltaPct] is zero.
-const DefaultDeltaPct = 5.0
 
 // MinRunsForCI is the least number of runs per side the runs-needed column
 // shows: benchstat cannot compute a 95% confidence interval of the median
@@ -63,7 +60,7 @@ type Warmup struct {
 // Settings are the user's choices that change the report.
 type Settings struct {
 	// DeltaPct is the change, in percent, the runs-needed column is sized
-	// for (Lehr's rule); 0 means [DefaultDeltaPct].
+	// for (Lehr's rule); 0 means settings.DefaultDeltaPct.
 	DeltaPct float64
 	// Strict makes every raised flag a failure (see [Analysis.Failures]).
 	Strict bool
@@ -71,7 +68,7 @@ type Settings struct {
 
 func (s Settings) delta() float64 {
 	if !(s.DeltaPct > 0) || math.IsInf(s.DeltaPct, 0) {
-		return DefaultDeltaPct
+		return settings.DefaultDeltaPct
 	}
 	return s.DeltaPct
 }

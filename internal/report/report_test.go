@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
 	"math"
 	"strings"
@@ -353,7 +354,7 @@ func TestJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal(buf.Bytes(), &rep))
 	assert.Equal(t, Schema, rep.Schema)
 	assert.Equal(t, "example.com/p", rep.Package)
-	assert.Equal(t, DefaultDeltaPct, rep.Settings.DeltaPct)
+	assert.Equal(t, settings.DefaultDeltaPct, rep.Settings.DeltaPct)
 	require.NotNil(t, rep.Warmup)
 	assert.Equal(t, 52, rep.Warmup.Batches)
 	require.Len(t, rep.Benchmarks, 6)

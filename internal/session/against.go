@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
 	"syscall"
 	"time"
@@ -20,10 +21,10 @@ import (
 // when it failed (then nothing is measured, as go test runs no benchmark
 // after a failed test), else 1 when a gate failed, a process of this
 // binary failed or a file could not be written, else 0.
-func againstRun(m interface{ Run() int }, cfg Config, d Deps) int {
+func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 	s := against.Settings{Base: cfg.Against, Pkg: d.pkg, Rounds: cfg.Rounds, Gate: cfg.Gate, GateAllocs: cfg.GateAllocs, Pairing: cfg.Pairing,
 		GateInstr: cfg.GateInstr}
-	if cfg.Count == CountInstructions {
+	if cfg.Count == settings.CountInstructions {
 		s.Counter = d.counter.forAgainst()
 	}
 	p, err := against.NewPlan(s, d.fs)

@@ -2,6 +2,7 @@ package session
 
 import (
 	"errors"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
 	"os"
 	"path/filepath"
@@ -25,7 +26,7 @@ func TestMainReportDestination(t *testing.T) {
 		name     string
 		args     []string
 		env      string
-		opt      func(*Config)
+		opt      func(*settings.Config)
 		stdout   bool   // the report is on stdout
 		stderr   bool   // the report is on stderr
 		fileName string // the report is in this file under dir
@@ -38,8 +39,8 @@ func TestMainReportDestination(t *testing.T) {
 		{name: "flag file", args: []string{"-benchkit.report=" + file}, fileName: "report.txt"},
 		{name: "directory: one file per package", args: []string{"-benchkit.report=" + dir + "/"}, fileName: "example.com_fake.report.txt"},
 		{name: "env stderr", env: "stderr", stderr: true},
-		{name: "env off over option stderr", env: "off", opt: optReport(ReportStderr)},
-		{name: "option off", opt: optReport(ReportOff)},
+		{name: "env off over option stderr", env: "off", opt: optReport(settings.ReportStderr)},
+		{name: "option off", opt: optReport(settings.ReportOff)},
 		{name: "flag stdout over env off", args: []string{"-benchkit.report=stdout"}, env: "off", stdout: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -48,7 +49,7 @@ func TestMainReportDestination(t *testing.T) {
 			if tc.env != "" {
 				h.env["BENCHKIT_REPORT"] = tc.env
 			}
-			var opts []func(*Config)
+			var opts []func(*settings.Config)
 			if tc.opt != nil {
 				opts = append(opts, tc.opt)
 			}
@@ -76,7 +77,7 @@ func TestMainReportOffStillExplainsFailure(t *testing.T) {
 	gate := func(h *harness) func() {
 		return func() {
 			h.record()
-			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Result: verdict.Result{Baseline: "old", Gate: 5, GateFailed: true, Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower}}}})
+			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Result: verdict.Result{Baseline: "old", Gate: 5, GateFailed: true, Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower, GateFailed: true}}}})
 		}
 	}
 	h := newHarness("-test.bench=.", "-benchkit.report=off")

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"html"
 	"io"
 	"os"
@@ -25,7 +26,7 @@ type outputFile struct {
 }
 
 // outputFiles lists the files cfg asks for.
-func outputFiles(cfg Config) []outputFile {
+func outputFiles(cfg settings.Config) []outputFile {
 	all := []outputFile{
 		{cfg.JSONPath, ".json", "-benchkit.json or BENCHKIT_JSON", "the JSON report", report.JSONAnalysis},
 		{cfg.SamplesPath, ".txt", "-benchkit.samples or BENCHKIT_SAMPLES", "the samples file", report.SamplesAnalysis},
@@ -33,7 +34,7 @@ func outputFiles(cfg Config) []outputFile {
 		{cfg.BMFPath, ".bmf.json", "-benchkit.bmf or BENCHKIT_BMF", "the Bencher Metric Format file", report.BMF},
 		{cfg.GABPath, ".gab.json", "-benchkit.gab or BENCHKIT_GAB", "the github-action-benchmark file", report.GAB},
 	}
-	if r := cfg.Report; r != "" && r != ReportStdout && r != ReportStderr && r != ReportOff {
+	if r := cfg.Report; r != "" && r != settings.ReportStdout && r != settings.ReportStderr && r != settings.ReportOff {
 		all = append(all, outputFile{r, ".report.txt", "-benchkit.report or BENCHKIT_REPORT", "the report", nil})
 	}
 	var out []outputFile
@@ -49,7 +50,7 @@ func outputFiles(cfg Config) []outputFile {
 // for can be written: its directory exists and takes a new file, or the
 // file exists and opens for writing. A path found wrong only after the
 // benchmarks would throw their run away.
-func checkPaths(cfg Config, pkg string) error {
+func checkPaths(cfg settings.Config, pkg string) error {
 	owner := map[string]string{} // resolved path → setting
 	for _, f := range outputFiles(cfg) {
 		path := filePath(f.path, pkg, f.ext)

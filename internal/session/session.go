@@ -3,6 +3,7 @@ package session
 import (
 	"flag"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,7 +79,7 @@ func packagePath() string {
 // defaults, then opts, then the environment, then the flags), runs m and
 // the hygiene around it as Main's doc describes, and returns the exit
 // code.
-func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
+func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	cfg, code := settingsOf(opts, d)
 	if code != 0 {
 		return code
@@ -101,7 +102,7 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 	if cfg.Against == "" && !benchRequested(d.fs) {
 		return m.Run()
 	}
-	if err := cfg.checkAgainstOnly(); err != nil {
+	if err := cfg.CheckAgainstOnly(); err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
@@ -121,7 +122,7 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 	selected.Store(&selection{start: time.Now(), total: countSelected(testingb.BenchmarkNames(m), d.fs)})
 	defer selected.Store(nil)
 	code = m.Run()
-	if cfg.Count == CountInstructions {
+	if cfg.Count == settings.CountInstructions {
 		countTracked(d)
 	}
 	in := input(cfg, d, snap, wu)
@@ -136,15 +137,15 @@ func Run(m interface{ Run() int }, opts []func(*Config), d Deps) int {
 // settingsOf registers and parses the -benchkit.* flags and resolves
 // the settings; a non-zero code (2) means they were invalid, and the
 // message is on stderr.
-func settingsOf(opts []func(*Config), d Deps) (Config, int) {
-	Register(d.fs, Defaults())
+func settingsOf(opts []func(*settings.Config), d Deps) (settings.Config, int) {
+	settings.Register(d.fs, settings.Defaults())
 	if !d.fs.Parsed() {
 		if err := d.fs.Parse(d.args); err != nil {
 			fmt.Fprintf(d.stderr, "benchkit: %v\n", err)
-			return Config{}, 2
+			return settings.Config{}, 2
 		}
 	}
-	cfg, err := Resolve(opts, d.getenv, d.fs)
+	cfg, err := settings.Resolve(opts, d.getenv, d.fs)
 	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return cfg, 2
@@ -154,7 +155,7 @@ func settingsOf(opts []func(*Config), d Deps) (Config, int) {
 
 // warmUp runs the warm-up when it is on and returns its summary for
 // the report, or nil.
-func warmUp(cfg Config, d Deps) *report.Warmup {
+func warmUp(cfg settings.Config, d Deps) *report.Warmup {
 	if cfg.Warmup <= 0 {
 		return nil
 	}
@@ -175,7 +176,7 @@ func warmUp(cfg Config, d Deps) *report.Warmup {
 
 // input gathers what the report shows: the environment snapshot, the
 // warm-up, the registry's records and the settings.
-func input(cfg Config, d Deps, snap env.Snapshot, wu *report.Warmup) report.Input {
+func input(cfg settings.Config, d Deps, snap env.Snapshot, wu *report.Warmup) report.Input {
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
 		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
@@ -194,7 +195,7 @@ func input(cfg Config, d Deps, snap env.Snapshot, wu *report.Warmup) report.Inpu
 // output prints the report (when anything was recorded) and writes
 // the requested files. It reports whether the run must fail: a gate or a
 // strict-mode flag, or a file that could not be written.
-func output(cfg Config, d Deps, in report.Input, a report.Analysis) (failed bool) {
+func output(cfg settings.Config, d Deps, in report.Input, a report.Analysis) (failed bool) {
 	failed = a.Failed()
 	if !text(cfg, d, in, a) {
 		failed = true
@@ -216,13 +217,13 @@ func output(cfg Config, d Deps, in report.Input, a report.Analysis) (failed bool
 // written, like the JSON report). With off or a file, the run's failures
 // go to stderr, so that a non-zero exit is never unexplained. It reports
 // false when the file could not be written.
-func text(cfg Config, d Deps, in report.Input, a report.Analysis) (ok bool) {
+func text(cfg settings.Config, d Deps, in report.Input, a report.Analysis) (ok bool) {
 	write := func(w io.Writer) error { return report.TextAnalysis(w, in, a) }
 	ok = true
 	switch cfg.Report {
-	case "", ReportStderr:
+	case "", settings.ReportStderr:
 		w := d.stdout
-		if cfg.Report == ReportStderr {
+		if cfg.Report == settings.ReportStderr {
 			w = d.stderr
 		}
 		if len(in.Benches) > 0 || in.Against != nil {
@@ -231,7 +232,7 @@ func text(cfg Config, d Deps, in report.Input, a report.Analysis) (ok bool) {
 			}
 		}
 		return true
-	case ReportOff:
+	case settings.ReportOff:
 	default:
 		path := filePath(cfg.Report, d.pkg, ".report.txt")
 		if err := writeFile(d, path, write); err != nil {
@@ -300,7 +301,7 @@ func writeFile(d Deps, path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// strict is Config.Strict while Run runs m.
+// strict is settings.Config.Strict while Run runs m.
 var strict atomic.Bool
 
 // Strict reports whether strict mode is on: every flag a benchmark raises

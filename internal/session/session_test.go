@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -82,7 +82,7 @@ func newHarness(args ...string) *harness {
 	return h
 }
 
-func (h *harness) run(m fakeM, opts ...func(*Config)) int {
+func (h *harness) run(m fakeM, opts ...func(*settings.Config)) int {
 	m.events = &h.events
 	return Run(m, opts, h.deps)
 }
@@ -150,7 +150,7 @@ func TestMainExitCode(t *testing.T) {
 	gate := func(h *harness, failed bool) func() {
 		return func() {
 			h.record()
-			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Result: verdict.Result{Baseline: "old", Gate: 5, GateFailed: failed, Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower}}}})
+			h.reg.AddComparison("BenchmarkCmp", registry.Comparison{Result: verdict.Result{Baseline: "old", Gate: 5, GateFailed: failed, Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower, GateFailed: failed}}}})
 		}
 	}
 	h := newHarness("-test.bench=.")
@@ -209,27 +209,27 @@ func TestMainExitCodeFailedFlag(t *testing.T) {
 }
 
 func TestMainPrecedence(t *testing.T) {
-	resolve := func(env map[string]string, args []string, opts ...func(*Config)) Config {
+	resolve := func(env map[string]string, args []string, opts ...func(*settings.Config)) settings.Config {
 		t.Helper()
 		fs := flag.NewFlagSet("x", flag.ContinueOnError)
-		Register(fs, Defaults())
+		settings.Register(fs, settings.Defaults())
 		require.NoError(t, fs.Parse(args))
-		c, err := Resolve(opts, func(k string) string { return env[k] }, fs)
+		c, err := settings.Resolve(opts, func(k string) string { return env[k] }, fs)
 		require.NoError(t, err)
 		return c
 	}
 	c := resolve(nil, nil)
-	assert.Equal(t, Config{Warmup: warmup.DefaultLimit, Delta: 5}, c, "defaults")
+	assert.Equal(t, settings.Config{Warmup: warmup.DefaultLimit, Delta: 5}, c, "defaults")
 	c = resolve(nil, nil, optDelta(10), optWarmup(0), optJSON("o.json"), optSamples("o.txt"), optStrict)
-	assert.Equal(t, Config{JSONPath: "o.json", SamplesPath: "o.txt", Delta: 10, Strict: true}, c, "options")
+	assert.Equal(t, settings.Config{JSONPath: "o.json", SamplesPath: "o.txt", Delta: 10, Strict: true}, c, "options")
 	env := map[string]string{"BENCHKIT_DELTA": "20", "BENCHKIT_WARMUP": "300ms", "BENCHKIT_JSON": "e.json",
 		"BENCHKIT_SAMPLES": "e.txt", "BENCHKIT_STRICT": "false"}
 	c = resolve(env, nil, optDelta(10), optWarmup(0), optJSON("o.json"), optStrict)
-	assert.Equal(t, Config{JSONPath: "e.json", SamplesPath: "e.txt", Warmup: 300 * time.Millisecond, Delta: 20}, c,
+	assert.Equal(t, settings.Config{JSONPath: "e.json", SamplesPath: "e.txt", Warmup: 300 * time.Millisecond, Delta: 20}, c,
 		"environment over options")
 	c = resolve(env, []string{"-benchkit.delta=30", "-benchkit.warmup=off", "-benchkit.json=f.json", "-benchkit.strict"},
 		optDelta(10))
-	assert.Equal(t, Config{JSONPath: "f.json", SamplesPath: "e.txt", Delta: 30, Strict: true}, c, "flags over all")
+	assert.Equal(t, settings.Config{JSONPath: "f.json", SamplesPath: "e.txt", Delta: 30, Strict: true}, c, "flags over all")
 	c = resolve(map[string]string{"BENCHKIT_DELTA": "2.5%"}, nil)
 	assert.Equal(t, 2.5, c.Delta, "a trailing % is accepted")
 }
@@ -366,32 +366,20 @@ func TestMainRegistersFlagsOnce(t *testing.T) {
 	assert.NotNil(t, h.deps.fs.Lookup("benchkit.json"))
 }
 
-func TestMainRegistersNothingAtImport(t *testing.T) {
-	// The flags are on flag.CommandLine only once Main is called, which
-	// this test binary never does.
-	for _, s := range settings {
-		assert.Nil(t, flag.CommandLine.Lookup(s.flag), s.flag)
-	}
-}
-
-// TestMainDocListsEverySetting: Main's doc comment has a row for every
-// setting, with its flag and its environment variable.
-func TestMainDocListsEverySetting(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "..", "benchkit", "main.go"))
-	require.NoError(t, err)
-	for _, s := range settings {
-		assert.Regexp(t, `(?m)^//\t-`+regexp.QuoteMeta(s.flag)+`\b.*\b`+s.env+`\b`, string(doc), "benchkit/main.go's settings table")
-	}
-}
-
 // The settings MainOption's constructors apply, as the session sees them.
-var optStrict = func(c *Config) { c.Strict = true }
+var optStrict = func(c *settings.Config) { c.Strict = true }
 
-func optWarmup(d time.Duration) func(*Config) { return func(c *Config) { c.Warmup = d } }
-func optDelta(p float64) func(*Config)        { return func(c *Config) { c.Delta = p } }
-func optJSON(p string) func(*Config)          { return func(c *Config) { c.JSONPath = p } }
-func optSamples(p string) func(*Config)       { return func(c *Config) { c.SamplesPath = p } }
-func optReport(d string) func(*Config)        { return func(c *Config) { c.Report = ReportDest(d) } }
+func optWarmup(d time.Duration) func(*settings.Config) {
+	return func(c *settings.Config) { c.Warmup = d }
+}
+func optDelta(p float64) func(*settings.Config) { return func(c *settings.Config) { c.Delta = p } }
+func optJSON(p string) func(*settings.Config)   { return func(c *settings.Config) { c.JSONPath = p } }
+func optSamples(p string) func(*settings.Config) {
+	return func(c *settings.Config) { c.SamplesPath = p }
+}
+func optReport(d string) func(*settings.Config) {
+	return func(c *settings.Config) { c.Report = settings.ReportDest(d) }
+}
 
 // TestAgainstFailedTestsMeasureNothing: as go test, no benchmark runs
 // after a failed test; Main returns the tests' code, runs no warm-up and
@@ -440,18 +428,28 @@ func TestProgressLines(t *testing.T) {
 // and off; progress is on by default.
 func TestProgressSetting(t *testing.T) {
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
-	Register(fs, Defaults())
+	settings.Register(fs, settings.Defaults())
 	require.NoError(t, fs.Parse(nil))
-	c, err := Resolve(nil, func(string) string { return "" }, fs)
+	c, err := settings.Resolve(nil, func(string) string { return "" }, fs)
 	require.NoError(t, err)
 	assert.False(t, c.NoProgress)
-	c, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
+	c, err = settings.Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
 	require.NoError(t, err)
 	assert.True(t, c.NoProgress)
 	require.NoError(t, fs.Parse([]string{"-benchkit.progress=on"}))
-	c, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
+	c, err = settings.Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "off"}[k] }, fs)
 	require.NoError(t, err)
 	assert.False(t, c.NoProgress, "the flag over the variable")
-	_, err = Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "sometimes"}[k] }, flag.NewFlagSet("u", flag.ContinueOnError))
+	_, err = settings.Resolve(nil, func(k string) string { return map[string]string{"BENCHKIT_PROGRESS": "sometimes"}[k] }, flag.NewFlagSet("u", flag.ContinueOnError))
 	assert.ErrorContains(t, err, "BENCHKIT_PROGRESS")
+}
+
+// TestMainForksUpFront: a number of forks control.Compare would refuse
+// is refused by Main before anything runs, with the one message of its
+// one rule.
+func TestMainForksUpFront(t *testing.T) {
+	h := newHarness("-test.bench=.", "-benchkit.forks=150")
+	assert.Equal(t, 2, h.run(fakeM{run: h.record}))
+	assert.Empty(t, h.events, "nothing ran")
+	assert.Equal(t, `benchkit: flag -benchkit.forks="150" is not a number of processes: use a whole number from 1 to 100, like 5 (1 measures within one process)`+"\n", h.stderr.String())
 }

@@ -1,4 +1,4 @@
-package testflag
+package settings
 
 import (
 	"flag"

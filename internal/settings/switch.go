@@ -1,9 +1,11 @@
-package testflag
+package settings
 
 import (
 	"flag"
 	"fmt"
 	"strings"
+
+	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
 // The switch for the extra metrics benchkit and control add to a
@@ -30,8 +32,8 @@ func ParseSwitch(s string) (bool, error) {
 
 // Metrics reports whether the extra metrics are on: the -benchkit.metrics
 // flag when it was set on fs, else the BENCHKIT_METRICS variable when it
-// is set, else on. A value ParseSwitch rejects counts as on (benchkit.Main
-// rejects it, with a message, before anything runs).
+// is set, else on. A value ParseSwitch rejects counts as on (Resolve
+// rejects it, with a message, before anything runs under benchkit.Main).
 func Metrics(getenv func(string) string, fs *flag.FlagSet) bool {
 	on := true
 	if v := getenv(MetricsEnv); v != "" {
@@ -39,7 +41,7 @@ func Metrics(getenv func(string) string, fs *flag.FlagSet) bool {
 			on = b
 		}
 	}
-	if IsSet(fs, MetricsFlag) {
+	if testflag.IsSet(fs, MetricsFlag) {
 		if b, err := ParseSwitch(fs.Lookup(MetricsFlag).Value.String()); err == nil {
 			on = b
 		}

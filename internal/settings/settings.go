@@ -1,4 +1,4 @@
-package session
+package settings
 
 import (
 	"flag"
@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchkit/go-benchkit/internal/report"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/warmup"
 )
@@ -30,6 +29,10 @@ func ReportDest(dest string) string {
 	return dest
 }
 
+// DefaultDeltaPct is the change, in percent, that the runs-needed column
+// sizes for when [Settings.DeltaPct] is zero.
+const DefaultDeltaPct = 5.0
+
 // Config is Main's resolved settings; Defaults holds every default.
 type Config struct {
 	// JSONPath and SamplesPath are the JSON report's and the samples
@@ -46,11 +49,6 @@ type Config struct {
 	Delta float64
 	// Strict makes every flag not allowed fail its benchmark and the run.
 	Strict bool
-	// Forks is -benchkit.forks, 0 when not given (control's default).
-	Forks int
-	// NoMetrics is -benchkit.metrics=off: validated here, read where the
-	// metrics are reported (testflag.Metrics).
-	NoMetrics bool
 	// NoProgress is -benchkit.progress=off: no progress lines on stderr
 	// between the rounds of -benchkit.against.
 	NoProgress bool
@@ -80,7 +78,7 @@ const (
 
 // Defaults returns the settings before any option, variable or flag.
 func Defaults() Config {
-	return Config{Warmup: warmup.DefaultLimit, Delta: report.DefaultDeltaPct}
+	return Config{Warmup: warmup.DefaultLimit, Delta: DefaultDeltaPct}
 }
 
 // setting is one setting's flag and environment variable. A boolean
@@ -139,14 +137,16 @@ var settings = []setting{
 	},
 	pctSetting("benchkit.delta", "BENCHKIT_DELTA", "the change in `percent` the report's runs-needed column sizes for (Lehr's rule)",
 		false, "is not a positive percentage: use a number such as 5", func(c *Config) *float64 { return &c.Delta }),
-	switchSetting(testflag.MetricsFlag, testflag.MetricsEnv,
-		"add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines", func(c *Config) *bool { return &c.NoMetrics }),
+	checkSetting(MetricsFlag, MetricsEnv, "on",
+		"add benchkit's and control's extra metrics (cv%, wait%, per-implementation times, ...) to benchmark lines: on or off (env "+MetricsEnv+"; read where the metrics are reported)",
+		func(v string) error { _, err := ParseSwitch(v); return err }),
 	switchSetting("benchkit.progress", "BENCHKIT_PROGRESS", "print progress on stderr between the rounds of -benchkit.against",
 		func(c *Config) *bool { return &c.NoProgress }),
 	boolSetting("benchkit.strict", "BENCHKIT_STRICT", "exit non-zero when any benchmark raised a benchkit flag",
 		func(c *Config) *bool { return &c.Strict }),
-	countSetting("benchkit.forks", "BENCHKIT_FORKS", "`n` fresh processes control.Compare spreads its rounds over; 1 measures within one process",
-		"is not a number of processes: use a whole number ≥ 1, like 5 (1 measures within one process)", func(c *Config) *int { return &c.Forks }),
+	checkSetting(ForksFlag, ForksEnv, "",
+		"`n` fresh processes control.Compare spreads its rounds over, 1 to "+strconv.Itoa(MaxForks)+"; 1 measures within one process (env "+ForksEnv+")",
+		func(v string) error { _, err := parseForks(v); return err }),
 	{
 		flag: "benchkit.against", env: "BENCHKIT_AGAINST",
 		usage: "compare the selected benchmarks with the same package's test binary at `path`, built at another commit (env BENCHKIT_AGAINST)",
@@ -203,10 +203,52 @@ var settings = []setting{
 	},
 }
 
-// checkAgainstOnly returns an error naming the fix when a setting that
+// The number of processes control.Compare spreads a comparison over:
+// the flag (registered by benchkit.Main), the environment variable, and
+// the bound beyond which each fork's share of the budget is too small to
+// measure anything.
+const (
+	ForksFlag = "benchkit.forks"
+	ForksEnv  = "BENCHKIT_FORKS"
+	MaxForks  = 100
+)
+
+// parseForks reads a number of processes: a whole number from 1 to
+// MaxForks.
+func parseForks(v string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 1 || n > MaxForks {
+		return 0, fmt.Errorf("%q is not a number of processes: use a whole number from 1 to %d, like 5 (1 measures within one process)", v, MaxForks)
+	}
+	return n, nil
+}
+
+// Forks returns the number of processes -benchkit.forks (when set on fs)
+// or BENCHKIT_FORKS asks for, the flag over the variable; set is false
+// when neither does. A value that is not one is an error naming the fix,
+// the same one Resolve gives before anything runs under benchkit.Main.
+func Forks(getenv func(string) string, fs *flag.FlagSet) (n int, set bool, err error) {
+	if testflag.IsSet(fs, ForksFlag) {
+		n, err = parseForks(fs.Lookup(ForksFlag).Value.String())
+		if err != nil {
+			return 0, true, fmt.Errorf("benchkit: flag -%s=%w", ForksFlag, err)
+		}
+		return n, true, nil
+	}
+	if v := getenv(ForksEnv); v != "" {
+		n, err = parseForks(v)
+		if err != nil {
+			return 0, true, fmt.Errorf("benchkit: environment variable %s=%w", ForksEnv, err)
+		}
+		return n, true, nil
+	}
+	return 0, false, nil
+}
+
+// CheckAgainstOnly returns an error naming the fix when a setting that
 // only applies to -benchkit.against is given without it: a gate that
 // silently applies to nothing would pass every run.
-func (c Config) checkAgainstOnly() error {
+func (c Config) CheckAgainstOnly() error {
 	if c.Against != "" {
 		return nil
 	}
@@ -240,13 +282,21 @@ func pathSetting(flag, env, usage string, field func(*Config) *string) setting {
 		set: func(c *Config, v string) error { *field(c) = v; return nil }}
 }
 
-// switchSetting is an on/off setting (testflag.ParseSwitch), on by
+// checkSetting is a setting Main only checks before anything runs: its
+// value is read where it is used (Forks, Metrics), with the same check.
+func checkSetting(flag, env, def, usage string, check func(string) error) setting {
+	return setting{flag: flag, env: env, usage: usage,
+		def: func(Config) string { return def },
+		set: func(_ *Config, v string) error { return check(v) }}
+}
+
+// switchSetting is an on/off setting (ParseSwitch), on by
 // default: off is the field, true when the setting is off.
 func switchSetting(flag, env, usage string, off func(*Config) *bool) setting {
 	return setting{flag: flag, env: env, usage: usage + ": on or off (env " + env + ")", boolean: true,
 		def: func(c Config) string { return strconv.FormatBool(!*off(&c)) },
 		set: func(c *Config, v string) error {
-			on, err := testflag.ParseSwitch(v)
+			on, err := ParseSwitch(v)
 			*off(c) = !on
 			return err
 		}}

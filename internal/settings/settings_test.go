@@ -1,0 +1,60 @@
+package settings
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRegistersNothingAtImport(t *testing.T) {
+	// The flags are on flag.CommandLine only once Main is called, which
+	// this test binary never does.
+	for _, s := range settings {
+		assert.Nil(t, flag.CommandLine.Lookup(s.flag), s.flag)
+	}
+}
+
+// TestMainDocListsEverySetting: Main's doc comment has a row for every
+// setting, with its flag and its environment variable.
+func TestMainDocListsEverySetting(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "benchkit", "main.go"))
+	require.NoError(t, err)
+	for _, s := range settings {
+		assert.Regexp(t, `(?m)^//\t-`+regexp.QuoteMeta(s.flag)+`\b.*\b`+s.env+`\b`, string(doc), "benchkit/main.go's settings table")
+	}
+}
+
+// TestForks: one rule for the number of forks, whoever reads it: the flag
+// over the variable, 1 to MaxForks, and the same message for a bad value
+// that Resolve gives before anything runs.
+func TestForks(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	Register(fs, Defaults())
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	_, set, err := Forks(getenv, fs)
+	require.NoError(t, err)
+	assert.False(t, set, "neither given")
+	env[ForksEnv] = "7"
+	n, set, err := Forks(getenv, fs)
+	require.NoError(t, err)
+	assert.True(t, set)
+	assert.Equal(t, 7, n)
+	require.NoError(t, fs.Parse([]string{"-benchkit.forks=3"}))
+	n, _, err = Forks(getenv, fs)
+	require.NoError(t, err)
+	assert.Equal(t, 3, n, "the flag over the variable")
+
+	for _, bad := range []string{"150", "0", "x"} {
+		require.NoError(t, fs.Set(ForksFlag, bad))
+		_, _, err := Forks(getenv, fs)
+		assert.ErrorContains(t, err, `benchkit: flag -benchkit.forks="`+bad+`" is not a number of processes: use a whole number from 1 to 100`)
+		_, rerr := Resolve(nil, getenv, fs)
+		assert.Equal(t, err.Error(), rerr.Error(), "one rule, one message")
+	}
+}
