@@ -19,9 +19,9 @@ func (st *state) result() registry.Against {
 	a := registry.Against{
 		Base: st.p.base, New: st.p.new, Pattern: st.p.pattern, Benchtime: st.p.share,
 		Seed: st.p.seed, Confidence: level, Negligible: vd.DefaultNegligible,
-		GatePct: st.p.gate, GateAllocs: st.p.gateAllocs, Failures: st.failures, Warnings: append(slices.Clone(st.p.warnings), st.warnings...),
+		GatePct: st.p.Gate, GateAllocs: st.p.GateAllocs, Failures: st.failures, Warnings: append(slices.Clone(st.p.warnings), st.warnings...),
 	}
-	a.Pairing, a.RunTargetNs, a.GateInstr = st.p.pairing, int64(runTarget), st.p.gateInstr
+	a.Pairing, a.RunTargetNs, a.GateInstr = st.p.Pairing, int64(runTarget), st.p.GateInstr
 	for _, lb := range st.locked {
 		a.Benches = append(a.Benches, lockedOf(lb, a))
 		a.Rounds = max(a.Rounds, len(lb.groups))
@@ -47,12 +47,9 @@ func (st *state) result() registry.Against {
 	if !st.blind(sideBase) {
 		a.OnlyNew = st.only(st.seen[sideNew], base)
 	}
-	a.NothingCompared = nothingCompared(a, st.p.gated())
+	a.NothingCompared = nothingCompared(a, st.p.Gated())
 	return a
 }
-
-// gated reports whether any gate is set.
-func (p Plan) gated() bool { return p.gate > 0 || p.gateAllocs || p.gateInstr > 0 }
 
 // nothingCompared returns why a gated run that compared no benchmark
 // fails, or "": a gate that compared nothing must not pass. A run whose

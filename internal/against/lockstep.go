@@ -117,7 +117,7 @@ func (ic idleCPU) Pct() float64 {
 	return 100 * float64(ic.cpu) / float64(ic.wall)
 }
 
-// lockstep measures one benchmark, sized sz, in p.rounds fresh triples
+// lockstep measures one benchmark, sized sz, in p.Rounds fresh triples
 // of live processes (base, new, base again), one run at a time in
 // balanced random order, and records it; roundDone is called after every
 // round with the triple (from 0) and its rounds done. A process that
@@ -126,7 +126,7 @@ func (ic idleCPU) Pct() float64 {
 // binary's.
 func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roundDone func(t, rounds int)) {
 	var ts []triple
-	for t := 0; t < st.p.rounds; t++ {
+	for t := 0; t < st.p.Rounds; t++ {
 		tr, err := st.runTriple(lf, sz, t, dir, fs, func(r int) { roundDone(t, r) })
 		if st.stopped != nil {
 			return

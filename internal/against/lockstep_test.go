@@ -13,6 +13,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
@@ -159,7 +160,7 @@ func TestCountAll(t *testing.T) {
 	fs.Bool("test.short", false, "")
 	fs.String("benchkit.against", "", "")
 	require.NoError(t, fs.Parse([]string{"-test.short", "-benchkit.against=base.test"}))
-	st := &state{p: Plan{counter: counter, gateInstr: 2, base: registry.Binary{Path: "base.test"},
+	st := &state{p: Plan{counter: counter, Against: settings.Against{GateInstr: 2}, base: registry.Binary{Path: "base.test"},
 		baseExe: func() (string, error) { return "base.test", nil }, newExe: func() (string, error) { return "new.test", nil }}}
 	a := registry.Against{GateInstr: 0.3, Benches: []registry.AgainstBench{{Name: "Work-2"}, {Name: "Work"}, {Name: "Broken-2"}, {Name: "Seeded"}}}
 	var stderr strings.Builder
@@ -189,7 +190,7 @@ func TestCountAll(t *testing.T) {
 // TestGateInstrNeedsCounts: the instruction gate without the counts is
 // refused before anything runs, naming the flag that gives them.
 func TestGateInstrNeedsCounts(t *testing.T) {
-	_, err := NewPlan(Settings{Base: "base.test", GateInstr: 1}, flag.NewFlagSet("x", flag.ContinueOnError))
+	_, err := NewPlan(settings.Against{Base: "base.test", GateInstr: 1}, "", nil, flag.NewFlagSet("x", flag.ContinueOnError))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "add -benchkit.count=instructions")
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
@@ -25,30 +26,16 @@ import (
 // benchmark), plus the processes' start-up.
 const DefaultRounds = 10
 
-// Settings are Main's settings for a cross-build comparison.
-type Settings struct {
-	// Base is the base test binary's path; Pkg the import path of the
-	// package under test ("" unknown: the base's package is not checked).
-	Base, Pkg string
-	// Rounds is the number of rounds, 0 for DefaultRounds.
-	Rounds int
-	// Gate is the time gate in percent (0: none); GateAllocs fails on
-	// any increase in allocs/op.
-	Gate       float64
-	GateAllocs bool
-	// Pairing is registry.ModeLockstep (the default, also for "") or
-	// registry.ModeRounds.
-	Pairing string
-	// Counter, when not nil, counts every compared benchmark's
-	// instructions per op in both binaries after the timing
-	// (-benchkit.count=instructions); GateInstr fails a rise beyond it,
-	// in percent (0: none).
-	Counter   count.CountFunc
-	GateInstr float64
-}
-
 // Plan is a validated -benchkit.against run.
 type Plan struct {
+	// Against is the settings, with Rounds and Pairing defaulted; pkg
+	// the package under test ("" unknown: the base's package is not
+	// checked); counter, when not nil, counts every compared benchmark's
+	// instructions per op in both binaries after the timing
+	// (-benchkit.count=instructions).
+	settings.Against
+	pkg     string
+	counter count.CountFunc
 	// basePin holds the base binary for the run (its processes execute
 	// exactly the bytes that were hashed); baseExe and newExe return the
 	// path each side's next process executes, or why it must not start
@@ -63,35 +50,28 @@ type Plan struct {
 	// pattern is the -test.bench selection, share each process's
 	// -test.benchtime, skip the user's -test.skip ("" none).
 	pattern, share, skip string
-	rounds               int
 	seed                 uint64
 	// timeout bounds the first round's processes (go test's -timeout, or
 	// 10 minutes); later ones get child.Deadline of the slowest so far.
-	timeout    time.Duration
-	gate       float64
-	gateAllocs bool
-	// bt is -benchtime, pairing what was asked for (Settings.Pairing).
-	bt      testflag.Benchtime
-	pairing string
-	// counter and gateInstr are Settings.Counter and GateInstr.
-	counter   count.CountFunc
-	gateInstr float64
+	timeout time.Duration
+	// bt is -benchtime.
+	bt testflag.Benchtime
 }
 
-// NewPlan checks the settings, the go test flags on fs and the base
-// binary and returns the plan, or an error that names the fix.
-func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
-	p := Plan{rounds: s.Rounds, gate: s.Gate, gateAllocs: s.GateAllocs, seed: rand.Uint64(), pairing: s.Pairing,
-		counter: s.Counter, gateInstr: s.GateInstr}
-	if p.gateInstr > 0 && p.counter == nil {
+// NewPlan checks the settings s, the go test flags on fs and the base
+// binary, for package pkg ("" unknown), and returns the plan, or an error
+// that names the fix. counter, when not nil, counts instructions.
+func NewPlan(s settings.Against, pkg string, counter count.CountFunc, fs *flag.FlagSet) (Plan, error) {
+	p := Plan{Against: s, pkg: pkg, counter: counter, seed: rand.Uint64()}
+	if p.GateInstr > 0 && p.counter == nil {
 		return p, errors.New("benchkit: -benchkit.gate.instructions needs the counts: add -benchkit.count=instructions")
 	}
-	if p.rounds == 0 {
-		p.rounds = DefaultRounds
+	if p.Rounds == 0 {
+		p.Rounds = DefaultRounds
 	}
-	switch p.pairing {
+	switch p.Pairing {
 	case "":
-		p.pairing = registry.ModeLockstep
+		p.Pairing = registry.ModeLockstep
 	case registry.ModeLockstep, registry.ModeRounds:
 	default:
 		return p, fmt.Errorf("benchkit: -benchkit.pairing=%s: use lockstep (the default) or rounds", s.Pairing)
@@ -113,7 +93,7 @@ func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
 	if err != nil {
 		return p, fmt.Errorf("benchkit: -benchkit.against: %v; rerun with the binary as built", err)
 	}
-	if p.basePin, err = baseBinary(s.Base, s.Pkg); err != nil {
+	if p.basePin, err = baseBinary(s.Base, pkg); err != nil {
 		return p, err
 	}
 	p.base, p.baseSettings = p.basePin.Binary, p.basePin.settings
@@ -127,7 +107,7 @@ func NewPlan(s Settings, fs *flag.FlagSet) (Plan, error) {
 	}
 	if diff := settingsDiff(p.baseSettings, p.newSettings); len(diff) > 0 {
 		what := fmt.Sprintf("the two binaries were built with different settings (%s), which change speed by themselves", strings.Join(diff, "; "))
-		if p.gated() {
+		if p.Gated() {
 			p.Close()
 			return p, fmt.Errorf("benchkit: -benchkit.against: %s: a gate would judge the build settings, not the code; build both with the same go test flags and environment, or drop the gate", what)
 		}

@@ -155,7 +155,7 @@ func (st *state) report(pr Progress) {
 // Measure compares the benchmarks the plan selects: in lockstep, each
 // benchmark that both binaries can run that way (they call
 // benchkit.Track or Loop, and the base's benchkit speaks the protocol),
-// in p.rounds fresh triples of live processes; the others in p.rounds
+// in p.Rounds fresh triples of live processes; the others in p.Rounds
 // rounds of whole processes (base, this binary, base again) in balanced
 // random order. Each benchmark's row says which. dir, made with
 // child.TempDir, holds the processes' marker files and their own
@@ -169,7 +169,7 @@ func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress fu
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
 	}
-	if p.pairing != registry.ModeRounds {
+	if p.Pairing != registry.ModeRounds {
 		st.measureLockstep(dir, fs)
 	}
 	if st.stopped == nil && st.needRounds() {
@@ -201,7 +201,7 @@ func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
 	var planned, before time.Duration
 	for i, lf := range lock {
 		sizes[i] = st.p.sizeFor(lf.nsPerOp)
-		planned += sizes[i].cost(st.p.rounds)
+		planned += sizes[i].cost(st.p.Rounds)
 	}
 	start := time.Now()
 	for i, lf := range lock {
@@ -211,10 +211,10 @@ func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
 		sz := sizes[i]
 		st.lockstep(lf, sz, dir, fs, func(t, rounds int) {
 			work := before + time.Duration(t*(warmRounds+sz.rounds)+rounds)*sz.roundCost()
-			st.report(Progress{Unit: "triple", Bench: lf.name, Index: i + 1, Benches: len(lock), Done: t + 1, Total: st.p.rounds,
+			st.report(Progress{Unit: "triple", Bench: lf.name, Index: i + 1, Benches: len(lock), Done: t + 1, Total: st.p.Rounds,
 				Work: work, Planned: planned, Elapsed: time.Since(start)})
 		})
-		before += sz.cost(st.p.rounds)
+		before += sz.cost(st.p.Rounds)
 	}
 	st.lockedTops = fullyLocked(st.locked, st.seen)
 }
@@ -244,7 +244,7 @@ func fullyLocked(locked []lockedBench, seen [sides]map[string]bool) map[string]b
 // lockstep pairing, those discovery found that are neither measured in
 // lockstep nor failed; with rounds pairing, all.
 func (st *state) needRounds() bool {
-	if st.p.pairing == registry.ModeRounds {
+	if st.p.Pairing == registry.ModeRounds {
 		return true
 	}
 	for s := range st.seen {
@@ -257,14 +257,14 @@ func (st *state) needRounds() bool {
 	return false
 }
 
-// measureRounds runs p.rounds rounds of three processes (base, this
+// measureRounds runs p.Rounds rounds of three processes (base, this
 // binary, base again) in balanced random order, and records the
 // benchmarks that every process of a round measured. It stops early when
 // a process fails in a way that names no benchmark (it would fail again).
 func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
 	sched := stats.NewSchedule(sides, st.p.seed)
 	start := time.Now()
-	for r := 1; r <= st.p.rounds; r++ {
+	for r := 1; r <= st.p.Rounds; r++ {
 		var round [sides]procOutput
 		stop := false
 		for _, s := range sched.Next() {
@@ -278,14 +278,14 @@ func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
 		}
 		st.add(round)
 		if stop {
-			st.warnings = append(st.warnings, fmt.Sprintf("benchkit: stopped after round %d of %d: a process failed without naming a benchmark (see the failures), and would fail again", r, st.p.rounds))
+			st.warnings = append(st.warnings, fmt.Sprintf("benchkit: stopped after round %d of %d: a process failed without naming a benchmark (see the failures), and would fail again", r, st.p.Rounds))
 			break
 		}
 		if r == 1 {
 			st.warnTimeout(stderr, time.Since(start))
 		}
-		if r < st.p.rounds {
-			st.report(Progress{Unit: "round", Done: r, Total: st.p.rounds, Work: time.Duration(r), Planned: time.Duration(st.p.rounds), Elapsed: time.Since(start)})
+		if r < st.p.Rounds {
+			st.report(Progress{Unit: "round", Done: r, Total: st.p.Rounds, Work: time.Duration(r), Planned: time.Duration(st.p.Rounds), Elapsed: time.Since(start)})
 		}
 	}
 }
@@ -422,9 +422,9 @@ func onlyTop(mine, other map[string]bool) []string {
 // a long run is only ever bounded by each process's deadline (-timeout,
 // 10 minutes without one).
 func (st *state) warnTimeout(stderr io.Writer, first time.Duration) {
-	if est := first * time.Duration(st.p.rounds); est > time.Minute {
+	if est := first * time.Duration(st.p.Rounds); est > time.Minute {
 		fmt.Fprintf(stderr, "benchkit: -benchkit.against: the first round took %s, so %s will take about %s; fewer -benchkit.rounds or a shorter -benchtime shorten it\n",
-			textfmt.Dur(first), textfmt.Plural(st.p.rounds, "round"), textfmt.Dur(est))
+			textfmt.Dur(first), textfmt.Plural(st.p.Rounds, "round"), textfmt.Dur(est))
 	}
 }
 

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
 	"syscall"
@@ -22,12 +23,11 @@ import (
 // after a failed test), else 1 when a gate failed, a process of this
 // binary failed or a file could not be written, else 0.
 func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
-	s := against.Settings{Base: cfg.Against, Pkg: d.pkg, Rounds: cfg.Rounds, Gate: cfg.Gate, GateAllocs: cfg.GateAllocs, Pairing: cfg.Pairing,
-		GateInstr: cfg.GateInstr}
+	var counter count.CountFunc
 	if cfg.Count == settings.CountInstructions {
-		s.Counter = d.counter.forAgainst()
+		counter = d.counter.forAgainst()
 	}
-	p, err := against.NewPlan(s, d.fs)
+	p, err := against.NewPlan(cfg.Against, d.pkg, counter, d.fs)
 	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2

@@ -99,7 +99,7 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	if w := child.Stray(); w != "" {
 		fmt.Fprintln(d.stderr, w)
 	}
-	if cfg.Against == "" && !benchRequested(d.fs) {
+	if cfg.Against.Base == "" && !benchRequested(d.fs) {
 		return m.Run()
 	}
 	if err := cfg.CheckAgainstOnly(); err != nil {
@@ -110,7 +110,7 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
-	if cfg.Against != "" {
+	if cfg.Against.Base != "" {
 		return againstRun(m, cfg, d)
 	}
 	var start time.Time

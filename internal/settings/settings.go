@@ -52,23 +52,36 @@ type Config struct {
 	// NoProgress is -benchkit.progress=off: no progress lines on stderr
 	// between the rounds of -benchkit.against.
 	NoProgress bool
-	// Against is the base test binary of -benchkit.against, "" off;
-	// Rounds its rounds (0: against.DefaultRounds), Gate its time gate
-	// in percent (0 off), GateAllocs its allocation gate.
-	Against    string
-	Rounds     int
-	Gate       float64
-	GateAllocs bool
-	// GateInstr is -benchkit.gate.instructions, in percent (0 off).
-	GateInstr float64
-	// Pairing is how -benchkit.against pairs the builds: "lockstep" (the
-	// default, also for "") or "rounds".
-	Pairing string
+	// Against is the cross-build comparison's settings; Against.Base ""
+	// is none.
+	Against Against
 	// Count is CountInstructions to count every tracked benchmark's
 	// instructions per op under valgrind after the run, "" (CountOff)
 	// not to.
 	Count string
 }
+
+// Against is the settings of -benchkit.against: the one struct they
+// travel in, from the flags to the comparison's plan.
+type Against struct {
+	// Base is the base test binary, "" for no comparison.
+	Base string
+	// Rounds is the number of triples or rounds of processes, 0 for the
+	// comparison's default.
+	Rounds int
+	// Gate is the time gate in percent (0: none); GateAllocs fails on any
+	// increase in allocs/op; GateInstr on a rise in instructions per op
+	// beyond it, in percent (0: none; it needs Count).
+	Gate       float64
+	GateAllocs bool
+	GateInstr  float64
+	// Pairing is how the builds are paired: "lockstep" (the default,
+	// also for "") or "rounds".
+	Pairing string
+}
+
+// Gated reports whether any gate is set.
+func (a Against) Gated() bool { return a.Gate > 0 || a.GateAllocs || a.GateInstr > 0 }
 
 // Values of Config.Count, -benchkit.count and BENCHKIT_COUNT.
 const (
@@ -150,36 +163,36 @@ var settings = []setting{
 	{
 		flag: "benchkit.against", env: "BENCHKIT_AGAINST",
 		usage: "compare the selected benchmarks with the same package's test binary at `path`, built at another commit (env BENCHKIT_AGAINST)",
-		def:   func(c Config) string { return c.Against },
-		set:   func(c *Config, v string) error { c.Against = strings.TrimSpace(v); return nil },
+		def:   func(c Config) string { return c.Against.Base },
+		set:   func(c *Config, v string) error { c.Against.Base = strings.TrimSpace(v); return nil },
 	},
 	{
 		flag: "benchkit.pairing", env: "BENCHKIT_PAIRING",
 		usage: "how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default) or rounds (rounds of whole processes) (env BENCHKIT_PAIRING)",
 		def: func(c Config) string {
-			if c.Pairing == "" {
+			if c.Against.Pairing == "" {
 				return "lockstep"
 			}
-			return c.Pairing
+			return c.Against.Pairing
 		},
 		set: func(c *Config, v string) error {
 			switch v = strings.TrimSpace(v); v {
 			case "lockstep", "rounds":
-				c.Pairing = v
+				c.Against.Pairing = v
 				return nil
 			}
 			return fmt.Errorf("%q is not a pairing: use lockstep or rounds", v)
 		},
 	},
 	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` fresh triples of processes (lockstep) or rounds of processes for -benchkit.against (default 10)",
-		"is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", func(c *Config) *int { return &c.Rounds }),
+		"is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", func(c *Config) *int { return &c.Against.Rounds }),
 	pctSetting("benchkit.gate", "BENCHKIT_GATE", "with -benchkit.against, fail on a decided slowdown beyond `percent`",
-		true, "is not a percentage: use a number such as 5 (0 turns the gate off)", func(c *Config) *float64 { return &c.Gate }),
+		true, "is not a percentage: use a number such as 5 (0 turns the gate off)", func(c *Config) *float64 { return &c.Against.Gate }),
 	boolSetting("benchkit.gate.allocs", "BENCHKIT_GATE_ALLOCS", "with -benchkit.against, fail on any increase in allocs/op",
-		func(c *Config) *bool { return &c.GateAllocs }),
+		func(c *Config) *bool { return &c.Against.GateAllocs }),
 	pctSetting("benchkit.gate.instructions", "BENCHKIT_GATE_INSTRUCTIONS",
 		"with -benchkit.against and -benchkit.count=instructions, fail on a rise in instructions per op beyond `percent`",
-		true, "is not a percentage: use a number such as 1 (0 turns the gate off)", func(c *Config) *float64 { return &c.GateInstr }),
+		true, "is not a percentage: use a number such as 1 (0 turns the gate off)", func(c *Config) *float64 { return &c.Against.GateInstr }),
 	{
 		flag: "benchkit.count", env: "BENCHKIT_COUNT",
 		usage: "after the benchmarks, count the instructions per op of each tracked one under valgrind: `instructions` or off (env BENCHKIT_COUNT)",
@@ -249,23 +262,24 @@ func Forks(getenv func(string) string, fs *flag.FlagSet) (n int, set bool, err e
 // only applies to -benchkit.against is given without it: a gate that
 // silently applies to nothing would pass every run.
 func (c Config) CheckAgainstOnly() error {
-	if c.Against != "" {
+	a := c.Against
+	if a.Base != "" {
 		return nil
 	}
 	var given []string
-	if c.Gate > 0 {
+	if a.Gate > 0 {
 		given = append(given, "-benchkit.gate")
 	}
-	if c.GateAllocs {
+	if a.GateAllocs {
 		given = append(given, "-benchkit.gate.allocs")
 	}
-	if c.GateInstr > 0 {
+	if a.GateInstr > 0 {
 		given = append(given, "-benchkit.gate.instructions")
 	}
-	if c.Rounds > 0 {
+	if a.Rounds > 0 {
 		given = append(given, "-benchkit.rounds")
 	}
-	if c.Pairing != "" {
+	if a.Pairing != "" {
 		given = append(given, "-benchkit.pairing")
 	}
 	if len(given) == 0 {
