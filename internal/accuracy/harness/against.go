@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
@@ -23,7 +22,7 @@ type AgainstOutcome struct {
 
 // ReadAgainst reads a benchkit JSON report's cross-build comparison:
 // each benchmark's outcome by its name without the -procs suffix
-// ("Work").
+// ([TrimProcs]: "Work" for "Work-2").
 func ReadAgainst(b []byte) (map[string]AgainstOutcome, error) {
 	var rep struct {
 		Against *struct {
@@ -48,9 +47,8 @@ func ReadAgainst(b []byte) (map[string]AgainstOutcome, error) {
 	}
 	outs := map[string]AgainstOutcome{}
 	for _, bm := range rep.Against.Benchmarks {
-		name, _, _ := strings.Cut(bm.Name, "-")
 		e := bm.Estimate
-		outs[name] = AgainstOutcome{Verdict: e.Verdict, DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct, Mode: bm.Mode, ModeNote: bm.ModeNote}
+		outs[TrimProcs(bm.Name)] = AgainstOutcome{Verdict: e.Verdict, DeltaPct: e.DeltaPct, LoPct: e.LoPct, HiPct: e.HiPct, Mode: bm.Mode, ModeNote: bm.ModeNote}
 	}
 	return outs, nil
 }
