@@ -68,6 +68,8 @@ func TestPearson(t *testing.T) {
 func TestNamesPutsSumFirst(t *testing.T) {
 	got := names(synthetic(2, 2))
 	assert.Equal(t, []string{"Steady/work=sum-2", "Steady/work=map-2", "Steady/work=sort-2"}, got)
+	got = names([]runs{{"Steady/work=sum4-2": {1}, "Steady/work=sum": {1}, "Steady/work=map": {1}}})
+	assert.Equal(t, []string{"Steady/work=sum", "Steady/work=map", "Steady/work=sum4-2"}, got, "sum at GOMAXPROCS 1, not sum4")
 }
 
 func TestPrintTable(t *testing.T) {
