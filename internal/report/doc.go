@@ -11,6 +11,7 @@
 //	a := report.Analyze(in)              // rows, comparisons, failures
 //	report.TextAnalysis(os.Stdout, in, a) // every line starts with report.Prefix
 //	report.JSONAnalysis(f, in, a)         // schema "benchkit-report/v1"
+//	rep, err := report.ReadJSON(f)        // read back: a JSONReport
 //	report.SamplesAnalysis(g, in, a)      // benchfmt: benchstat g
 //	report.HTMLAnalysis(h, in, a)         // a self-contained page
 //	report.BMF(b, in, a); report.GAB(c, in, a) // dashboards' formats
@@ -26,5 +27,8 @@
 // samples file format are documented for users in the repository's
 // docs/report.md, which is the reference: a change to the JSON output
 // changes that page in the same commit. Fields may be added within v1; a
-// removed or redefined field makes v2.
+// removed or redefined field makes v2. [JSONReport] and the types it holds
+// are the one declaration of the schema: the writer fills them, and
+// [ReadJSON] decodes a report into them for programs that read it (the
+// accuracy tables of internal/accuracy).
 package report

@@ -12,8 +12,10 @@ import (
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
-// The JSON report. See the package documentation for every field.
-type jsonReport struct {
+// JSONReport is the JSON report (schema [Schema]), as [JSONAnalysis]
+// writes it and [ReadJSON] reads it back. docs/report.md describes every
+// field. A pointer field is null when the value is unknown or not finite.
+type JSONReport struct {
 	Schema      string           `json:"schema"`
 	Package     string           `json:"package"`
 	GOOS        string           `json:"goos"`
@@ -21,50 +23,58 @@ type jsonReport struct {
 	StartTime   *string          `json:"start_time"`
 	GoVersion   string           `json:"go_version"`
 	CPU         string           `json:"cpu"`
-	GoTest      jsonGoTest       `json:"go_test"`
-	VCS         *jsonVCS         `json:"vcs"`
-	Settings    jsonSettings     `json:"settings"`
-	Environment jsonEnvironment  `json:"environment"`
-	Warmup      *jsonWarmup      `json:"warmup"`
-	Benchmarks  []jsonBenchmark  `json:"benchmarks"`
-	Comparisons []jsonComparison `json:"comparisons"`
+	GoTest      JSONGoTest       `json:"go_test"`
+	VCS         *JSONVCS         `json:"vcs"`
+	Settings    JSONSettings     `json:"settings"`
+	Environment JSONEnvironment  `json:"environment"`
+	Warmup      *JSONWarmup      `json:"warmup"`
+	Benchmarks  []JSONBenchmark  `json:"benchmarks"`
+	Comparisons []JSONComparison `json:"comparisons"`
 	Failures    []string         `json:"failures"`
 	Failed      bool             `json:"failed"`
 	Dropped     int              `json:"dropped_benchmarks"`
 	// DroppedComparisons lists the benchmarks whose comparisons the
 	// registry could not all hold, with how many it dropped.
-	DroppedComparisons []jsonDropped `json:"dropped_comparisons"`
+	DroppedComparisons []JSONDropped `json:"dropped_comparisons"`
 	// Against is the cross-build comparison (-benchkit.against), or null.
-	Against *jsonAgainst `json:"against"`
+	Against *JSONAgainst `json:"against"`
 }
 
-type jsonDropped struct {
+// JSONDropped is one element of "dropped_comparisons".
+type JSONDropped struct {
 	Benchmark string `json:"benchmark"`
 	Count     int    `json:"count"`
 }
 
-type jsonSettings struct {
+// JSONSettings is the report's "settings" object.
+type JSONSettings struct {
 	DeltaPct float64 `json:"delta_pct"`
 	Strict   bool    `json:"strict"`
 }
 
-type jsonEnvironment struct {
-	Facts    []jsonFact    `json:"facts"`
-	Warnings []jsonWarning `json:"warnings"`
-	jsonMachine
+// JSONEnvironment is the report's "environment" object: the facts and
+// warnings, and the snapshot's typed fields ([JSONMachine]) flattened
+// beside them.
+type JSONEnvironment struct {
+	Facts    []JSONFact    `json:"facts"`
+	Warnings []JSONWarning `json:"warnings"`
+	JSONMachine
 }
 
-type jsonFact struct {
+// JSONFact is one element of "environment.facts".
+type JSONFact struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
 }
 
-type jsonWarning struct {
+// JSONWarning is one element of "environment.warnings".
+type JSONWarning struct {
 	Key     string `json:"key"`
 	Message string `json:"message"`
 }
 
-type jsonWarmup struct {
+// JSONWarmup is the report's "warmup" object, null without a warm-up.
+type JSONWarmup struct {
 	Summary     string   `json:"summary"`
 	DurationNs  int64    `json:"duration_ns"`
 	Batches     int      `json:"batches"`
@@ -73,7 +83,9 @@ type jsonWarmup struct {
 	Warnings    []string `json:"warnings"`
 }
 
-type jsonBenchmark struct {
+// JSONBenchmark is one element of "benchmarks": one row of the report,
+// one benchmark at one -procs value.
+type JSONBenchmark struct {
 	Name             string       `json:"name"`
 	Display          string       `json:"display"`
 	Procs            int          `json:"procs"`
@@ -86,10 +98,10 @@ type jsonBenchmark struct {
 	WaitPct          *float64     `json:"wait_pct"`
 	RunsNeeded       *int         `json:"runs_needed"`
 	RunsNeededCapped bool         `json:"runs_needed_capped"`
-	Regimes          *jsonRegimes `json:"regimes"`
-	Outliers         *jsonOutlier `json:"outliers"`
-	Flags            []jsonFlag   `json:"flags"`
-	Runs             []jsonRun    `json:"runs"`
+	Regimes          *JSONRegimes `json:"regimes"`
+	Outliers         *JSONOutlier `json:"outliers"`
+	Flags            []JSONFlag   `json:"flags"`
+	Runs             []JSONRun    `json:"runs"`
 	Timeline         []float64    `json:"timeline_ns_per_op"`
 
 	// Added within v1: what the grade and runs-needed are
@@ -99,16 +111,18 @@ type jsonBenchmark struct {
 	RunsNeededBasis Basis      `json:"runs_needed_basis"`
 	RunsNeededHi    *int       `json:"runs_needed_hi"`
 	ColdStartRatio  *float64   `json:"cold_start_ratio"`
-	Drift           *jsonDrift `json:"drift"`
+	Drift           *JSONDrift `json:"drift"`
 
 	// Added within v1: the instructions per op counted under valgrind
 	// (-benchkit.count=instructions), null when not counted, and the
 	// count's details, null when counts were off.
 	InstructionsPerOp *float64          `json:"instructions_per_op"`
-	Instructions      *jsonInstructions `json:"instructions"`
+	Instructions      *JSONInstructions `json:"instructions"`
 }
 
-type jsonInstructions struct {
+// JSONInstructions is a benchmark's instruction count under valgrind
+// (-benchkit.count=instructions); per_op is null when it was not made.
+type JSONInstructions struct {
 	PerOp         *float64 `json:"per_op"`
 	N1            int      `json:"n1"`
 	N2            int      `json:"n2"`
@@ -129,8 +143,8 @@ type jsonInstructions struct {
 }
 
 // jsonInstrOf converts a count; per_op is null when it was not made.
-func jsonInstrOf(c registry.InstrCount) *jsonInstructions {
-	j := &jsonInstructions{
+func jsonInstrOf(c registry.InstrCount) *JSONInstructions {
+	j := &JSONInstructions{
 		N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped,
 		PerProcess: append([]float64{}, c.PerOps...), HalfWidthPct: known(c.HalfWidthPct),
 		Processes: c.Processes, WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: c.Reason, Error: c.Error, Output: c.Output,
@@ -141,42 +155,46 @@ func jsonInstrOf(c registry.InstrCount) *jsonInstructions {
 	return j
 }
 
-// jsonInstrChange is a cross-build benchmark's counts: each binary's,
+// JSONInstrChange is a cross-build benchmark's counts: each binary's,
 // and the change (delta_pct null unless both were counted).
-type jsonInstrChange struct {
-	Base         *jsonInstructions `json:"base"`
-	New          *jsonInstructions `json:"new"`
+type JSONInstrChange struct {
+	Base         *JSONInstructions `json:"base"`
+	New          *JSONInstructions `json:"new"`
 	DeltaPct     *float64          `json:"delta_pct"`
 	TolerancePct float64           `json:"tolerance_pct"`
 	Changed      bool              `json:"changed"`
 }
 
-func jsonInstrChangeOf(c *registry.InstrChange) *jsonInstrChange {
+func jsonInstrChangeOf(c *registry.InstrChange) *JSONInstrChange {
 	if c == nil {
 		return nil
 	}
-	j := &jsonInstrChange{Base: jsonInstrOf(c.Base), New: jsonInstrOf(c.New), TolerancePct: zeroIfBad(c.TolerancePct), Changed: c.Changed}
+	j := &JSONInstrChange{Base: jsonInstrOf(c.Base), New: jsonInstrOf(c.New), TolerancePct: zeroIfBad(c.TolerancePct), Changed: c.Changed}
 	if c.Counted() {
 		j.DeltaPct = num(c.DeltaPct)
 	}
 	return j
 }
 
-type jsonDrift struct {
+// JSONDrift is a benchmark's "drift" object, null without drift.
+type JSONDrift struct {
 	ChangePct float64 `json:"change_pct"`
 	P         float64 `json:"p"`
 	Blocks    int     `json:"blocks"`
 }
 
-type jsonRegimes struct {
-	Low        jsonRegime `json:"low"`
-	High       jsonRegime `json:"high"`
+// JSONRegimes is a benchmark's "regimes" object, null with one regime.
+type JSONRegimes struct {
+	Low        JSONRegime `json:"low"`
+	High       JSONRegime `json:"high"`
 	Split      float64    `json:"split_ns_per_op"`
 	Separation float64    `json:"separation"`
 	Method     string     `json:"method"`
 }
 
-type jsonRegime struct {
+// JSONRegime is one regime of [JSONRegimes], in ns/op; segments are
+// [start, end) run indices.
+type JSONRegime struct {
 	Center   float64  `json:"center_ns_per_op"`
 	Size     int      `json:"size"`
 	Lo       float64  `json:"lo_ns_per_op"`
@@ -184,7 +202,8 @@ type jsonRegime struct {
 	Segments [][2]int `json:"segments"`
 }
 
-type jsonOutlier struct {
+// JSONOutlier is a benchmark's "outliers" object, in ns/op.
+type JSONOutlier struct {
 	Q1         float64 `json:"q1_ns_per_op"`
 	Q3         float64 `json:"q3_ns_per_op"`
 	LowMild    int     `json:"low_mild"`
@@ -196,7 +215,8 @@ type jsonOutlier struct {
 	HighStretch *[2]int `json:"high_stretch"`
 }
 
-type jsonFlag struct {
+// JSONFlag is one element of a benchmark's "flags".
+type JSONFlag struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 	Detail  string `json:"detail"`
@@ -206,7 +226,8 @@ type jsonFlag struct {
 	Allowed string `json:"allowed"`
 }
 
-type jsonRun struct {
+// JSONRun is one element of a benchmark's "runs": one timed run.
+type JSONRun struct {
 	Seq                 int      `json:"seq"`
 	Procs               int      `json:"procs"`
 	N                   int      `json:"n"`
@@ -223,12 +244,15 @@ type jsonRun struct {
 	StaleProcs int `json:"stale_procs"`
 }
 
-type jsonComparison struct {
+// JSONComparison is one element of "comparisons": one control.Compare
+// call. Benchmark is the benchmark's name as go test prints it, with the
+// -procs suffix when procs is not 1.
+type JSONComparison struct {
 	Benchmark       string         `json:"benchmark"`
 	Baseline        string         `json:"baseline"`
 	BaselineNsPerOp *float64       `json:"baseline_ns_per_op"`
-	Control         jsonEstimate   `json:"control"`
-	Candidates      []jsonEstimate `json:"candidates"`
+	Control         JSONEstimate   `json:"control"`
+	Candidates      []JSONEstimate `json:"candidates"`
 	Rounds          int            `json:"rounds"`
 	Forks           int            `json:"forks"`
 	Confidence      *float64       `json:"confidence"`
@@ -240,7 +264,11 @@ type jsonComparison struct {
 	BatchIters      int            `json:"batch_iters"`
 }
 
-type jsonEstimate struct {
+// JSONEstimate is one implementation's estimate against the baseline:
+// ns_per_op, delta_pct and the interval [lo_pct, hi_pct] in percent of the
+// baseline. A number that is not finite is null; lo_pct and hi_pct are
+// both null when there is no interval (too few rounds, forks or triples).
+type JSONEstimate struct {
 	Name     string   `json:"name"`
 	NsPerOp  *float64 `json:"ns_per_op"`
 	DeltaPct *float64 `json:"delta_pct"`
@@ -278,31 +306,76 @@ func JSON(w io.Writer, in Input) error {
 
 // JSONAnalysis is [JSON] with the analysis already computed.
 func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
-	rep := jsonReport{
+	return encodeJSON(w, jsonReportOf(in, a))
+}
+
+// encodeJSON writes rep to w as [JSON] does: indented by two spaces, with
+// a final newline.
+func encodeJSON(w io.Writer, rep JSONReport) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		return fmt.Errorf("report: encoding the JSON report: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON decodes a JSON report from r, as [JSON] writes it. It fails,
+// naming what it found, unless the report's "schema" is [Schema]; fields
+// it does not know (added in a later version of v1) are ignored, and
+// fields the report lacks keep their zero value. NaN and ±Inf are never
+// read: the report holds them as null, a nil pointer.
+func ReadJSON(r io.Reader) (JSONReport, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return JSONReport{}, fmt.Errorf("report: reading a JSON report: %w", err)
+	}
+	var head struct {
+		Schema *string `json:"schema"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return JSONReport{}, fmt.Errorf("report: reading a JSON report: %w", err)
+	}
+	switch {
+	case head.Schema == nil:
+		return JSONReport{}, fmt.Errorf("report: not a benchkit JSON report: no \"schema\" field, want %q", Schema)
+	case *head.Schema != Schema:
+		return JSONReport{}, fmt.Errorf("report: the JSON report's schema is %q, want %q", *head.Schema, Schema)
+	}
+	var rep JSONReport
+	if err := json.Unmarshal(b, &rep); err != nil {
+		return JSONReport{}, fmt.Errorf("report: reading a JSON report (schema %s): %w", Schema, err)
+	}
+	return rep, nil
+}
+
+// jsonReportOf builds the JSON report of in and its analysis a.
+func jsonReportOf(in Input, a Analysis) JSONReport {
+	rep := JSONReport{
 		Schema:      Schema,
 		Package:     in.Package,
 		GOOS:        in.GOOS,
 		GOARCH:      in.GOARCH,
-		Settings:    jsonSettings{DeltaPct: in.Settings.delta(), Strict: in.Settings.Strict},
-		Environment: jsonEnvironment{Facts: []jsonFact{}, Warnings: []jsonWarning{}},
-		Benchmarks:  []jsonBenchmark{},
-		Comparisons: []jsonComparison{},
+		Settings:    JSONSettings{DeltaPct: in.Settings.delta(), Strict: in.Settings.Strict},
+		Environment: JSONEnvironment{Facts: []JSONFact{}, Warnings: []JSONWarning{}},
+		Benchmarks:  []JSONBenchmark{},
+		Comparisons: []JSONComparison{},
 		Failures:    append([]string{}, a.Failures...),
 		Failed:      a.Failed(),
 		Dropped:     in.Dropped,
 
-		DroppedComparisons: []jsonDropped{},
+		DroppedComparisons: []JSONDropped{},
 		Against:            jsonAgainstOf(in.Against),
 	}
 	addMeta(&rep, in)
 	for _, f := range in.Facts {
-		rep.Environment.Facts = append(rep.Environment.Facts, jsonFact(f))
+		rep.Environment.Facts = append(rep.Environment.Facts, JSONFact(f))
 	}
 	for _, wn := range in.Warnings {
-		rep.Environment.Warnings = append(rep.Environment.Warnings, jsonWarning(wn))
+		rep.Environment.Warnings = append(rep.Environment.Warnings, JSONWarning(wn))
 	}
 	if wu := in.Warmup; wu != nil {
-		rep.Warmup = &jsonWarmup{
+		rep.Warmup = &JSONWarmup{
 			Summary: wu.Summary, DurationNs: int64(wu.Duration), Batches: wu.Batches,
 			Converged: wu.Converged, FirstToLast: known(wu.FirstToLast), Warnings: append([]string{}, wu.Warnings...),
 		}
@@ -311,9 +384,9 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		rep.Benchmarks = append(rep.Benchmarks, jsonBench(r))
 	}
 	for _, c := range a.Comparisons {
-		jc := jsonComparison{
+		jc := JSONComparison{
 			Benchmark: c.Benchmark, Baseline: c.Baseline, BaselineNsPerOp: known(c.BaselineNsPerOp),
-			Control: jsonEst(c.Control), Candidates: []jsonEstimate{}, Rounds: c.Rounds, Forks: c.Forks,
+			Control: jsonEst(c.Control), Candidates: []JSONEstimate{}, Rounds: c.Rounds, Forks: c.Forks,
 			Confidence: num(c.Confidence), OverheadNs: known(c.OverheadNsPerOp),
 			GatePct: zeroIfBad(c.Gate), GateFailed: c.GateFailed, Warnings: append([]string{}, c.Warnings...),
 			Procs: c.Procs, BatchIters: c.BatchIters,
@@ -323,15 +396,10 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 		}
 		rep.Comparisons = append(rep.Comparisons, jc)
 		if c.Dropped > 0 {
-			rep.DroppedComparisons = append(rep.DroppedComparisons, jsonDropped{Benchmark: c.Benchmark, Count: c.Dropped})
+			rep.DroppedComparisons = append(rep.DroppedComparisons, JSONDropped{Benchmark: c.Benchmark, Count: c.Dropped})
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(rep); err != nil {
-		return fmt.Errorf("report: encoding the JSON report: %w", err)
-	}
-	return nil
+	return rep
 }
 
 func zeroIfBad(x float64) float64 {
@@ -341,20 +409,20 @@ func zeroIfBad(x float64) float64 {
 	return x
 }
 
-func jsonEst(e verdict.Estimate) jsonEstimate {
-	return jsonEstimate{
+func jsonEst(e verdict.Estimate) JSONEstimate {
+	return JSONEstimate{
 		Name: e.Name, NsPerOp: known(e.NsPerOp), DeltaPct: num(e.DeltaPct), LoPct: num(e.LoPct), HiPct: num(e.HiPct),
 		Verdict: string(e.Verdict), Reason: e.Reason, ForkDeltaPct: finiteSlice(e.ForkDeltaPct),
 	}
 }
 
-func jsonBench(r Row) jsonBenchmark {
-	jb := jsonBenchmark{
+func jsonBench(r Row) JSONBenchmark {
+	jb := JSONBenchmark{
 		Name: r.Name, Display: r.Display, Procs: r.Procs, TotalRuns: r.TotalRuns,
 		SampleSource: r.Source, Samples: finiteSlice(r.Samples),
 		MedianNs: known(r.MedianNs), CVPct: known(r.CVPct), Grade: r.Grade, WaitPct: known(r.WaitPct),
 		RunsNeededCapped: r.RunsNeededCapped,
-		Flags:            []jsonFlag{}, Runs: []jsonRun{}, Timeline: finiteSlice(r.Timeline),
+		Flags:            []JSONFlag{}, Runs: []JSONRun{}, Timeline: finiteSlice(r.Timeline),
 	}
 	if r.RunsNeeded > 0 {
 		n := r.RunsNeeded
@@ -373,27 +441,27 @@ func jsonBench(r Row) jsonBenchmark {
 		jb.InstructionsPerOp = jb.Instructions.PerOp
 	}
 	if d := r.Drift; d != nil {
-		jb.Drift = &jsonDrift{ChangePct: zeroIfBad(d.ChangePct), P: zeroIfBad(d.P), Blocks: d.Blocks}
+		jb.Drift = &JSONDrift{ChangePct: zeroIfBad(d.ChangePct), P: zeroIfBad(d.P), Blocks: d.Blocks}
 	}
 	if g := r.Regimes; g != nil {
-		jb.Regimes = &jsonRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation), Method: "value-split"}
+		jb.Regimes = &JSONRegimes{Low: jsonReg(g.Low), High: jsonReg(g.High), Split: zeroIfBad(g.Split), Separation: zeroIfBad(g.Separation), Method: "value-split"}
 		if r.Shift {
 			jb.Regimes.Method = "level-shift"
 		}
 	}
 	if o := r.Outliers; o != nil {
-		jb.Outliers = &jsonOutlier{Q1: zeroIfBad(o.Q1), Q3: zeroIfBad(o.Q3), LowMild: o.LowMild, HighMild: o.HighMild,
+		jb.Outliers = &JSONOutlier{Q1: zeroIfBad(o.Q1), Q3: zeroIfBad(o.Q3), LowMild: o.LowMild, HighMild: o.HighMild,
 			LowSevere: o.LowSevere, HighSevere: o.HighSevere, Indices: append([]int{}, o.Indices...)}
 		if st := r.HighStretch; st[1] > st[0] {
 			jb.Outliers.HighStretch = &st
 		}
 	}
 	for _, f := range r.Flags {
-		jb.Flags = append(jb.Flags, jsonFlag{Kind: string(f.Kind), Message: f.Message, Detail: f.Detail, Count: f.Count, Failed: f.Failed,
+		jb.Flags = append(jb.Flags, JSONFlag{Kind: string(f.Kind), Message: f.Message, Detail: f.Detail, Count: f.Count, Failed: f.Failed,
 			Certain: f.Kind.Certain(), Allowed: f.Allowed})
 	}
 	for _, run := range r.Runs {
-		jr := jsonRun{
+		jr := JSONRun{
 			Seq: run.Seq, Procs: run.Procs, N: run.N, NsPerOp: known(run.NsPerOp),
 			AllocsPerOp: known(run.AllocsPerOp), BytesPerOp: known(run.BytesPerOp), WallNs: int64(run.Wall),
 			TimedFraction: known(run.TimedFraction), WaitFraction: known(run.WaitFraction),
@@ -408,15 +476,16 @@ func jsonBench(r Row) jsonBenchmark {
 	return jb
 }
 
-func jsonReg(g stats.Regime) jsonRegime {
+func jsonReg(g stats.Regime) JSONRegime {
 	segs := append([][2]int{}, g.Segments...)
-	return jsonRegime{Center: zeroIfBad(g.Center), Size: g.Size, Lo: zeroIfBad(g.Lo), Hi: zeroIfBad(g.Hi), Segments: segs}
+	return JSONRegime{Center: zeroIfBad(g.Center), Size: g.Size, Lo: zeroIfBad(g.Lo), Hi: zeroIfBad(g.Hi), Segments: segs}
 }
 
-// The JSON report's "against" object. See docs/report.md.
-type jsonAgainst struct {
-	Base          jsonBinary         `json:"base"`
-	New           jsonBinary         `json:"new"`
+// JSONAgainst is the report's "against" object, the cross-build
+// comparison (-benchkit.against); null without one. See docs/report.md.
+type JSONAgainst struct {
+	Base          JSONBinary         `json:"base"`
+	New           JSONBinary         `json:"new"`
 	Pattern       string             `json:"pattern"`
 	Benchtime     string             `json:"benchtime"`
 	Rounds        int                `json:"rounds"`
@@ -428,14 +497,15 @@ type jsonAgainst struct {
 	GatePct       float64            `json:"gate_pct"`
 	GateAllocs    bool               `json:"gate_allocs"`
 	GateInstrPct  float64            `json:"gate_instructions_pct"`
-	Benchmarks    []jsonAgainstBench `json:"benchmarks"`
+	Benchmarks    []JSONAgainstBench `json:"benchmarks"`
 	OnlyBase      []string           `json:"only_base"`
 	OnlyNew       []string           `json:"only_new"`
-	Failures      []jsonProcFailure  `json:"failures"`
+	Failures      []JSONProcFailure  `json:"failures"`
 	Warnings      []string           `json:"warnings"`
 }
 
-type jsonBinary struct {
+// JSONBinary is one binary of a cross-build comparison ("base" or "new").
+type JSONBinary struct {
 	Path        string `json:"path"`
 	Package     string `json:"package"`
 	GoVersion   string `json:"go_version"`
@@ -445,28 +515,34 @@ type jsonBinary struct {
 	SHA256      string `json:"sha256"`
 }
 
-type jsonSide struct {
+// JSONSide is one side's per-round values of a cross-build benchmark.
+type JSONSide struct {
 	NsPerOp     []float64 `json:"ns_per_op"`
 	AllocsPerOp []float64 `json:"allocs_per_op"`
 	BytesPerOp  []float64 `json:"bytes_per_op"`
 }
 
-type jsonCount struct {
+// JSONCount is a cross-build benchmark's allocs/op or B/op in each
+// binary, null when unknown.
+type JSONCount struct {
 	Base    *float64 `json:"base"`
 	New     *float64 `json:"new"`
 	Changed bool     `json:"changed"`
 	Varies  bool     `json:"varies"`
 }
 
-type jsonAgainstBench struct {
+// JSONAgainstBench is one element of "against.benchmarks". Name is the
+// benchmark's name as go test prints it, without "Benchmark" and with the
+// -procs suffix when procs is not 1.
+type JSONAgainstBench struct {
 	Name       string       `json:"name"`
-	Base       jsonSide     `json:"base"`
-	New        jsonSide     `json:"new"`
-	Control    jsonSide     `json:"control"`
-	Estimate   jsonEstimate `json:"estimate"`
-	ControlEst jsonEstimate `json:"control_estimate"`
-	Allocs     jsonCount    `json:"allocs_per_op"`
-	Bytes      jsonCount    `json:"bytes_per_op"`
+	Base       JSONSide     `json:"base"`
+	New        JSONSide     `json:"new"`
+	Control    JSONSide     `json:"control"`
+	Estimate   JSONEstimate `json:"estimate"`
+	ControlEst JSONEstimate `json:"control_estimate"`
+	Allocs     JSONCount    `json:"allocs_per_op"`
+	Bytes      JSONCount    `json:"bytes_per_op"`
 	GateFailed bool         `json:"gate_failed"`
 	GateNote   string       `json:"gate_note"`
 	Mode       string       `json:"mode"`
@@ -474,14 +550,16 @@ type jsonAgainstBench struct {
 	Groups     []int        `json:"groups"`
 	// Instructions are the counts of both binaries
 	// (-benchkit.count=instructions), null without them.
-	Instructions *jsonInstrChange `json:"instructions_per_op"`
+	Instructions *JSONInstrChange `json:"instructions_per_op"`
 	// WaitingCPUPct is, in lockstep, the CPU time the waiting processes
 	// used during the runs, in percent of the runs' wall time; null when
 	// unknown.
 	WaitingCPUPct *float64 `json:"waiting_cpu_pct"`
 }
 
-type jsonProcFailure struct {
+// JSONProcFailure is one element of "against.failures": a process that
+// failed.
+type JSONProcFailure struct {
 	Side       string   `json:"side"`
 	Round      int      `json:"round"`
 	Benchmarks []string `json:"benchmarks"`
@@ -491,19 +569,19 @@ type jsonProcFailure struct {
 
 // jsonAgainstOf converts a cross-build comparison for the JSON report;
 // nil stays nil (JSON null).
-func jsonAgainstOf(a *registry.Against) *jsonAgainst {
+func jsonAgainstOf(a *registry.Against) *JSONAgainst {
 	if a == nil {
 		return nil
 	}
-	j := &jsonAgainst{
-		Base: jsonBinary(a.Base), New: jsonBinary(a.New), Pattern: a.Pattern, Benchtime: a.Benchtime,
+	j := &JSONAgainst{
+		Base: JSONBinary(a.Base), New: JSONBinary(a.New), Pattern: a.Pattern, Benchtime: a.Benchtime,
 		Rounds: a.Rounds, Seed: a.Seed, Pairing: a.Pairing, RunTargetNs: a.RunTargetNs, Confidence: num(a.Confidence), NegligiblePct: zeroIfBad(a.Negligible),
-		GatePct: zeroIfBad(a.GatePct), GateAllocs: a.GateAllocs, GateInstrPct: zeroIfBad(a.GateInstr), Benchmarks: []jsonAgainstBench{},
+		GatePct: zeroIfBad(a.GatePct), GateAllocs: a.GateAllocs, GateInstrPct: zeroIfBad(a.GateInstr), Benchmarks: []JSONAgainstBench{},
 		OnlyBase: append([]string{}, a.OnlyBase...), OnlyNew: append([]string{}, a.OnlyNew...),
-		Failures: []jsonProcFailure{}, Warnings: append([]string{}, a.Warnings...),
+		Failures: []JSONProcFailure{}, Warnings: append([]string{}, a.Warnings...),
 	}
 	for _, b := range a.Benches {
-		j.Benchmarks = append(j.Benchmarks, jsonAgainstBench{
+		j.Benchmarks = append(j.Benchmarks, JSONAgainstBench{
 			Name: b.Name, Base: jsonSideOf(b.Base), New: jsonSideOf(b.New), Control: jsonSideOf(b.Control),
 			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed(), GateNote: b.GateNote,
@@ -512,21 +590,22 @@ func jsonAgainstOf(a *registry.Against) *jsonAgainst {
 		})
 	}
 	for _, f := range a.Failures {
-		j.Failures = append(j.Failures, jsonProcFailure{Side: f.Side, Round: f.Round,
+		j.Failures = append(j.Failures, JSONProcFailure{Side: f.Side, Round: f.Round,
 			Benchmarks: append([]string{}, f.Benchmarks...), Message: f.Message, Output: f.Output})
 	}
 	return j
 }
 
-func jsonSideOf(s registry.Side) jsonSide {
-	return jsonSide{NsPerOp: finiteSlice(s.NsPerOp), AllocsPerOp: finiteSlice(s.AllocsPerOp), BytesPerOp: finiteSlice(s.BytesPerOp)}
+func jsonSideOf(s registry.Side) JSONSide {
+	return JSONSide{NsPerOp: finiteSlice(s.NsPerOp), AllocsPerOp: finiteSlice(s.AllocsPerOp), BytesPerOp: finiteSlice(s.BytesPerOp)}
 }
 
-func jsonCountOf(c registry.Count) jsonCount {
-	return jsonCount{Base: known(c.Base), New: known(c.New), Changed: c.Changed(), Varies: c.Varies}
+func jsonCountOf(c registry.Count) JSONCount {
+	return JSONCount{Base: known(c.Base), New: known(c.New), Changed: c.Changed(), Varies: c.Varies}
 }
 
-type jsonGoTest struct {
+// JSONGoTest is the report's "go_test" object: go test's flags for the run.
+type JSONGoTest struct {
 	Bench     string `json:"bench"`
 	Benchtime string `json:"benchtime"`
 	Count     int    `json:"count"`
@@ -534,17 +613,18 @@ type jsonGoTest struct {
 	Benchmem  bool   `json:"benchmem"`
 }
 
-type jsonVCS struct {
+// JSONVCS is the report's "vcs" object, null outside version control.
+type JSONVCS struct {
 	System   string `json:"system"`
 	Revision string `json:"revision"`
 	Time     string `json:"time"`
 	Modified *bool  `json:"modified"`
 }
 
-// jsonMachine is the environment snapshot as typed fields, flattened into
+// JSONMachine is the environment snapshot as typed fields, flattened into
 // the JSON report's "environment" object next to facts and warnings.
 // Unknown numbers and booleans are null; unknown enums are "unknown".
-type jsonMachine struct {
+type JSONMachine struct {
 	CPUModel      *string  `json:"cpu_model"`
 	CPUs          *int     `json:"cpus"`
 	OnlineCPUs    *int     `json:"online_cpus"`
@@ -576,7 +656,7 @@ type jsonMachine struct {
 
 // addMeta fills the run's metadata and the environment's typed fields of
 // rep from in.
-func addMeta(rep *jsonReport, in Input) {
+func addMeta(rep *JSONReport, in Input) {
 	m := in.Meta
 	if !m.Start.IsZero() {
 		s := m.Start.UTC().Format(time.RFC3339Nano)
@@ -584,16 +664,16 @@ func addMeta(rep *jsonReport, in Input) {
 	}
 	rep.GoVersion = m.GoVersion
 	rep.CPU = in.CPU
-	rep.GoTest = jsonGoTest(m.GoTest)
+	rep.GoTest = JSONGoTest(m.GoTest)
 	if v := m.VCS; v != nil {
-		rep.VCS = &jsonVCS{System: v.System, Revision: v.Revision, Time: v.Time, Modified: v.Modified}
+		rep.VCS = &JSONVCS{System: v.System, Revision: v.Revision, Time: v.Time, Modified: v.Modified}
 	}
-	rep.Environment.jsonMachine = machine(m.Env)
+	rep.Environment.JSONMachine = machine(m.Env)
 }
 
 // machine converts a snapshot; nil gives every field unknown.
-func machine(s *env.Snapshot) jsonMachine {
-	j := jsonMachine{Governor: env.Unknown, Governors: []string{}, Turbo: env.Unknown, Virtualisation: env.Unknown}
+func machine(s *env.Snapshot) JSONMachine {
+	j := JSONMachine{Governor: env.Unknown, Governors: []string{}, Turbo: env.Unknown, Virtualisation: env.Unknown}
 	if s == nil {
 		return j
 	}

@@ -17,8 +17,9 @@ var workloads = []string{"Compute", "Alloc"}
 const benchPattern = "^Benchmark(Compute|Alloc)$"
 
 // outcome is one method's answer on one workload in one repetition: the
-// verdict, Δ in percent and its interval (NaN bounds for plain, which has
-// none).
+// verdict, Δ in percent and its interval (NaN bounds when there is none:
+// always for plain, and for -benchkit.against when too few rounds or
+// triples gave one).
 type outcome struct {
 	verdict     string
 	delta       float64
@@ -53,9 +54,14 @@ func measureAgainst(c config, pairing, base, cand, dir string) (map[string]outco
 			return nil, wall, fmt.Errorf("no Benchmark%s in the report", w)
 		case o.Mode != pairing:
 			return nil, wall, fmt.Errorf("the report measured Benchmark%s in %s, not %s: %s", w, o.Mode, pairing, o.ModeNote)
+		case math.IsNaN(o.Delta):
+			return nil, wall, fmt.Errorf("no estimate of Benchmark%s in the report (%s)", w, o.Verdict)
 		}
-		// lo = hi: too few rounds for an interval.
-		outs[w] = outcome{verdict: o.Verdict, delta: o.DeltaPct, lo: o.LoPct, hi: o.HiPct, hasInterval: o.HiPct > o.LoPct}
+		out := outcome{verdict: o.Verdict, delta: o.Delta, lo: math.NaN(), hi: math.NaN()}
+		if o.HasCI { // else too few rounds or triples for an interval
+			out.lo, out.hi, out.hasInterval = o.Lo, o.Hi, true
+		}
+		outs[w] = out
 	}
 	return outs, wall, nil
 }

@@ -114,14 +114,15 @@ func rotate(ms []method, rep int) []method {
 	return append(slices.Clone(ms[k:]), ms[:k]...)
 }
 
-// args returns the test binary's arguments for m.
+// args returns the test binary's arguments for m. Neither way gets
+// benchkit.Main's warm-up.
 func (c config) args(m method) []string {
 	filter := "/^work=(" + strings.Join(c.works, "|") + ")$"
 	if m.isPlain() {
 		return []string{"-test.run=^$", "-test.bench=^BenchmarkPlain$" + filter,
-			"-test.count=" + strconv.Itoa(c.count), "-test.benchtime=" + c.plainBT}
+			"-test.count=" + strconv.Itoa(c.count), "-test.benchtime=" + c.plainBT, "-benchkit.warmup=off"}
 	}
-	return []string{"-test.run=^$", "-test.bench=^BenchmarkCompare$" + filter, "-test.benchtime=" + c.benchtime}
+	return []string{"-test.run=^$", "-test.bench=^BenchmarkCompare$" + filter, "-test.benchtime=" + c.benchtime, "-benchkit.warmup=off"}
 }
 
 // commandLine returns the go run command that repeats this run, with every

@@ -14,11 +14,16 @@
 //
 //   - for each fork count F in -forks, "Compare F=<F>": the binary with
 //     -test.run='^$' -test.bench='^BenchmarkCompare$/^work=(<works>)$'
-//     -test.benchtime=<-benchtime> and BENCHKIT_FORKS=<F> in the
-//     environment, so that Compare spreads its rounds over F processes;
+//     -test.benchtime=<-benchtime> -benchkit.json=<a file in the run's
+//     temporary directory> and BENCHKIT_FORKS=<F> in the environment, so
+//     that Compare spreads its rounds over F processes;
 //   - "plain": the binary with -test.run='^$'
 //     -test.bench='^BenchmarkPlain$/^work=(<works>)$' -test.count=<-count>
 //     -test.benchtime=<-plain-benchtime>.
+//
+// Both run with -benchkit.warmup=off: the package's TestMain must call
+// benchkit.Main (internal/accuracy/workloads/calibrate's does), which
+// defines the -benchkit flags, and neither way gets its warm-up.
 //
 // Every process has a deadline (-timeout). A process that fails, passes its
 // deadline or prints output that cannot be read is reported with its
@@ -26,11 +31,12 @@
 // Main returns status 1 after printing the table.
 //
 // Compare's estimate, interval and verdict for each implementation are
-// read from the log line it prints (two decimals). The plain way is
-// compared exactly as benchstat -col /impl does: golang.org/x/perf/benchmath
-// AssumeNothing, the ratio of the medians of the -count samples, and a
-// Mann-Whitney U test, flagged when p ≤ 0.05 (benchstat prints a delta
-// instead of ~).
+// read from the process's JSON report (its "comparisons"); an estimate
+// without an interval counts as not covered and adds no width. The plain
+// way is compared exactly as benchstat -col /impl does:
+// golang.org/x/perf/benchmath AssumeNothing, the ratio of the medians of
+// the -count samples, and a Mann-Whitney U test, flagged when p ≤ 0.05
+// (benchstat prints a delta instead of ~).
 //
 // The table has a row per method × workload × variant (same, p2, p5,
 // p10), every variant against base, with the columns:
@@ -39,8 +45,8 @@
 //     median of the n estimates of that row (the footnote says why the
 //     median and not the nominal size); "–" for the plain way, which
 //     prints no interval on the ratio;
-//   - width: the median interval width, in percentage points ("–" for
-//     plain);
+//   - width: the median interval width, in percentage points, over the
+//     repetitions with an interval ("–" for plain, or when none has one);
 //   - flagged / caught: for same (truth 0%), the repetitions with a decided
 //     verdict (faster or slower; p ≤ 0.05 for plain); for p2, p5 and p10,
 //     the repetitions that called the variant slower (p ≤ 0.05 with a
@@ -100,7 +106,7 @@ func run(cfg config, stdout, stderr io.Writer) error {
 	failed := 0
 	for rep := range cfg.reps {
 		for _, m := range rotate(methods, rep) {
-			if !runMethod(stderr, cfg, ws.Bin, m, rep, res) {
+			if !runMethod(stderr, cfg, ws, m, rep, res) {
 				failed++
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/report"
 )
 
 // obs is one estimate of one variant against base in one repetition;
@@ -34,30 +35,28 @@ func (r *results) add(m string, wall time.Duration, got map[key]obs) {
 	}
 }
 
-// parseCompare reads the log lines of a BenchmarkCompare run: one
-// estimate per workload and variant, the control's line skipped. It fails
-// if one is missing, printed twice or unreadable.
-func parseCompare(out []byte, m string, works []string) (map[key]obs, error) {
-	lines, err := harness.CompareLines(out)
+// compareObs returns the estimates of a BenchmarkCompare run from its
+// JSON report rep: one per workload and variant, the swap workload's
+// candidates as their rows (see swapVariant), the control and other
+// candidates left out. It fails if one is missing or has no estimate,
+// with the run's output out.
+func compareObs(rep report.JSONReport, out []byte, m string, works []string) (map[key]obs, error) {
+	outs, err := harness.CompareOutcomes(rep)
 	if err != nil {
 		return nil, fmt.Errorf("%v; output:\n%s", err, out)
 	}
 	got := map[key]obs{}
-	for _, l := range lines {
-		v := l.Name
-		if l.Work == swapWork {
+	for wi, e := range outs {
+		v := wi.Impl
+		if wi.Work == swapWork {
 			var ok bool
-			if v, ok = swapVariant(l.Name); !ok {
+			if v, ok = swapVariant(wi.Impl); !ok {
 				continue
 			}
 		} else if !slices.Contains(variants, v) {
 			continue
 		}
-		k := key{m, l.Work, v}
-		if _, dup := got[k]; dup {
-			return nil, fmt.Errorf("work=%s %s: printed twice; output:\n%s", l.Work, l.Name, out)
-		}
-		got[k] = l.Estimate
+		got[key{m, wi.Work, v}] = e
 	}
 	return got, checkComplete(got, m, works, out)
 }
@@ -68,7 +67,7 @@ func checkComplete(got map[key]obs, m string, works []string, out []byte) error 
 	for _, w := range works {
 		for _, v := range variantsOf(w, false) {
 			if _, ok := got[key{m, w, v}]; !ok {
-				return fmt.Errorf("no estimate for work=%s %s in the output:\n%s", w, v, out)
+				return fmt.Errorf("no estimate for work=%s %s in the JSON report; output:\n%s", w, v, out)
 			}
 		}
 	}

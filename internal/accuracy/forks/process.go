@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -16,20 +17,12 @@ import (
 // count.
 const forksEnv = "BENCHKIT_FORKS"
 
-// runMethod runs one process of m for repetition rep and adds what it
-// measured to res. It reports false, after printing the failure and the
-// process's output to stderr, if the process failed or its output could
-// not be read.
-func runMethod(stderr io.Writer, cfg config, bin string, m method, rep int, res *results) bool {
-	out, wall, err := harness.Run(bin, cfg.args(m), env(m), cfg.timeout)
-	var got map[key]obs
-	if err == nil {
-		if m.isPlain() {
-			got, err = parsePlain(out, m.name, cfg.works)
-		} else {
-			got, err = parseCompare(out, m.name, cfg.works)
-		}
-	}
+// runMethod runs one process of m for repetition rep in ws and adds what
+// it measured to res. It reports false, after printing the failure and the
+// process's output to stderr, if the process failed or what it measured
+// could not be read.
+func runMethod(stderr io.Writer, cfg config, ws *harness.Workspace, m method, rep int, res *results) bool {
+	got, wall, err := measure(cfg, ws, m)
 	if err != nil {
 		fmt.Fprintf(stderr, "forks: repetition %d, %s: %v\n", rep+1, m.name, err)
 		return false
@@ -39,6 +32,26 @@ func runMethod(stderr io.Writer, cfg config, bin string, m method, rep int, res 
 		logRep(stderr, rep, m, wall, got, cfg.works)
 	}
 	return true
+}
+
+// measure runs one process of m and returns its estimates and its wall
+// time: Compare's from the process's JSON report (in ws.Dir), the plain
+// way's from its output.
+func measure(cfg config, ws *harness.Workspace, m method) (map[key]obs, time.Duration, error) {
+	if m.isPlain() {
+		out, wall, err := harness.Run(ws.Bin, cfg.args(m), env(m), cfg.timeout)
+		if err != nil {
+			return nil, wall, err
+		}
+		got, err := parsePlain(out, m.name, cfg.works)
+		return got, wall, err
+	}
+	rep, out, wall, err := harness.RunReport(ws.Bin, filepath.Join(ws.Dir, "compare.json"), cfg.args(m), env(m), cfg.timeout)
+	if err != nil {
+		return nil, wall, err
+	}
+	got, err := compareObs(rep, out, m.name, cfg.works)
+	return got, wall, err
 }
 
 // env returns the environment of m's process: this process's without

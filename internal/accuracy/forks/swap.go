@@ -5,6 +5,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
@@ -59,7 +60,7 @@ func swapRatio(variant string, o obs) (r, lo, hi float64) {
 // swapRow is one row of the swap table.
 type swapRow struct {
 	n, covered         int
-	med, min, max, wid float64 // ratios and the median interval width
+	med, min, max, wid float64 // ratios and the median interval width (NaN without an interval)
 }
 
 // summarizeSwap summarises one method's swap rows. The truth for
@@ -81,8 +82,12 @@ func summarizeSwap(res *results, m method) (rows []swapRow, pooled float64) {
 		row := swapRow{}
 		for _, o := range res.obs[key{m.name, swapWork, v}] {
 			r, lo, hi := swapRatio(v, o)
-			rs, ws = append(rs, r), append(ws, hi-lo)
-			if o.HasCI && lo*(1-1e-6) <= pooled && pooled <= hi*(1+1e-6) {
+			rs = append(rs, r)
+			if !o.HasCI {
+				continue // no interval: not covered, no width
+			}
+			ws = append(ws, hi-lo)
+			if lo*(1-1e-6) <= pooled && pooled <= hi*(1+1e-6) {
 				row.covered++
 			}
 		}
@@ -90,7 +95,7 @@ func summarizeSwap(res *results, m method) (rows []swapRow, pooled float64) {
 		if row.n > 0 {
 			row.med, _ = stats.Median(rs)
 			row.min, row.max = slices.Min(rs), slices.Max(rs)
-			row.wid, _ = stats.Median(ws)
+			row.wid = harness.MedianOrNaN(ws)
 		}
 		rows = append(rows, row)
 	}
@@ -114,7 +119,7 @@ func printSwapTable(w io.Writer, methods []method, res *results) {
 	}
 	fmt.Fprint(w, `
 ⁵ coverage: the repetitions whose printed interval, as a ratio fnv/fold, contains the median ratio over both baselines' repetitions pooled (`+"`–`"+` for the plain way, which prints no interval).
-⁶ width: the median interval width, as a ratio.
+⁶ width: the median interval width, as a ratio, over the repetitions with an interval.
 ⁷ baseline gap: the median with fold as the baseline over the median with fnv as the baseline, minus one, in percent.
 `)
 }
@@ -126,7 +131,7 @@ func formatSwapRow(m method, variant string, r swapRow, i int, rows []swapRow) s
 	}
 	cover, width, gap := "–", "–", "–"
 	if !m.isPlain() {
-		cover, width = fmt.Sprintf("%d/%d", r.covered, r.n), fmt.Sprintf("%.2f", r.wid)
+		cover, width = fmt.Sprintf("%d/%d", r.covered, r.n), fmtWidth(r.wid)
 	}
 	if i == 1 && rows[0].n > 0 {
 		gap = fmt.Sprintf("%+.2f%%", 100*(r.med/rows[0].med-1))

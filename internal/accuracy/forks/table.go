@@ -3,6 +3,7 @@ package forks
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"time"
 
@@ -17,18 +18,21 @@ var nominal = map[string]string{"same": "0%", "p2": "~+2%", "p5": "~+5%", "p10":
 // row is one table row's counts over its n repetitions.
 type row struct {
 	n, covered, flagged, wrong, undecided int
-	width, med, min, max                  float64 // points and percent
+	width, med, min, max                  float64 // points (width NaN without an interval) and percent
 }
 
 // summarize counts one row's repetitions; see the package doc for each
-// column. An estimate is covered when lo ≤ median ≤ hi, both ends as
-// printed (two decimals), with 1e-9 of slack for the float arithmetic.
+// column. An estimate is covered when lo ≤ median ≤ hi, both ends as the
+// JSON report holds them, with 1e-9 of slack for the float arithmetic; an
+// estimate without an interval is never covered and has no width.
 func summarize(xs []obs, variant string) row {
 	var ds, ws []float64
 	var verdicts []string
 	for _, o := range xs {
 		ds = append(ds, o.Delta)
-		ws = append(ws, o.Hi-o.Lo)
+		if o.HasCI {
+			ws = append(ws, o.Hi-o.Lo)
+		}
 		verdicts = append(verdicts, o.Verdict)
 	}
 	t := harness.TallyVerdicts(verdicts, variant == "same")
@@ -36,7 +40,7 @@ func summarize(xs []obs, variant string) row {
 	if r.n > 0 { // otherwise the row prints "–"
 		r.med, _ = stats.Median(ds)
 		r.min, r.max = slices.Min(ds), slices.Max(ds)
-		r.width, _ = stats.Median(ws)
+		r.width = harness.MedianOrNaN(ws)
 	}
 	for _, o := range xs {
 		if o.HasCI && o.Lo-1e-9 <= r.med && r.med <= o.Hi+1e-9 {
@@ -73,7 +77,7 @@ func formatRow(m method, work, variant string, r row, wall string) string {
 	frac := func(k int) string { return fmt.Sprintf("%d/%d", k, r.n) }
 	cover, width, wrong, und := "–", "–", "–", "–"
 	if !m.isPlain() && r.n > 0 {
-		cover, width, und = frac(r.covered), fmt.Sprintf("%.2f", r.width), frac(r.undecided)
+		cover, width, und = frac(r.covered), fmtWidth(r.width), frac(r.undecided)
 	}
 	what := "flagged "
 	if variant != "same" {
@@ -92,11 +96,19 @@ func printFootnotes(w io.Writer) {
 Every variant is compared with base; Δ is its estimate in percent of base; k/n counts the n repetitions (fresh processes) that method completed.
 
 ¹ coverage: the repetitions whose printed interval [lo, hi] contains the median Δ of that row's n repetitions. The median over fresh processes stands in for the truth: it is what a user who reruns converges to, while the nominal sizes are only approximate (each call has a fixed cost, and sort's work grows as n·log₂n plus a linear part). Compare's intervals are at the level its header line states (Bonferroni over the control and the candidates). "–" for the plain way: benchstat prints each side's median with its own 95% interval but no interval on the ratio, and a ratio of the two intervals' ends is not an interval at any stated level, so none is computed.
-² width: the median of hi − lo, in percentage points.
+² width: the median of hi − lo, in percentage points, over the repetitions with an interval (one without is never covered).
 ³ flagged (same, truth 0%): a decided verdict, faster or slower; for the plain way p ≤ 0.05 in benchmath.AssumeNothing's Mann-Whitney U test (benchstat prints a delta instead of ~). caught (p2, p5, p10): flagged as slower; wrong sign: flagged as faster. undecided: Compare refused a verdict, counted as neither.
 ⁴ wall / rep: the median wall time of that method's process (all its workloads, start-up and any forked children included).
 BENCHKIT_FORKS sets Compare's fork count; a Compare built before forks existed ignores it and measures every F in one process.
 `)
+}
+
+// fmtWidth formats an interval width, or "–" for NaN (no interval).
+func fmtWidth(w float64) string {
+	if math.IsNaN(w) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", w)
 }
 
 // medianDur formats the median of ds, or "–" if there are none.

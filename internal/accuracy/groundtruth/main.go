@@ -7,13 +7,13 @@
 //	go run ./internal/accuracy groundtruth -r 30
 //
 // Each repetition runs two processes of one test binary built once from
-// -pkg (examples/seed000), in alternating order:
+// -pkg (examples/seed000, whose TestMain calls benchkit.Main), in
+// alternating order:
 //
 //   - control: -bench='^BenchmarkCompare$' -benchtime=<-benchtime>, one
-//     control.Compare per workload; the verdict and the delta are read from
-//     the log line Compare prints for each candidate (two decimals), and
-//     checked against its <name>/alpha-% metric (a ratio in percent, which
-//     go test prints to 0.1 points). Flagged means a decided verdict (faster or slower).
+//     control.Compare per workload; the verdict and the delta of each
+//     candidate are read from the run's JSON report (-benchkit.json, its
+//     "comparisons"). Flagged means a decided verdict (faster or slower).
 //   - plain: -bench='^BenchmarkPlain$' -count=<-count> -benchtime=<-plain-benchtime>,
 //     ordinary sub-benchmarks work=<w>/impl=<alpha|beta|plus5>, compared
 //     exactly as benchstat -col /impl does: golang.org/x/perf/benchmath
@@ -28,18 +28,15 @@
 package groundtruth
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
-	"math"
+	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/report"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
@@ -60,7 +57,7 @@ type config struct {
 }
 
 // obs is one estimate of one pair in one repetition (the delta in percent
-// of alpha and the verdict; no interval is kept).
+// of alpha and the verdict; the table uses no interval).
 type obs = harness.Estimate
 
 type key struct{ method, work, pair string }
@@ -101,12 +98,8 @@ func run(c config, stdout, stderr io.Writer) error {
 			order = []string{methodList[1], methodList[0]}
 		}
 		for _, m := range order {
-			out, w, err := harness.Run(ws.Bin, c.args(m), nil, 0)
+			got, w, err := c.measure(ws, m)
 			wall[m] = append(wall[m], w)
-			if err != nil {
-				return fmt.Errorf("repetition %d, %s: %v", rep+1, m, err)
-			}
-			got, err := parse(out, m)
 			if err != nil {
 				return fmt.Errorf("repetition %d, %s: %v", rep+1, m, err)
 			}
@@ -130,12 +123,24 @@ func (c config) args(m string) []string {
 		"-benchkit.warmup=off"}
 }
 
-// parse reads one process's output of method m.
-func parse(out []byte, m string) (map[key]obs, error) {
+// measure runs one process of method m and returns its estimates and its
+// wall time: the Compare run's from its JSON report, the plain run's from
+// its output.
+func (c config) measure(ws *harness.Workspace, m string) (map[key]obs, time.Duration, error) {
 	if m == methodList[0] {
-		return parseCompare(out)
+		rep, out, wall, err := harness.RunReport(ws.Bin, filepath.Join(ws.Dir, "compare.json"), c.args(m), nil, 0)
+		if err != nil {
+			return nil, wall, err
+		}
+		got, err := compareObs(rep, out)
+		return got, wall, err
 	}
-	return parsePlain(out)
+	out, wall, err := harness.Run(ws.Bin, c.args(m), nil, 0)
+	if err != nil {
+		return nil, wall, err
+	}
+	got, err := parsePlain(out)
+	return got, wall, err
 }
 
 // record adds one process's estimates to data.
@@ -152,63 +157,25 @@ func logRep(w io.Writer, rep int, got map[key]obs) {
 	}
 }
 
-// parseCompare reads the Compare run: deltas from the benchmark line
-// metrics (through benchfmt), verdicts from the log lines.
-func parseCompare(out []byte) (map[key]obs, error) {
-	got, err := compareMetrics(out)
+// compareObs returns the Compare run's estimate of every workload and
+// pair from its JSON report rep; it fails if one is missing, naming it
+// with the run's output out.
+func compareObs(rep report.JSONReport, out []byte) (map[key]obs, error) {
+	outs, err := harness.CompareOutcomes(rep)
 	if err != nil {
 		return nil, err
 	}
-	lines, err := harness.CompareLines(out)
-	if err != nil {
-		return nil, err
-	}
-	for _, l := range lines {
-		k := key{methodList[0], l.Work, l.Name}
-		o, ok := got[k]
-		if !ok {
-			continue
-		}
-		// The metric is printed with 4 significant digits (0.1 points
-		// near 100); the log line has two decimals.
-		if math.Abs(l.Delta-o.Delta) > 0.051 {
-			return nil, fmt.Errorf("work=%s %s: log delta %+.2f%% disagrees with the metric (%.2f)", l.Work, l.Name, l.Delta, o.Delta)
-		}
-		o.Delta, o.Verdict = l.Delta, l.Verdict
-		got[k] = o
-	}
+	got := map[key]obs{}
 	for _, w := range works {
 		for _, p := range pairs {
-			if got[key{methodList[0], w, p}].Verdict == "" {
-				return nil, fmt.Errorf("no verdict for work=%s %s in:\n%s", w, p, out)
+			o, ok := outs[harness.WorkImpl{Work: w, Impl: p}]
+			if !ok {
+				return nil, fmt.Errorf("no estimate for work=%s %s in the JSON report; the run's output:\n%s", w, p, out)
 			}
+			got[key{methodList[0], w, p}] = o
 		}
 	}
 	return got, nil
-}
-
-// compareMetrics reads the <pair>/alpha-% metrics (a ratio in percent) of
-// the Compare run's benchmark lines, as deltas without a verdict.
-func compareMetrics(out []byte) (map[key]obs, error) {
-	got := map[key]obs{}
-	r := benchfmt.NewReader(bytes.NewReader(out), "compare")
-	for r.Scan() {
-		res, ok := r.Result().(*benchfmt.Result)
-		if !ok {
-			continue
-		}
-		parts := harness.NameParts(res)
-		if len(parts) != 1 {
-			continue
-		}
-		w := strings.TrimPrefix(parts[0], "work=")
-		for _, p := range pairs {
-			if v, ok := res.Value(p + "/alpha-%"); ok {
-				got[key{methodList[0], w, p}] = obs{Delta: v - 100}
-			}
-		}
-	}
-	return got, r.Err()
 }
 
 // parsePlain reads the plain run and compares as benchstat -col /impl does

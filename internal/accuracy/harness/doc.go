@@ -1,9 +1,20 @@
 // Package harness holds what the accuracy tables under internal/accuracy
 // share: parsing a table's flags and turning its errors into an exit
 // status, building a test binary once, running it as a fresh process with
-// a deadline, reading what control.Compare and plain sub-benchmarks print,
-// comparing the plain way as benchstat does, medians, and the line that
-// describes the machine.
+// a deadline, reading benchkit's JSON report, reading what plain
+// sub-benchmarks print, comparing the plain way as benchstat does,
+// medians, and the line that describes the machine.
+//
+// # Reading benchkit
+//
+// The tables read what benchkit measured only from its JSON report
+// (schema benchkit-report/v1), never from the text it prints for people:
+// [RunReport] runs a test binary with -benchkit.json and decodes the file
+// with report.ReadJSON into report.JSONReport, the types the report is
+// written from. [CompareOutcomes] reads its control.Compare calls and
+// [AgainstOutcomes] its cross-build comparison; a benchmark's name loses
+// its -procs suffix with [TrimProcs]. A measured package's TestMain must
+// call benchkit.Main, which defines the -benchkit flags.
 //
 // # Conventions
 //
@@ -15,7 +26,7 @@
 // Every delta is in percent of the baseline: (candidate/baseline − 1)·100,
 // so +5 means the candidate takes 5% longer. Interval ends are in percent
 // too. A verdict is one of "faster", "slower", "same" or "undecided" (the
-// words control.Compare prints; the plain way never gives "undecided").
+// JSON report's; the plain way never gives "undecided").
 //
 // The plain way is compared exactly as benchstat -col /impl does, with
 // golang.org/x/perf/benchmath: AssumeNothing, the ratio of the medians of

@@ -9,7 +9,9 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// WorkImpl names one plain sub-benchmark, work=<Work>/impl=<Impl>.
+// WorkImpl names one implementation of one workload: the plain
+// sub-benchmark work=<Work>/impl=<Impl>, or the candidate <Impl> of the
+// control.Compare call under BenchmarkCompare/work=<Work>.
 type WorkImpl struct{ Work, Impl string }
 
 // PlainSamples reads go test -bench output and returns the sec/op samples

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/report"
 )
 
 // errFailed reports that some processes failed; their output has already
@@ -23,11 +24,11 @@ func run(cfg config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	obs := map[string][]row{} // display name → one row per process
+	obs := map[string][]report.JSONBenchmark{} // display name → one row per process
 	failed := 0
 	for rep := range cfg.reps {
 		for _, p := range cfg.procs(ws.Bin, hogBin, ws.Dir, rep) {
-			rows, _, err := runProc(p, cfg.timeout)
+			rows, err := runProc(p, cfg.timeout)
 			if err != nil {
 				fmt.Fprintf(stderr, "signals: repetition %d: %v\n", rep+1, err)
 				failed++
@@ -37,7 +38,7 @@ func run(cfg config, stdout, stderr io.Writer) error {
 				obs[r.Display] = append(obs[r.Display], r)
 				if cfg.verbose {
 					fmt.Fprintf(stderr, "rep %d %s: %s grade %s ± %s runs %s regimes %v\n", rep+1, p.name, r.Display,
-						r.Grade, fmtPtr(r.CIPct), fmtIntPtr(r.RunsNeeded), r.Regimes != nil)
+						r.Grade, fmtPtr(r.MedianCIPct), fmtIntPtr(r.RunsNeeded), r.Regimes != nil)
 				}
 			}
 		}

@@ -37,14 +37,14 @@ type summary struct {
 }
 
 // summarise computes the row of one workload from its processes' rows.
-func summarise(name string, rs []row) summary {
+func summarise(name string, rs []report.JSONBenchmark) summary {
 	s := summary{name: name, n: len(rs), truth: -1}
 	var waits, meds, printed, old, block []float64
 	for _, r := range rs {
-		if i := slices.Index(grades, report.Grade(r.Grade)); i >= 0 {
+		if i := slices.Index(grades, r.Grade); i >= 0 {
 			s.gradeNew[i]++
 		}
-		if r.Source == "batches" {
+		if r.SampleSource == report.SourceBatches {
 			s.hasBatches = true
 			if r.CVPct != nil {
 				if i := slices.Index(grades, report.GradeCV(*r.CVPct)); i >= 0 {
@@ -66,10 +66,10 @@ func summarise(name string, rs []row) summary {
 		if r.Drift != nil {
 			s.drift++
 		}
-		if r.ColdStart != nil {
+		if r.ColdStartRatio != nil {
 			s.cold++
 		}
-		if r.hasFlag("eliminated") {
+		if hasFlag(r, "eliminated") {
 			s.eliminated++
 		}
 		if r.WaitPct != nil {
@@ -118,7 +118,7 @@ func rank(name string) int {
 
 // printTable writes the markdown table of obs (display name → one row per
 // process) and its footnote.
-func printTable(w io.Writer, obs map[string][]row) {
+func printTable(w io.Writer, obs map[string][]report.JSONBenchmark) {
 	names := make([]string, 0, len(obs))
 	for n := range obs {
 		names = append(names, n)

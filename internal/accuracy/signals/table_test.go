@@ -7,35 +7,33 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/report"
 )
 
 func fp(x float64) *float64 { return &x }
 func ip(x int) *int         { return &x }
 
 // batchRow is a process's row measured from batches.
-func batchRow(ns float64, grade string, lo, hi int, regimes bool) row {
-	r := row{Display: "Steady/work=sum-2", Source: "batches", MedianNs: fp(ns), CVPct: fp(12), CIPct: fp(1.5),
+func batchRow(ns float64, grade report.Grade, lo, hi int, regimes bool) report.JSONBenchmark {
+	r := report.JSONBenchmark{Display: "Steady/work=sum-2", SampleSource: report.SourceBatches, MedianNs: fp(ns), CVPct: fp(12), MedianCIPct: fp(1.5),
 		Grade: grade, WaitPct: fp(3), RunsNeeded: ip(lo), RunsNeededHi: ip(hi), RunsNeededBasis: "batch-ci"}
 	for i := range 32 {
 		r.Samples = append(r.Samples, ns*(1+0.01*float64(i%5)))
 	}
 	if regimes {
-		r.Regimes = &struct {
-			Method string `json:"method"`
-		}{"level-shift"}
+		r.Regimes = &report.JSONRegimes{Method: "level-shift"}
 	}
 	return r
 }
 
 func TestSummarise(t *testing.T) {
-	rs := []row{
+	rs := []report.JSONBenchmark{
 		batchRow(100, "excellent", 6, 10, false),
 		batchRow(110, "acceptable", 6, 40, false),
 		batchRow(90, "do-not-trust", 6, 8, true),
 	}
-	rs[1].Flags = []struct {
-		Kind string `json:"kind"`
-	}{{"eliminated"}}
+	rs[1].Flags = []report.JSONFlag{{Kind: "eliminated"}}
 	s := summarise("Steady/work=sum-2", rs)
 	assert.Equal(t, [4]int{1, 1, 0, 1}, s.gradeNew)
 	assert.Equal(t, [4]int{0, 0, 0, 3}, s.gradeOld, "12% batch cv: do-not-trust by the old rule")
@@ -49,7 +47,7 @@ func TestSummarise(t *testing.T) {
 
 func TestPrintTable(t *testing.T) {
 	var buf bytes.Buffer
-	printTable(&buf, map[string][]row{
+	printTable(&buf, map[string][]report.JSONBenchmark{
 		"MakeBuffer_Correct-2": {batchRow(300, "do-not-trust", 100, 900, true)},
 		"Steady/work=sum-2":    {batchRow(100, "excellent", 6, 6, false), batchRow(101, "excellent", 6, 6, false)},
 	})

@@ -1,7 +1,6 @@
 package wander
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -48,47 +47,29 @@ func run(cfg config, stdout, stderr io.Writer) error {
 
 // runProc runs the -bench benchmarks in one fresh process with
 // -test.count=count and returns each workload's runs from its JSON report
-// at path. BENCHKIT_SIGNALS=1 lets the signals workloads measure (they
-// skip without it); other packages ignore it.
+// at path ([runsOf]). BENCHKIT_SIGNALS=1 lets the signals workloads
+// measure (they skip without it); other packages ignore it.
 func runProc(cfg config, bin, path string, count int) (runs, error) {
-	args := []string{"-test.run=^$", "-test.bench=" + cfg.bench, fmt.Sprintf("-test.count=%d", count),
-		"-test.benchtime=" + cfg.benchtime, "-benchkit.json=" + path}
+	args := []string{"-test.run=^$", "-test.bench=" + cfg.bench, fmt.Sprintf("-test.count=%d", count), "-test.benchtime=" + cfg.benchtime}
 	env := append(os.Environ(), "BENCHKIT_SIGNALS=1")
-	if _, _, err := harness.Run(bin, args, env, cfg.timeout); err != nil {
+	rep, _, _, err := harness.RunReport(bin, path, args, env, cfg.timeout)
+	if err != nil {
 		return nil, err
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading its JSON report: %v", err)
-	}
-	return parseReport(data, count)
+	return runsOf(rep, count)
 }
 
-// parseReport returns each benchmark's per-run ns/op from a JSON report
-// (schema benchkit-report/v1) whose rows must hold count runs each; rows
-// with no runs (sample_source "none") are left out.
-func parseReport(data []byte, count int) (runs, error) {
-	var rep struct {
-		Schema     string `json:"schema"`
-		Benchmarks []struct {
-			Display string    `json:"display"`
-			Source  string    `json:"sample_source"`
-			Samples []float64 `json:"samples_ns_per_op"`
-		} `json:"benchmarks"`
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return nil, err
-	}
-	if rep.Schema != report.Schema {
-		return nil, fmt.Errorf("schema %q, want %s", rep.Schema, report.Schema)
-	}
+// runsOf returns each benchmark's per-run ns/op from a JSON report whose
+// rows must hold count runs each; rows with no runs (sample_source
+// "none") are left out.
+func runsOf(rep report.JSONReport, count int) (runs, error) {
 	out := runs{}
 	for _, b := range rep.Benchmarks {
-		if b.Source == "none" {
+		if b.SampleSource == report.SourceNone {
 			continue // a row with no timed runs, such as control.Compare's
 		}
-		if b.Source != "runs" || len(b.Samples) != count {
-			return nil, fmt.Errorf("%s: %d samples from %q, want %d runs", b.Display, len(b.Samples), b.Source, count)
+		if b.SampleSource != report.SourceRuns || len(b.Samples) != count {
+			return nil, fmt.Errorf("%s: %d samples from %q, want %d runs", b.Display, len(b.Samples), b.SampleSource, count)
 		}
 		out[b.Display] = b.Samples
 	}

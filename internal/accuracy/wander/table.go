@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/stats"
@@ -109,8 +108,8 @@ func names(procs []runs) []string {
 }
 
 // isSum reports whether a display name is sum's, with or without the
-// -procs suffix.
-func isSum(name string) bool { return strings.HasPrefix(name, "Steady/work=sum") }
+// -procs suffix (not sum4's, nor a sub-benchmark of sum's).
+func isSum(name string) bool { return harness.TrimProcs(name) == "Steady/work=sum" }
 
 // printTable writes the markdown table and its footnote.
 func printTable(w io.Writer, procs []runs, long runs, longCount int) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/report"
 )
 
 // synthetic returns n processes in which sum and sort follow one machine
@@ -66,6 +68,8 @@ func TestPearson(t *testing.T) {
 func TestNamesPutsSumFirst(t *testing.T) {
 	got := names(synthetic(2, 2))
 	assert.Equal(t, []string{"Steady/work=sum-2", "Steady/work=map-2", "Steady/work=sort-2"}, got)
+	got = names([]runs{{"Steady/work=sum4-2": {1}, "Steady/work=sum": {1}, "Steady/work=map": {1}}})
+	assert.Equal(t, []string{"Steady/work=sum", "Steady/work=map", "Steady/work=sum4-2"}, got, "sum at GOMAXPROCS 1, not sum4")
 }
 
 func TestPrintTable(t *testing.T) {
@@ -89,24 +93,33 @@ func reportJSON(rows ...string) []byte {
 	return []byte(fmt.Sprintf(`{"schema":"benchkit-report/v1","benchmarks":[%s]}`, strings.Join(rows, ",")))
 }
 
-func TestParseReport(t *testing.T) {
-	got, err := parseReport(reportJSON(`{"display":"Steady/work=sum-2","sample_source":"runs","samples_ns_per_op":[1,2,3]}`), 3)
+// parse reads a JSON report and its runs of count 3.
+func parse(b []byte) (runs, error) {
+	rep, err := report.ReadJSON(bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	return runsOf(rep, 3)
+}
+
+func TestRunsOf(t *testing.T) {
+	got, err := parse(reportJSON(`{"display":"Steady/work=sum-2","sample_source":"runs","samples_ns_per_op":[1,2,3]}`))
 	require.NoError(t, err)
 	assert.Equal(t, runs{"Steady/work=sum-2": {1, 2, 3}}, got)
 
-	_, err = parseReport(reportJSON(`{"display":"x","sample_source":"batches","samples_ns_per_op":[1,2,3]}`), 3)
+	_, err = parse(reportJSON(`{"display":"x","sample_source":"batches","samples_ns_per_op":[1,2,3]}`))
 	assert.ErrorContains(t, err, `x: 3 samples from "batches", want 3 runs`)
-	_, err = parseReport(reportJSON(`{"display":"x","sample_source":"runs","samples_ns_per_op":[1,2]}`), 3)
+	_, err = parse(reportJSON(`{"display":"x","sample_source":"runs","samples_ns_per_op":[1,2]}`))
 	assert.ErrorContains(t, err, "want 3 runs")
-	_, err = parseReport(reportJSON(), 3)
+	_, err = parse(reportJSON())
 	assert.ErrorContains(t, err, "no benchmark in the report has runs")
-	got, err = parseReport(reportJSON(`{"display":"Cmp-2","sample_source":"none","samples_ns_per_op":[]}`,
-		`{"display":"y","sample_source":"runs","samples_ns_per_op":[4,5,6]}`), 3)
+	got, err = parse(reportJSON(`{"display":"Cmp-2","sample_source":"none","samples_ns_per_op":[]}`,
+		`{"display":"y","sample_source":"runs","samples_ns_per_op":[4,5,6]}`))
 	require.NoError(t, err)
 	assert.Equal(t, runs{"y": {4, 5, 6}}, got, "a row without runs (Compare's) is left out")
-	_, err = parseReport([]byte(`{"schema":"other/v9"}`), 3)
-	assert.ErrorContains(t, err, "want benchkit-report/v1")
-	_, err = parseReport([]byte(`{`), 3)
+	_, err = parse([]byte(`{"schema":"other/v9"}`))
+	assert.ErrorContains(t, err, `schema is "other/v9", want "benchkit-report/v1"`)
+	_, err = parse([]byte(`{`))
 	assert.Error(t, err)
 }
 

@@ -51,6 +51,8 @@
 //     -count=10 and benchstat -col /impl.
 //
 // Both ways call each implementation through one function value, so
-// they do the same work per operation. The package has no TestMain: the
-// benchmarks run without benchkit.Main.
+// they do the same work per operation. The package's TestMain calls
+// benchkit.Main, so that a run can write the JSON report (-benchkit.json)
+// the forks table reads Compare's estimates from; the table runs both
+// ways with -benchkit.warmup=off, so that neither gets benchkit's warm-up.
 package calibrate

@@ -1,0 +1,48 @@
+package harness
+
+import (
+	"bytes"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/verdict"
+)
+
+// est is a verdict estimate with Δ and the interval [lo, hi] in percent.
+func est(name string, delta, lo, hi float64, v verdict.Verdict) verdict.Estimate {
+	return verdict.Estimate{Name: name, NsPerOp: 100 * (1 + delta/100), DeltaPct: delta, LoPct: lo, HiPct: hi, Verdict: v, Reason: "r"}
+}
+
+// writeRead writes in's JSON report with report.JSON and reads it back.
+func writeRead(t *testing.T, in report.Input) report.JSONReport {
+	t.Helper()
+	var buf bytes.Buffer
+	require.NoError(t, report.JSON(&buf, in))
+	rep, err := report.ReadJSON(&buf)
+	require.NoError(t, err)
+	return rep
+}
+
+func TestAgainstOutcomes(t *testing.T) {
+	nan := math.NaN()
+	a := &registry.Against{Benches: []registry.AgainstBench{
+		{Name: "Work-2", NewEst: est("new", 5.2, 4.1, 6.3, verdict.Slower), Mode: registry.ModeLockstep},
+		{Name: "Split-half-2", NewEst: est("new", 0.4, nan, nan, verdict.Undecided), Mode: registry.ModeRounds, ModeNote: "it calls neither"},
+		{Name: "Sum/n=1-2", NewEst: verdict.Estimate{Name: "new", DeltaPct: nan, LoPct: nan, HiPct: nan, Verdict: verdict.Undecided}, Mode: registry.ModeRounds},
+	}}
+	got, err := AgainstOutcomes(writeRead(t, report.Input{Against: a}))
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.Equal(t, AgainstOutcome{Estimate{Delta: 5.2, Lo: 4.1, Hi: 6.3, HasCI: true, Verdict: "slower"}, "lockstep", ""}, got["Work"])
+	assert.Equal(t, AgainstOutcome{Estimate{Delta: 0.4, Verdict: "undecided"}, "rounds", "it calls neither"}, got["Split-half"], "only the -procs suffix goes")
+	assert.True(t, math.IsNaN(got["Sum/n=1"].Delta), "no estimate: NaN")
+	assert.False(t, got["Sum/n=1"].HasCI)
+
+	_, err = AgainstOutcomes(writeRead(t, report.Input{}))
+	assert.EqualError(t, err, "the report holds no cross-build comparison")
+}
