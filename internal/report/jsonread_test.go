@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/env"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // TestReadJSONRoundTrip checks that every report JSON writes reads back
@@ -56,7 +56,7 @@ func metaInput() Input {
 	in.Meta = Meta{
 		Start: time.Date(2026, 11, 30, 20, 5, 0, 123, time.UTC), GoVersion: "go1.26.8",
 		GoTest: GoTestFlags{Bench: ".", Benchtime: "100x", Count: 10, CPU: "1,2", Benchmem: true},
-		VCS:    &VCS{System: "git", Revision: "a1b2c3", Time: "2026-11-30T19:00:00Z", Modified: &modified},
+		VCS:    &env.VCS{System: "git", Revision: "a1b2c3", Time: "2026-11-30T19:00:00Z", Modified: &modified},
 		Env: &env.Snapshot{NumCPU: 4, GOMAXPROCS: 4, OnlineCPUs: 8, OnlineCPUsKnown: true, CPUModel: "AMD EPYC", CPUModelKnown: true,
 			Load1: 1.5, Load5: 1.25, Load15: 1, LoadKnown: true, Governors: []string{"powersave"}, GovernorCPUs: 4, NotPerformanceCPUs: 4, GovernorKnown: true,
 			StealTime: time.Second, StealPercent: 0.5, StealKnown: true, BuildKnown: true, CoverMode: "set", Cover: true},

@@ -2,8 +2,10 @@ package harness
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"time"
 
@@ -22,7 +24,8 @@ type AgainstOutcome struct {
 }
 
 // AgainstOutcomes returns rep's cross-build comparison: each benchmark's
-// outcome by its name without the -procs suffix ([TrimProcs]: "Work"
+// outcome by its name without the -procs suffix (the tables run without
+// -cpu, so every name carries this process's GOMAXPROCS): "Work"
 // for "Work-2"). It fails when rep holds no cross-build comparison.
 func AgainstOutcomes(rep report.JSONReport) (map[string]AgainstOutcome, error) {
 	if rep.Against == nil {
@@ -30,7 +33,7 @@ func AgainstOutcomes(rep report.JSONReport) (map[string]AgainstOutcome, error) {
 	}
 	outs := map[string]AgainstOutcome{}
 	for _, bm := range rep.Against.Benchmarks {
-		outs[TrimProcs(bm.Name)] = AgainstOutcome{Estimate: estimateOf(bm.Estimate), Mode: bm.Mode, ModeNote: bm.ModeNote}
+		outs[benchname.Trim(bm.Name, runtime.GOMAXPROCS(0))] = AgainstOutcome{Estimate: estimateOf(bm.Estimate), Mode: bm.Mode, ModeNote: bm.ModeNote}
 	}
 	return outs, nil
 }

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"math"
 	"strings"
 
@@ -32,7 +33,7 @@ const comparePrefix = "BenchmarkCompare/work="
 func CompareOutcomes(rep report.JSONReport) (map[WorkImpl]Estimate, error) {
 	outs := map[WorkImpl]Estimate{}
 	for _, c := range rep.Comparisons {
-		rest, ok := strings.CutPrefix(TrimProcs(c.Benchmark), comparePrefix)
+		rest, ok := strings.CutPrefix(benchname.Trim(c.Benchmark, c.Procs), comparePrefix)
 		if !ok {
 			continue
 		}

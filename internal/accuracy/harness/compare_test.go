@@ -2,20 +2,28 @@ package harness
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
-// compared is one benchmark's control.Compare call with its candidates.
+// compared is one benchmark's control.Compare call with its candidates,
+// at the GOMAXPROCS its printed name carries (1 when it has no suffix).
 func compared(name string, cands ...verdict.Estimate) registry.Bench {
-	return registry.Bench{Name: name, Comparisons: []registry.Comparison{{Result: verdict.Result{
+	procs := 1
+	if i := strings.LastIndexByte(name, '-'); i >= 0 {
+		if p, err := strconv.Atoi(name[i+1:]); err == nil {
+			procs = p
+		}
+	}
+	return registry.Bench{Name: name, Comparisons: []registry.Comparison{{Procs: procs, Result: verdict.Result{
 		Baseline: "base", BaselineNsPerOp: 100, Rounds: 40, Confidence: 0.975, Forks: 1,
 		Control: est("control", 0.02, -0.21, 0.25, verdict.Same), Candidates: cands,
 	}}}}
@@ -65,7 +73,7 @@ func TestCompareOutcomesTwice(t *testing.T) {
 const compareJSON = `{
   "schema": "benchkit-report/v1",
   "comparisons": [
-    {"benchmark": "BenchmarkCompare/work=map-2", "baseline": "base",
+    {"benchmark": "BenchmarkCompare/work=map-2", "baseline": "base", "procs": 2,
      "control": {"name": "control", "delta_pct": 0.1, "lo_pct": -0.2, "hi_pct": 0.3, "verdict": "same"},
      "candidates": [
        {"name": "p10", "delta_pct": 9.5, "lo_pct": 9.1, "hi_pct": 9.9, "verdict": "slower", "reason": "r"},

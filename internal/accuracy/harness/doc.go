@@ -13,7 +13,7 @@
 // with report.ReadJSON into report.JSONReport, the types the report is
 // written from. [CompareOutcomes] reads its control.Compare calls and
 // [AgainstOutcomes] its cross-build comparison; a benchmark's name loses
-// its -procs suffix with [TrimProcs]. A measured package's TestMain must
+// its -procs suffix with benchname.Trim. A measured package's TestMain must
 // call benchkit.Main, which defines the -benchkit flags.
 //
 // # Conventions

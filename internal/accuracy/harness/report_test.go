@@ -8,9 +8,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
-	"github.com/benchkit/go-benchkit/internal/verdict"
 )
 
 // est is a verdict estimate with Δ and the interval [lo, hi] in percent.

@@ -2,8 +2,10 @@ package wander
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
@@ -109,7 +111,9 @@ func names(procs []runs) []string {
 
 // isSum reports whether a display name is sum's, with or without the
 // -procs suffix (not sum4's, nor a sub-benchmark of sum's).
-func isSum(name string) bool { return harness.TrimProcs(name) == "Steady/work=sum" }
+// The table runs without -cpu: every name carries this process's
+// GOMAXPROCS.
+func isSum(name string) bool { return benchname.Trim(name, runtime.GOMAXPROCS(0)) == "Steady/work=sum" }
 
 // printTable writes the markdown table and its footnote.
 func printTable(w io.Writer, procs []runs, long runs, longCount int) {
