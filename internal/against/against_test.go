@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
 
@@ -101,32 +100,32 @@ func synth(n int, ns, jitter float64) []float64 {
 }
 
 func TestAgainstBench(t *testing.T) {
-	a := registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5, GateAllocs: true}
-	base := registry.Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
-	slow := registry.Side{NsPerOp: synth(10, 110, 0.2), AllocsPerOp: synth(10, 2, 0), BytesPerOp: synth(10, 96, 0)}
-	ctl := registry.Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
+	a := Result{Confidence: 0.975, Negligible: 1, GatePct: 5, GateAllocs: true}
+	base := Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
+	slow := Side{NsPerOp: synth(10, 110, 0.2), AllocsPerOp: synth(10, 2, 0), BytesPerOp: synth(10, 96, 0)}
+	ctl := Side{NsPerOp: synth(10, 100, 0.2), AllocsPerOp: synth(10, 1, 0), BytesPerOp: synth(10, 64, 0)}
 
 	b := benchOf("X-2", base, slow, ctl, a)
 	assert.Equal(t, verdict.Slower, b.NewEst.Verdict, b.NewEst.Reason)
 	assert.InDelta(t, 10, b.NewEst.DeltaPct, 0.5)
 	assert.Equal(t, verdict.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
-	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
-	assert.Equal(t, registry.Count{Base: 64, New: 96}, b.Bytes)
+	assert.Equal(t, Count{Base: 1, New: 2}, b.Allocs)
+	assert.Equal(t, Count{Base: 64, New: 96}, b.Bytes)
 	assert.True(t, b.GateFailed())
 
 	// The control 5% off zero: nothing is decided, and the gate says so.
-	off := registry.Side{NsPerOp: synth(10, 105, 0.2)}
-	b = benchOf("X-2", base, slow, off, registry.Against{Confidence: 0.975, Negligible: 1, GatePct: 5})
+	off := Side{NsPerOp: synth(10, 105, 0.2)}
+	b = benchOf("X-2", base, slow, off, Result{Confidence: 0.975, Negligible: 1, GatePct: 5})
 	assert.Equal(t, verdict.Undecided, b.NewEst.Verdict)
 	assert.Contains(t, b.NewEst.Reason, "cannot decide: the control")
 	assert.False(t, b.GateFailed(), "undecided never fails the gate")
 	assert.Contains(t, b.GateNote, "undecided")
 
 	// One round: no interval; counts still compared.
-	b = benchOf("X-2", registry.Side{NsPerOp: []float64{100}}, registry.Side{NsPerOp: []float64{150}}, registry.Side{NsPerOp: []float64{100}}, a)
+	b = benchOf("X-2", Side{NsPerOp: []float64{100}}, Side{NsPerOp: []float64{150}}, Side{NsPerOp: []float64{100}}, a)
 	assert.Equal(t, verdict.Undecided, b.NewEst.Verdict)
 	assert.Contains(t, b.NewEst.Reason, "raise -benchkit.rounds")
-	assert.Equal(t, registry.Count{Base: -1, New: -1}, b.Allocs)
+	assert.Equal(t, Count{Base: -1, New: -1}, b.Allocs)
 }
 
 func TestCountVaries(t *testing.T) {
@@ -163,7 +162,7 @@ func TestJoinOutput(t *testing.T) {
 // allocs/op gives a count that was measured, never 2.5.
 func TestCountMedianIsACount(t *testing.T) {
 	c := countOf([]float64{2, 3, 2, 3}, []float64{2, 3, 3, 2}, nil)
-	assert.Equal(t, registry.Count{Base: 2, New: 2, Varies: true}, c)
+	assert.Equal(t, Count{Base: 2, New: 2, Varies: true}, c)
 	assert.False(t, c.Changed())
 }
 

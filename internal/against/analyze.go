@@ -8,15 +8,14 @@ import (
 
 	vd "github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/benchname"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
 // result gathers the run's record: every benchmark measured in complete
 // rounds, analysed, and the names found in one binary only.
-func (st *state) result() registry.Against {
+func (st *state) result() Result {
 	level, _ := stats.PairedConfidence(vd.DefaultConfidence, 2)
-	a := registry.Against{
+	a := Result{
 		Base: st.p.base, New: st.p.new, Pattern: st.p.pattern, Benchtime: st.p.share,
 		Seed: st.p.seed, Confidence: level, Negligible: vd.DefaultNegligible,
 		GatePct: st.p.Gate, GateAllocs: st.p.GateAllocs, Failures: st.failures, Warnings: append(slices.Clone(st.p.warnings), st.warnings...),
@@ -32,11 +31,11 @@ func (st *state) result() registry.Against {
 	for _, name := range st.order {
 		sd := st.sides[name]
 		b := benchOf(name, sd[sideBase], sd[sideNew], sd[sideControl], a)
-		b.Mode, b.ModeNote = registry.ModeRounds, st.roundsWhy[name]
+		b.Mode, b.ModeNote = ModeRounds, st.roundsWhy[name]
 		a.Benches = append(a.Benches, b)
 		a.Rounds = max(a.Rounds, len(sd[sideBase].NsPerOp))
 	}
-	slices.SortStableFunc(a.Benches, func(x, y registry.AgainstBench) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortStableFunc(a.Benches, func(x, y Bench) int { return strings.Compare(x.Name, y.Name) })
 	if b, n := st.p.base.GoVersion, st.p.new.GoVersion; b != "" && n != "" && b != n {
 		a.Warnings = append(a.Warnings, fmt.Sprintf("benchkit: the base was built with %s and this binary with %s: the A/A control (the base twice) cannot see a toolchain difference, so a verdict here is the code and the toolchain together; build both with the same go", b, n))
 	}
@@ -55,7 +54,7 @@ func (st *state) result() registry.Against {
 // fails, or "": a gate that compared nothing must not pass. A run whose
 // every selected benchmark is new (none in the base, nothing failed) has
 // nothing to gate, and passes.
-func nothingCompared(a registry.Against, gated bool) string {
+func nothingCompared(a Result, gated bool) string {
 	if !gated || len(a.Benches) > 0 {
 		return ""
 	}
@@ -63,7 +62,7 @@ func nothingCompared(a registry.Against, gated bool) string {
 	switch {
 	case len(a.OnlyBase) == 0 && len(a.Failures) == 0 && len(a.OnlyNew) > 0:
 		return ""
-	case slices.ContainsFunc(a.Failures, func(f registry.AgainstFailure) bool { return f.Side != sideNames[sideNew] }):
+	case slices.ContainsFunc(a.Failures, func(f Failure) bool { return f.Side != sideNames[sideNew] }):
 		why = "the base's processes failed (the failures above say how, with their output); fix the base, or build it at a commit where the benchmarks run"
 	case len(a.Failures) > 0:
 		why = "this binary's processes failed (the failures above say how); fix the benchmarks"
@@ -79,7 +78,7 @@ func nothingCompared(a registry.Against, gated bool) string {
 // naming a benchmark: what that binary has is then not known, and no
 // benchmark is listed as missing from it.
 func (st *state) blind(s int) bool {
-	return slices.ContainsFunc(st.failures, func(f registry.AgainstFailure) bool {
+	return slices.ContainsFunc(st.failures, func(f Failure) bool {
 		return len(f.Benchmarks) == 0 && (f.Side == sideNames[sideNew]) == (s == sideNew)
 	})
 }
@@ -118,8 +117,8 @@ func merge(a, b map[string]bool) map[string]bool {
 // busy machine makes several times slower. allocs/op and B/op are
 // compared exactly, as the median of each side's rounds. a's gates apply
 // (gate).
-func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) registry.AgainstBench {
-	b := registry.AgainstBench{Name: name, Base: base, New: cand, Control: ctl, IdleCPUPct: -1}
+func benchOf(name string, base, cand, ctl Side, a Result) Bench {
+	b := Bench{Name: name, Base: base, New: cand, Control: ctl, IdleCPUPct: -1}
 	res, err := vd.Analyze(vd.Sample{Name: "base", NsPerOp: base.NsPerOp}, vd.Sample{Name: "control", NsPerOp: ctl.NsPerOp},
 		[]vd.Sample{{Name: "new", NsPerOp: cand.NsPerOp}},
 		vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "rounds",
@@ -131,7 +130,7 @@ func benchOf(name string, base, cand, ctl registry.Side, a registry.Against) reg
 // finish sets b's estimates from the estimator's result (or, when it
 // could not compare the units, undecided estimates saying why), compares
 // the counts and applies a's gates.
-func finish(b *registry.AgainstBench, res vd.Result, err error, units string, a registry.Against) {
+func finish(b *Bench, res vd.Result, err error, units string, a Result) {
 	if err != nil {
 		why := "cannot compare the " + units + ": " + err.Error()
 		none := math.NaN()
@@ -148,8 +147,8 @@ func finish(b *registry.AgainstBench, res vd.Result, err error, units string, a 
 // countOf compares a deterministic count: the (lower) median of base's and of
 // new's rounds, -1 when a side has none; Varies when the rounds of a side
 // (base and control together) disagree.
-func countOf(base, cand, ctl []float64) registry.Count {
-	c := registry.Count{Base: -1, New: -1}
+func countOf(base, cand, ctl []float64) Count {
+	c := Count{Base: -1, New: -1}
 	if m, ok := stats.LowerMedian(base); ok {
 		c.Base = m
 	}
@@ -168,13 +167,13 @@ func varies(xs []float64) bool {
 // gate records b's time gate, which the estimator decided (Estimate's
 // GateFailed and GateNote, with a.GatePct as Options.Gate), and decides
 // its allocation gate: with a.GateAllocs, any increase in allocs/op.
-func gate(b *registry.AgainstBench, a registry.Against) {
+func gate(b *Bench, a Result) {
 	if b.NewEst.GateFailed {
-		b.GatesFailed = append(b.GatesFailed, registry.GateTime)
+		b.GatesFailed = append(b.GatesFailed, GateTime)
 	}
 	b.GateNote = b.NewEst.GateNote
 	if a.GateAllocs && b.Allocs.Changed() && b.Allocs.New > b.Allocs.Base {
-		b.GatesFailed = append(b.GatesFailed, registry.GateAllocs)
+		b.GatesFailed = append(b.GatesFailed, GateAllocs)
 	}
 }
 
@@ -182,13 +181,13 @@ func gate(b *registry.AgainstBench, a registry.Against) {
 // median ratio of new to base and of control to base, and Student's
 // t-interval over the triples (verdict.AnalyzeGroups), as Compare's forks
 // are; the counts as benchOf compares them.
-func lockedOf(lb lockedBench, a registry.Against) registry.AgainstBench {
-	b := registry.AgainstBench{Name: lb.name, Base: lb.sides[sideBase], New: lb.sides[sideNew], Control: lb.sides[sideControl],
-		Mode: registry.ModeLockstep, Groups: lb.groups, IdleCPUPct: lb.idle.Pct()}
+func lockedOf(lb lockedBench, a Result) Bench {
+	b := Bench{Name: lb.name, Base: lb.sides[sideBase], New: lb.sides[sideNew], Control: lb.sides[sideControl],
+		Mode: ModeLockstep, Groups: lb.groups, IdleCPUPct: lb.idle.Pct()}
 	groups := make([][]vd.Sample, 0, len(lb.groups))
 	at := 0
 	for _, n := range lb.groups {
-		cut := func(s registry.Side) []float64 { return s.NsPerOp[at : at+n] }
+		cut := func(s Side) []float64 { return s.NsPerOp[at : at+n] }
 		groups = append(groups, []vd.Sample{{Name: "base", NsPerOp: cut(b.Base)}, {Name: "control", NsPerOp: cut(b.Control)}, {Name: "new", NsPerOp: cut(b.New)}})
 		at += n
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
@@ -20,13 +19,13 @@ import (
 // process) and applies the instruction gate. It says on stderr what it
 // is doing, since each count takes seconds. The processes get the user's
 // go test flags but none of benchkit's, which the base need not define.
-func (st *state) countAll(a *registry.Against, fs *flag.FlagSet, stderr io.Writer) {
+func (st *state) countAll(a *Result, fs *flag.FlagSet, stderr io.Writer) {
 	if st.p.counter == nil || len(a.Benches) == 0 {
 		return
 	}
 	fmt.Fprintf(stderr, "benchkit: counting the instructions per op of %d benchmarks in both binaries under valgrind, one at a time (seconds each; docs/counts.md)\n", len(a.Benches))
 	args := withoutBenchkitFlags(count.Args(fs))
-	byName := map[string]registry.InstrChange{}
+	byName := map[string]InstrChange{}
 	for i := range a.Benches {
 		b := &a.Benches[i]
 		name := "Benchmark" + benchname.Trim(b.Name, cpus()...)
@@ -52,8 +51,8 @@ func (st *state) countAll(a *registry.Against, fs *flag.FlagSet, stderr io.Write
 
 // instrChange is the registry's record of a pair of counts; without both
 // counts, DeltaPct is NaN and nothing changed.
-func instrChange(p count.Paired) registry.InstrChange {
-	ch := registry.InstrChange{Base: count.Record(p.Base, p.BaseErr), New: count.Record(p.New, p.NewErr), DeltaPct: math.NaN()}
+func instrChange(p count.Paired) InstrChange {
+	ch := InstrChange{Base: count.Record(p.Base, p.BaseErr), New: count.Record(p.New, p.NewErr), DeltaPct: math.NaN()}
 	if ch.Counted() {
 		ch.DeltaPct, ch.TolerancePct, ch.Changed = p.Change.DeltaPct, p.Change.TolerancePct, p.Change.Changed
 	}
@@ -63,7 +62,7 @@ func instrChange(p count.Paired) registry.InstrChange {
 // gateInstr fails b when its instructions per op rose beyond a's
 // instruction gate; a count that could not be made fails nothing and
 // says so in b's gate note.
-func gateInstr(b *registry.AgainstBench, a registry.Against) {
+func gateInstr(b *Bench, a Result) {
 	if a.GateInstr <= 0 || b.Instr == nil {
 		return
 	}
@@ -76,13 +75,13 @@ func gateInstr(b *registry.AgainstBench, a registry.Against) {
 		}
 		b.GateNote = note
 	case c.Changed && c.DeltaPct > a.GateInstr:
-		b.GatesFailed = append(b.GatesFailed, registry.GateInstr)
+		b.GatesFailed = append(b.GatesFailed, GateInstr)
 	}
 }
 
 // firstReason is why a count is missing: the base's reason, else the
 // new binary's.
-func firstReason(c registry.InstrChange) string {
+func firstReason(c InstrChange) string {
 	if !c.Base.Counted() {
 		return c.Base.Reason
 	}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
-	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 // discoverBenchtime is each discovery process's -benchtime: long enough
@@ -151,8 +150,8 @@ func sortedNames(m map[string]bool) []string {
 // processFailed records a process of side s that failed in round r (0:
 // discovery), naming the benchmarks it was running; they are left out of
 // what follows.
-func (st *state) processFailed(s, r int, err error, res child.Result) *registry.AgainstFailure {
-	f := registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(joinOutput(res.Stdout, res.Stderr), cpus()),
+func (st *state) processFailed(s, r int, err error, res child.Result) *Failure {
+	f := Failure{Side: sideNames[s], Round: r, Benchmarks: failedBenchmarks(joinOutput(res.Stdout, res.Stderr), cpus()),
 		Message: failureMessage(err), Output: child.Tail(res, 40)}
 	for _, b := range f.Benchmarks {
 		st.failed[benchname.TopLevel(b)] = true

@@ -12,7 +12,6 @@ import (
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
@@ -326,7 +325,7 @@ func (st *state) lockstepFailed(s, t int, lf leaf, err error) error {
 	if st.interrupted(res) {
 		return err
 	}
-	f := registry.AgainstFailure{Side: sideNames[s], Round: t + 1, Benchmarks: []string{lf.full},
+	f := Failure{Side: sideNames[s], Round: t + 1, Benchmarks: []string{lf.full},
 		Message: "lockstep: " + msg, Output: child.Tail(res, 40)}
 	st.failed["Benchmark"+benchname.TopLevel(lf.name)] = true
 	st.failures = append(st.failures, f)
@@ -336,7 +335,7 @@ func (st *state) lockstepFailed(s, t int, lf leaf, err error) error {
 // addLockstep records a benchmark measured in triples: its sides'
 // samples round by round, triple after triple, and the rounds per triple.
 func (st *state) addLockstep(lf leaf, sz sizing, ts []triple) {
-	var sd [sides]registry.Side
+	var sd [sides]Side
 	groups := make([]int, len(ts))
 	idle := idleCPU{ok: true}
 	for t, tr := range ts {
@@ -357,7 +356,7 @@ func (st *state) addLockstep(lf leaf, sz sizing, ts []triple) {
 // lockedBench is a benchmark measured in lockstep.
 type lockedBench struct {
 	name   string
-	sides  [sides]registry.Side
+	sides  [sides]Side
 	groups []int
 	n      int
 	idle   idleCPU

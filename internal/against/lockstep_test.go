@@ -12,7 +12,6 @@ import (
 	vd "github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/settings"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
@@ -44,7 +43,7 @@ func TestLockedOfSharesTheEstimator(t *testing.T) {
 		lb.groups = append(lb.groups, 9)
 		groups = append(groups, []vd.Sample{{Name: "base", NsPerOp: g[sideBase]}, {Name: "control", NsPerOp: g[sideControl]}, {Name: "new", NsPerOp: g[sideNew]}})
 	}
-	a := registry.Against{Negligible: 1, GatePct: 5, Pairing: registry.ModeLockstep}
+	a := Result{Negligible: 1, GatePct: 5, Pairing: ModeLockstep}
 	b := lockedOf(lb, a)
 	want, err := vd.AnalyzeGroups(groups, vd.Options{Negligible: 1, Gate: 5, Unit: "triples"})
 	require.NoError(t, err)
@@ -55,8 +54,8 @@ func TestLockedOfSharesTheEstimator(t *testing.T) {
 	assert.InDelta(t, 100, b.NewEst.DeltaPct, 1)
 	assert.Equal(t, vd.Same, b.ControlEst.Verdict, b.ControlEst.Reason)
 	assert.True(t, b.GateFailed())
-	assert.Equal(t, registry.ModeLockstep, b.Mode)
-	assert.Equal(t, registry.Count{Base: 1, New: 2}, b.Allocs)
+	assert.Equal(t, ModeLockstep, b.Mode)
+	assert.Equal(t, Count{Base: 1, New: 2}, b.Allocs)
 }
 
 // TestSizeFor: a run lasts about runTarget; a process spends runShare of
@@ -160,9 +159,9 @@ func TestCountAll(t *testing.T) {
 	fs.Bool("test.short", false, "")
 	fs.String("benchkit.against", "", "")
 	require.NoError(t, fs.Parse([]string{"-test.short", "-benchkit.against=base.test"}))
-	st := &state{p: Plan{counter: counter, Against: settings.Against{GateInstr: 2}, base: registry.Binary{Path: "base.test"},
+	st := &state{p: Plan{counter: counter, Against: settings.Against{GateInstr: 2}, base: Binary{Path: "base.test"},
 		baseExe: func() (string, error) { return "base.test", nil }, newExe: func() (string, error) { return "new.test", nil }}}
-	a := registry.Against{GateInstr: 0.3, Benches: []registry.AgainstBench{{Name: "Work-2"}, {Name: "Work"}, {Name: "Broken-2"}, {Name: "Seeded"}}}
+	a := Result{GateInstr: 0.3, Benches: []Bench{{Name: "Work-2"}, {Name: "Work"}, {Name: "Broken-2"}, {Name: "Seeded"}}}
 	var stderr strings.Builder
 	st.countAll(&a, fs, &stderr)
 	assert.Equal(t, []string{"base.test BenchmarkWork", "new.test BenchmarkWork", "base.test BenchmarkBroken", "new.test BenchmarkBroken",

@@ -13,7 +13,6 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
-	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 // pinned is a binary held for the whole run, so that every process runs
@@ -93,7 +92,7 @@ func (p *pinned) close() {
 // binaryFile is a binary's identity and its build info's main path and
 // settings.
 type binaryFile struct {
-	registry.Binary
+	Binary
 	buildPath string
 	settings  map[string]string
 }
@@ -101,7 +100,7 @@ type binaryFile struct {
 // identify reads the build information of the size bytes of r (the
 // file at path) and hashes them.
 func identify(r io.ReaderAt, size int64, path string) (binaryFile, error) {
-	b := binaryFile{Binary: registry.Binary{Path: path}}
+	b := binaryFile{Binary: Binary{Path: path}}
 	bi, err := buildinfo.Read(r)
 	if err != nil {
 		return b, err

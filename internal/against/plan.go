@@ -15,7 +15,6 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/settings"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 )
@@ -42,7 +41,7 @@ type Plan struct {
 	// (the file changed on disk).
 	basePin         *pinned
 	baseExe, newExe func() (string, error)
-	base, new       registry.Binary
+	base, new       Binary
 	// baseSettings and newSettings are the binaries' build settings;
 	// warnings what the plan found that weakens the comparison.
 	baseSettings, newSettings map[string]string
@@ -71,8 +70,8 @@ func NewPlan(s settings.Against, pkg string, counter count.CountFunc, fs *flag.F
 	}
 	switch p.Pairing {
 	case "":
-		p.Pairing = registry.ModeLockstep
-	case registry.ModeLockstep, registry.ModeRounds:
+		p.Pairing = ModeLockstep
+	case ModeLockstep, ModeRounds:
 	default:
 		return p, fmt.Errorf("benchkit: -benchkit.pairing=%s: use lockstep (the default) or rounds", s.Pairing)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/testflag"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
@@ -39,7 +38,7 @@ type measurement struct {
 // procOutput is what one process measured, and how it ended.
 type procOutput struct {
 	results map[string]measurement // by name as printed, without "Benchmark"
-	failure *registry.AgainstFailure
+	failure *Failure
 	elapsed time.Duration
 }
 
@@ -48,10 +47,10 @@ type procOutput struct {
 type state struct {
 	p        Plan
 	order    []string // benchmark names in the order first complete
-	sides    map[string]*[sides]registry.Side
+	sides    map[string]*[sides]Side
 	seen     [sides]map[string]bool
 	failed   map[string]bool // top-level functions that failed somewhere
-	failures []registry.AgainstFailure
+	failures []Failure
 	slowest  time.Duration
 	warnings []string
 	// locked are the benchmarks measured in lockstep; lockedTops the
@@ -163,25 +162,25 @@ func (st *state) report(pr Progress) {
 // a triple and every round of processes but the last: between
 // processes' runs, where printing corrupts no benchmark line. It returns a *[Stopped] and
 // nothing else when the run was interrupted or a binary changed on disk.
-func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress func(Progress)) (registry.Against, error) {
-	st := &state{p: p, sides: map[string]*[sides]registry.Side{}, failed: map[string]bool{},
+func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress func(Progress)) (Result, error) {
+	st := &state{p: p, sides: map[string]*[sides]Side{}, failed: map[string]bool{},
 		lockedTops: map[string]bool{}, roundsWhy: map[string]string{}, progress: progress}
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
 	}
-	if p.Pairing != registry.ModeRounds {
+	if p.Pairing != ModeRounds {
 		st.measureLockstep(dir, fs)
 	}
 	if st.stopped == nil && st.needRounds() {
 		st.measureRounds(dir, fs, stderr)
 	}
 	if st.stopped != nil {
-		return registry.Against{}, st.stopped
+		return Result{}, st.stopped
 	}
 	a := st.result()
 	st.countAll(&a, fs, stderr)
 	if st.stopped != nil {
-		return registry.Against{}, st.stopped
+		return Result{}, st.stopped
 	}
 	return a, nil
 }
@@ -244,7 +243,7 @@ func fullyLocked(locked []lockedBench, seen [sides]map[string]bool) map[string]b
 // lockstep pairing, those discovery found that are neither measured in
 // lockstep nor failed; with rounds pairing, all.
 func (st *state) needRounds() bool {
-	if st.p.Pairing == registry.ModeRounds {
+	if st.p.Pairing == ModeRounds {
 		return true
 	}
 	for s := range st.seen {
@@ -293,11 +292,11 @@ func (st *state) measureRounds(dir string, fs *flag.FlagSet, stderr io.Writer) {
 // repeated reports whether f is the base binary's second failure of the
 // same benchmarks in the same round (its base and control processes run
 // the same code): it would repeat the first one's output.
-func (st *state) repeated(f registry.AgainstFailure) bool {
+func (st *state) repeated(f Failure) bool {
 	if f.Side == sideNames[sideNew] {
 		return false
 	}
-	return slices.ContainsFunc(st.failures, func(g registry.AgainstFailure) bool {
+	return slices.ContainsFunc(st.failures, func(g Failure) bool {
 		return g.Round == f.Round && g.Side != sideNames[sideNew] && slices.Equal(g.Benchmarks, f.Benchmarks)
 	})
 }
@@ -356,7 +355,7 @@ func (st *state) add(round [sides]procOutput) {
 		}
 		sd := st.sides[name]
 		if sd == nil {
-			sd = new([sides]registry.Side)
+			sd = new([sides]Side)
 			st.sides[name] = sd
 			st.order = append(st.order, name)
 		}
@@ -439,7 +438,7 @@ func (st *state) reject(s, r int, bad map[string]string, res child.Result) {
 	slices.Sort(names)
 	for _, name := range names {
 		full := "Benchmark" + name
-		st.failures = append(st.failures, registry.AgainstFailure{Side: sideNames[s], Round: r, Benchmarks: []string{full},
+		st.failures = append(st.failures, Failure{Side: sideNames[s], Round: r, Benchmarks: []string{full},
 			Message: fmt.Sprintf("its result was not taken: %s. A benchmark must not write to stdout, which go test parses: use b.Log", bad[name]),
 			Output:  child.Tail(res, 40)})
 		st.failed[benchname.TopLevel(full)] = true

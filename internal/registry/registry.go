@@ -206,7 +206,6 @@ type Registry struct {
 	order   []string
 	benches map[string]*Bench
 	dropped int
-	against *Against
 }
 
 var std Registry
@@ -378,7 +377,7 @@ func (r *Registry) Dropped() int {
 func (r *Registry) Reset() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.seq, r.order, r.benches, r.dropped, r.against = 0, nil, nil, 0, nil
+	r.seq, r.order, r.benches, r.dropped = 0, nil, nil, 0
 }
 
 // clone returns a deep copy of c.

@@ -194,23 +194,6 @@ func TestAddFlagCountsAndCertainty(t *testing.T) {
 	}
 }
 
-func TestAgainstRecord(t *testing.T) {
-	var r Registry
-	assert.Nil(t, r.Against())
-	a := Against{Rounds: 2, Benches: []AgainstBench{{Name: "X-2", Base: Side{NsPerOp: []float64{1, 2}, Iters: []int{10, 20}}}}, OnlyBase: []string{"Y-2"}}
-	r.SetAgainst(a)
-	a.Benches[0].Base.NsPerOp[0] = 99
-	a.Benches[0].Base.Iters[0] = 99
-	got := r.Against()
-	require.NotNil(t, got)
-	assert.Equal(t, []float64{1, 2}, got.Benches[0].Base.NsPerOp, "a deep copy is kept")
-	assert.Equal(t, []int{10, 20}, got.Benches[0].Base.Iters, "iteration counts too")
-	got.OnlyBase[0] = "Z"
-	assert.Equal(t, []string{"Y-2"}, r.Against().OnlyBase, "and handed out")
-	r.Reset()
-	assert.Nil(t, r.Against())
-}
-
 func TestSetCount(t *testing.T) {
 	var r Registry
 	r.AddRun("B", Run{NsPerOp: 1})

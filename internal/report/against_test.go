@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"math"
 	"strings"
 	"testing"
@@ -15,24 +16,24 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
-func againstFixture() *registry.Against {
-	side := func(ns, allocs float64) registry.Side {
-		return registry.Side{NsPerOp: []float64{ns, ns * 1.01, ns * 0.99}, AllocsPerOp: []float64{allocs, allocs, allocs}, BytesPerOp: []float64{64, 64, 64},
+func againstFixture() *against.Result {
+	side := func(ns, allocs float64) against.Side {
+		return against.Side{NsPerOp: []float64{ns, ns * 1.01, ns * 0.99}, AllocsPerOp: []float64{allocs, allocs, allocs}, BytesPerOp: []float64{64, 64, 64},
 			Iters: []int{1000, 2000, 3000}}
 	}
-	return &registry.Against{
-		Base:    registry.Binary{Path: "base.test", Package: "example.com/p", GoVersion: "go1.26.8", SHA256: strings.Repeat("ab", 32)},
-		New:     registry.Binary{Path: "/tmp/p.test", Package: "example.com/p", VCSRevision: "abc123", VCSModified: true},
+	return &against.Result{
+		Base:    against.Binary{Path: "base.test", Package: "example.com/p", GoVersion: "go1.26.8", SHA256: strings.Repeat("ab", 32)},
+		New:     against.Binary{Path: "/tmp/p.test", Package: "example.com/p", VCSRevision: "abc123", VCSModified: true},
 		Pattern: ".", Benchtime: "667ms", Rounds: 3, Confidence: 0.975, Negligible: 1, GatePct: 5, GateAllocs: true,
-		Benches: []registry.AgainstBench{{
+		Benches: []against.Bench{{
 			Name: "Work-2", Base: side(100, 1), New: side(150, 2), Control: side(100, 1),
 			NewEst:     verdict.Estimate{Name: "new", NsPerOp: 150, DeltaPct: 50, LoPct: 45, HiPct: 55, Verdict: verdict.Slower, Reason: "the interval excludes 0"},
 			ControlEst: verdict.Estimate{Name: "control", NsPerOp: 100, DeltaPct: 0.1, LoPct: -0.5, HiPct: 0.7, Verdict: verdict.Same, Reason: "noise floor"},
-			Allocs:     registry.Count{Base: 1, New: 2}, Bytes: registry.Count{Base: 64, New: 64},
-			GatesFailed: []string{registry.GateTime, registry.GateAllocs}, Mode: registry.ModeRounds,
+			Allocs:     against.Count{Base: 1, New: 2}, Bytes: against.Count{Base: 64, New: 64},
+			GatesFailed: []string{against.GateTime, against.GateAllocs}, Mode: against.ModeRounds,
 		}},
 		OnlyNew:  []string{"Fresh-2"},
-		Failures: []registry.AgainstFailure{{Side: "base", Round: 1, Benchmarks: []string{"BenchmarkOld"}, Message: "exited with status 1", Output: "--- FAIL: BenchmarkOld\n    old_test.go:3: 100%\n"}},
+		Failures: []against.Failure{{Side: "base", Round: 1, Benchmarks: []string{"BenchmarkOld"}, Message: "exited with status 1", Output: "--- FAIL: BenchmarkOld\n    old_test.go:3: 100%\n"}},
 	}
 }
 
@@ -124,8 +125,8 @@ func TestAnnotations(t *testing.T) {
 // failures, never in exponent form; the legend says what "varies" means.
 func TestAgainstCountsAreIntegers(t *testing.T) {
 	a := againstFixture()
-	a.Benches[0].Allocs = registry.Count{Base: 33100, New: 33164.5, Varies: true}
-	a.Benches[0].Bytes = registry.Count{Base: 1234567, New: 1234567}
+	a.Benches[0].Allocs = against.Count{Base: 33100, New: 33164.5, Varies: true}
+	a.Benches[0].Bytes = against.Count{Base: 1234567, New: 1234567}
 	in := Input{Against: a}
 	an := Analyze(in)
 	out := renderFlat(t, in)
@@ -139,7 +140,7 @@ func TestAgainstCountsAreIntegers(t *testing.T) {
 
 	assert.Equal(t, "3", fmtCount(3.9), "truncated, as go test prints it")
 	assert.Equal(t, "?", fmtCount(-1))
-	assert.Equal(t, "64 → 0 (-64)", countChange(registry.Count{Base: 64, New: 0}))
+	assert.Equal(t, "64 → 0 (-64)", countChange(against.Count{Base: 64, New: 0}))
 }
 
 // TestAgainstMediansDisagree: a row whose sides' medians point one way and
@@ -166,18 +167,18 @@ func TestAgainstMediansDisagree(t *testing.T) {
 // lockstepFixture is againstFixture with Work-2 measured in lockstep: two
 // triples of 3 and 2 runs of 500 iterations, and a second benchmark that
 // fell back to rounds, with the reason.
-func lockstepFixture() *registry.Against {
+func lockstepFixture() *against.Result {
 	a := againstFixture()
-	a.Pairing, a.RunTargetNs = registry.ModeLockstep, 3e6
-	side := func(ns float64) registry.Side {
-		return registry.Side{NsPerOp: []float64{ns, ns + 1, ns + 2, ns + 10, ns + 30}, AllocsPerOp: []float64{1, 1, 2, 1, 2},
+	a.Pairing, a.RunTargetNs = against.ModeLockstep, 3e6
+	side := func(ns float64) against.Side {
+		return against.Side{NsPerOp: []float64{ns, ns + 1, ns + 2, ns + 10, ns + 30}, AllocsPerOp: []float64{1, 1, 2, 1, 2},
 			BytesPerOp: []float64{64, 64, 64, 64, 64}, Iters: []int{500, 500, 500, 500, 500}}
 	}
 	w := &a.Benches[0]
-	w.Mode, w.Groups = registry.ModeLockstep, []int{3, 2}
+	w.Mode, w.Groups = against.ModeLockstep, []int{3, 2}
 	w.Base, w.New, w.Control = side(100), side(150), side(100)
 	same := a.Benches[0]
-	same.Name, same.Mode, same.Groups, same.ModeNote = "Same-2", registry.ModeRounds, nil, "it calls neither benchkit.Track nor benchkit.Loop"
+	same.Name, same.Mode, same.Groups, same.ModeNote = "Same-2", against.ModeRounds, nil, "it calls neither benchkit.Track nor benchkit.Loop"
 	same.Base, same.New, same.Control = againstFixture().Benches[0].Base, againstFixture().Benches[0].Base, againstFixture().Benches[0].Base
 	a.Benches = append(a.Benches, same)
 	return a
@@ -252,12 +253,12 @@ func TestAgainstInstructions(t *testing.T) {
 	a := againstFixture()
 	a.GatePct, a.GateAllocs, a.GateInstr = 0, false, 2
 	w := &a.Benches[0]
-	w.Allocs = registry.Count{Base: 1, New: 1}
-	w.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 29736}, DeltaPct: 5.34, TolerancePct: 0.25, Changed: true}
-	w.GatesFailed = []string{registry.GateInstr}
+	w.Allocs = against.Count{Base: 1, New: 1}
+	w.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 29736}, DeltaPct: 5.34, TolerancePct: 0.25, Changed: true}
+	w.GatesFailed = []string{against.GateInstr}
 	miss := a.Benches[0]
 	miss.Name, miss.GatesFailed = "Miss-2", nil
-	miss.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"},
+	miss.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"},
 		New: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"}, DeltaPct: math.NaN()}
 	a.Benches = append(a.Benches, miss)
 	w = &a.Benches[0] // the append moved the slice
@@ -303,7 +304,7 @@ func TestAgainstInstructions(t *testing.T) {
 	Annotations(&buf, in, Analyze(in))
 	assert.Contains(t, buf.String(), "::warning title=benchkit::Work-2 executes more instructions per op: 28229 → 29736 (+5.34%25)")
 
-	w.Instr = &registry.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 28230}, DeltaPct: 0.004, TolerancePct: 0.25}
+	w.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 28230}, DeltaPct: 0.004, TolerancePct: 0.25}
 	out = renderFlat(t, in)
 	assert.Contains(t, out, "28229 → 28230 (+0.00%, same within ±0.25%)")
 	assert.Contains(t, out, "time and instructions disagree: the instructions did not change, so the time difference is not in the code path")

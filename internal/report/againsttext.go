@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"slices"
 	"strings"
 	"time"
@@ -16,7 +17,7 @@ import (
 // one row per benchmark and the legend, the notes (fallbacks, gate
 // notes, the benchmarks found in one binary only, the gate, warnings),
 // and the processes that failed with their output.
-func (p *printer) against(a *registry.Against) {
+func (p *printer) against(a *against.Result) {
 	if a == nil {
 		return
 	}
@@ -37,7 +38,7 @@ func (p *printer) against(a *registry.Against) {
 
 // againstTitle heads the cross-build section: the base, the selection
 // and the intervals' level (how each mode ran is in the legend).
-func againstTitle(a *registry.Against) string {
+func againstTitle(a *against.Result) string {
 	return fmt.Sprintf("against %s · -bench=%s · base, new and base again (the A/A control) · %s%% intervals",
 		a.Base.Path, a.Pattern, fmtNum(a.Confidence*100))
 }
@@ -45,10 +46,10 @@ func againstTitle(a *registry.Against) string {
 // againstNotes are the lines after the cross-build table: why a benchmark
 // fell back to rounds, why counts are missing, the gate notes, the benchmarks found in one binary
 // only, the gates' outcome and the warnings (each after "⚠ ").
-func againstNotes(a *registry.Against) []string {
+func againstNotes(a *against.Result) []string {
 	var out []string
 	for _, b := range a.Benches {
-		if b.Mode == registry.ModeRounds && b.ModeNote != "" {
+		if b.Mode == against.ModeRounds && b.ModeNote != "" {
 			out = append(out, b.Name+": rounds, not lockstep: "+b.ModeNote+" (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
 		}
 	}
@@ -74,18 +75,18 @@ func againstNotes(a *registry.Against) []string {
 }
 
 // procFailureLine introduces a failed process's output.
-func procFailureLine(f registry.AgainstFailure) string {
+func procFailureLine(f against.Failure) string {
 	return fmt.Sprintf("✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message)
 }
 
 // againstModes says how each mode ran (lockstep: the triples, the runs'
 // size; rounds: the processes' share) and how its Δ and
 // interval are made, one line per mode present.
-func againstModes(a *registry.Against) []string {
-	var lock []registry.AgainstBench
+func againstModes(a *against.Result) []string {
+	var lock []against.Bench
 	rounds := false
 	for _, b := range a.Benches {
-		if b.Mode == registry.ModeLockstep {
+		if b.Mode == against.ModeLockstep {
 			lock = append(lock, b)
 		} else {
 			rounds = true
@@ -105,7 +106,7 @@ func againstModes(a *registry.Against) []string {
 }
 
 // roundsPerTriple describes the runs per triple of the lockstep rows.
-func roundsPerTriple(lock []registry.AgainstBench) string {
+func roundsPerTriple(lock []against.Bench) string {
 	lo, hi := -1, 0
 	for _, b := range lock {
 		for _, n := range b.Groups {
@@ -123,7 +124,7 @@ func roundsPerTriple(lock []registry.AgainstBench) string {
 
 // againstTable writes one row per benchmark measured in both binaries
 // and the table's legend, or that there is none.
-func (p *printer) againstTable(a *registry.Against) {
+func (p *printer) againstTable(a *against.Result) {
 	if len(a.Benches) == 0 {
 		p.line("  no benchmark was measured in both binaries")
 		return
@@ -154,14 +155,14 @@ func againstHeader(counted bool) []string {
 
 // instrCounted reports whether a's benchmarks were counted under
 // valgrind (-benchkit.count=instructions).
-func instrCounted(a *registry.Against) bool {
-	return slices.ContainsFunc(a.Benches, func(b registry.AgainstBench) bool { return b.Instr != nil })
+func instrCounted(a *against.Result) bool {
+	return slices.ContainsFunc(a.Benches, func(b against.Bench) bool { return b.Instr != nil })
 }
 
 // againstLegend explains the cross-build table, one line each: Δ, each
 // mode present, the mark when marked (a row carries [DisagreeMark]), the
 // counts.
-func againstLegend(a *registry.Against, marked bool) []string {
+func againstLegend(a *against.Result, marked bool) []string {
 	out := append([]string{"Δ = new/base − 1, control = base again/base, the noise floor"}, againstModes(a)...)
 	if marked {
 		out = append(out, DisagreeMark+": the medians and Δ point different ways: Δ pairs base and new round by round (run by run in lockstep), "+
@@ -182,7 +183,7 @@ func againstLegend(a *registry.Against, marked bool) []string {
 const DisagreeMark = "†"
 
 // againstGate is the gates' outcome, "" when no gate is set.
-func againstGate(a *registry.Against) string {
+func againstGate(a *against.Result) string {
 	if a.GatePct <= 0 && !a.GateAllocs && a.GateInstr <= 0 {
 		return ""
 	}
@@ -213,7 +214,7 @@ func againstGate(a *registry.Against) string {
 
 // binaryLine describes a binary: its path, package, Go version, VCS
 // revision when stamped, and the start of its SHA-256.
-func binaryLine(b registry.Binary) string {
+func binaryLine(b against.Binary) string {
 	parts := []string{b.Path}
 	if b.Package != "" {
 		parts = append(parts, "pkg "+b.Package)
@@ -237,7 +238,7 @@ func binaryLine(b registry.Binary) string {
 // againstRow is one benchmark's row: the sides' median ns/op, Δ and
 // interval, the control's, the counts, and the verdict with its reason;
 // disagree reports that Δ carries [DisagreeMark].
-func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree bool) {
+func againstRow(b against.Bench, counted bool) (row []string, disagree bool) {
 	v := string(b.NewEst.Verdict)
 	if b.NewEst.Reason != "" {
 		v += ": " + b.NewEst.Reason
@@ -278,7 +279,7 @@ func againstRow(b registry.AgainstBench, counted bool) (row []string, disagree b
 // instrChangeCell shows a cross-build count: "28229 → 29736 (+5.33%)",
 // "28229 → 28240 (+0.04%, same within ±0.25%)" within the tolerance,
 // "n/a" when a side could not be counted, "-" when none was asked for.
-func instrChangeCell(c *registry.InstrChange) string {
+func instrChangeCell(c *against.InstrChange) string {
 	switch {
 	case c == nil:
 		return "-"
@@ -294,7 +295,7 @@ func instrChangeCell(c *registry.InstrChange) string {
 // decided time change with the instructions the same or moved the other
 // way, or a decided "same" with the instructions changed; "" otherwise
 // (an undecided time is not a disagreement: the count decides).
-func instrDisagrees(b registry.AgainstBench) string {
+func instrDisagrees(b against.Bench) string {
 	c := b.Instr
 	if c == nil || !c.Counted() {
 		return ""
@@ -322,8 +323,8 @@ func mediansDisagree(baseNs float64, e verdict.Estimate) bool {
 
 // countCell shows a count as an integer ([fmtCount]): "3" when both sides
 // agree, "3 → 4 (+1)" when they differ, "?" unknown, with ", varies" when
-// a side's rounds disagree (registry.Count.Varies).
-func countCell(c registry.Count) string {
+// a side's rounds disagree (against.Count.Varies).
+func countCell(c against.Count) string {
 	var s string
 	switch {
 	case c.Base < 0 || c.New < 0:
@@ -341,7 +342,7 @@ func countCell(c registry.Count) string {
 
 // instrNotes say, one line per binary and reason, which benchmarks could
 // not be counted and why (the message names the fix).
-func instrNotes(a *registry.Against) []string {
+func instrNotes(a *against.Result) []string {
 	var order []string
 	names := map[string][]string{}
 	for _, b := range a.Benches {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"slices"
 	"strings"
@@ -257,7 +258,7 @@ func highStretch(xs []float64, fence float64) [2]int {
 // new side) that failed. A process of the base binary that failed is a
 // warning in the report, not a failure: the code under test is the new
 // side.
-func againstFailures(a *registry.Against) []string {
+func againstFailures(a *against.Result) []string {
 	if a == nil {
 		return nil
 	}
@@ -280,14 +281,14 @@ func againstFailures(a *registry.Against) []string {
 }
 
 // againstGateFailure says why b failed gate g, as the comparison decided
-// it (registry.AgainstBench.GatesFailed), with the numbers and the fix.
-func againstGateFailure(a *registry.Against, b registry.AgainstBench, g string) string {
+// it (against.Bench.GatesFailed), with the numbers and the fix.
+func againstGateFailure(a *against.Result, b against.Bench, g string) string {
 	switch g {
-	case registry.GateTime:
+	case against.GateTime:
 		e := b.NewEst
 		return fmt.Sprintf("benchkit: against %s: %s is %s slower than the base %s, beyond the %s%% gate; fix the regression or raise -benchkit.gate",
 			a.Base.Path, b.Name, textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct), fmtNum(a.GatePct))
-	case registry.GateInstr:
+	case against.GateInstr:
 		c := b.Instr
 		return fmt.Sprintf("benchkit: against %s: %s executes %s more instructions per op (%s → %s), beyond the %s%% instruction gate; fix the regression or raise -benchkit.gate.instructions",
 			a.Base.Path, b.Name, textfmt.Pct(c.DeltaPct), fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), fmtNum(a.GateInstr))
@@ -296,7 +297,7 @@ func againstGateFailure(a *registry.Against, b registry.AgainstBench, g string) 
 		a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base))
 }
 
-func failedNames(f registry.AgainstFailure) string {
+func failedNames(f against.Failure) string {
 	if len(f.Benchmarks) == 0 {
 		return ""
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"io"
 	"math"
 	"slices"
@@ -116,7 +117,7 @@ func implName(c ComparisonRow, impl string) string {
 }
 
 // againstBMF adds each cross-build benchmark of a, if any.
-func againstBMF(r bmfReport, a *registry.Against) {
+func againstBMF(r bmfReport, a *against.Result) {
 	if a == nil {
 		return
 	}

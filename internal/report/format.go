@@ -2,12 +2,11 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -115,7 +114,7 @@ func finiteSlice(xs []float64) []float64 {
 }
 
 // changeWord says how a count changed: "up 3 → 4 (+1)".
-func changeWord(c registry.Count) string {
+func changeWord(c against.Count) string {
 	dir := "up"
 	if c.New < c.Base {
 		dir = "down"
@@ -125,7 +124,7 @@ func changeWord(c registry.Count) string {
 
 // countChange shows both sides of a count and the difference of the
 // printed values: "33100 → 33164 (+64)".
-func countChange(c registry.Count) string {
+func countChange(c against.Count) string {
 	d := math.Trunc(c.New) - math.Trunc(c.Base)
 	sign := "+"
 	if d < 0 {

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"io"
 	"strings"
 
@@ -122,7 +123,7 @@ func ratioEntry(name string, e verdict.Estimate, note string) gabEntry {
 }
 
 // againstGAB adds each cross-build benchmark of a, if any.
-func againstGAB(l *gabList, a *registry.Against) {
+func againstGAB(l *gabList, a *against.Result) {
 	if a == nil {
 		return
 	}
@@ -140,7 +141,7 @@ func againstGAB(l *gabList, a *registry.Against) {
 }
 
 // againstBaseNs is the base side's median ns/op over rounds, formatted.
-func againstBaseNs(b registry.AgainstBench) string {
+func againstBaseNs(b against.Bench) string {
 	if ns, ok := stats.Median(finiteOnly(b.Base.NsPerOp)); ok {
 		return fmtNs(ns) + "/op"
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"flag"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"os"
 	"path/filepath"
 	"testing"
@@ -58,10 +59,10 @@ func againstInput() Input {
 	odd.Name = "Decode-2"
 	odd.Base.NsPerOp = []float64{97.63, 90.1, 104.2}
 	odd.NewEst = verdict.Estimate{Name: "new", NsPerOp: 102.5, DeltaPct: -5.14, LoPct: -7.9, HiPct: -2.2, Verdict: verdict.Faster, Reason: "the interval excludes 0"}
-	odd.Allocs = registry.Count{Base: 33100, New: 33101, Varies: true}
-	odd.Bytes = registry.Count{Base: 2.6487e6, New: 2.6487e6}
+	odd.Allocs = against.Count{Base: 33100, New: 33101, Varies: true}
+	odd.Bytes = against.Count{Base: 2.6487e6, New: 2.6487e6}
 	odd.GatesFailed = nil
-	odd.Mode, odd.Groups = registry.ModeLockstep, []int{120, 118, 121}
+	odd.Mode, odd.Groups = against.ModeLockstep, []int{120, 118, 121}
 	a.Benches[0].ModeNote = "it calls neither benchkit.Track nor benchkit.Loop in either binary"
 	a.RunTargetNs = 3e6
 	a.Benches = append(a.Benches, odd)

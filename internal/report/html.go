@@ -4,6 +4,7 @@ import (
 	"bufio"
 	_ "embed"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"html/template"
 	"io"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/env"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
@@ -366,7 +366,7 @@ type againstDetail struct {
 const againstPlotAt = 6
 
 // againstViewOf builds the view of a, or nil.
-func againstViewOf(a *registry.Against) *againstView {
+func againstViewOf(a *against.Result) *againstView {
 	if a == nil {
 		return nil
 	}
@@ -401,7 +401,7 @@ func againstViewOf(a *registry.Against) *againstView {
 }
 
 // againstDetailOf draws b's rounds and allocs/op.
-func againstDetailOf(id string, b registry.AgainstBench, eps float64) againstDetail {
+func againstDetailOf(id string, b against.Bench, eps float64) againstDetail {
 	d := againstDetail{ID: id, Name: b.Name, Class: verdictClass(b.NewEst.Verdict),
 		Summary: fmt.Sprintf("Δ %s %s · %s", textfmt.Pct(b.NewEst.DeltaPct), textfmt.Interval(b.NewEst.LoPct, b.NewEst.HiPct), b.NewEst.Verdict)}
 	ss := []series{

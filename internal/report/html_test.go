@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/xml"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"io"
 	"regexp"
 	"strings"
@@ -119,7 +120,7 @@ func TestHTMLNoAllocs(t *testing.T) {
 	for i := range a.Benches {
 		b := &a.Benches[i]
 		b.Base.AllocsPerOp, b.New.AllocsPerOp, b.Control.AllocsPerOp = nil, nil, nil
-		b.Allocs = registry.Count{Base: -1, New: -1}
+		b.Allocs = against.Count{Base: -1, New: -1}
 	}
 	page := renderHTML(t, Input{Against: a})
 	assert.Empty(t, svgs(page, "counts"))

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"io"
 	"time"
 
@@ -165,7 +166,7 @@ type JSONInstrChange struct {
 	Changed      bool              `json:"changed"`
 }
 
-func jsonInstrChangeOf(c *registry.InstrChange) *JSONInstrChange {
+func jsonInstrChangeOf(c *against.InstrChange) *JSONInstrChange {
 	if c == nil {
 		return nil
 	}
@@ -569,7 +570,7 @@ type JSONProcFailure struct {
 
 // jsonAgainstOf converts a cross-build comparison for the JSON report;
 // nil stays nil (JSON null).
-func jsonAgainstOf(a *registry.Against) *JSONAgainst {
+func jsonAgainstOf(a *against.Result) *JSONAgainst {
 	if a == nil {
 		return nil
 	}
@@ -596,11 +597,11 @@ func jsonAgainstOf(a *registry.Against) *JSONAgainst {
 	return j
 }
 
-func jsonSideOf(s registry.Side) JSONSide {
+func jsonSideOf(s against.Side) JSONSide {
 	return JSONSide{NsPerOp: finiteSlice(s.NsPerOp), AllocsPerOp: finiteSlice(s.AllocsPerOp), BytesPerOp: finiteSlice(s.BytesPerOp)}
 }
 
-func jsonCountOf(c registry.Count) JSONCount {
+func jsonCountOf(c against.Count) JSONCount {
 	return JSONCount{Base: known(c.Base), New: known(c.New), Changed: c.Changed(), Varies: c.Varies}
 }
 

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/settings"
 	"math"
 	"time"
@@ -43,7 +44,7 @@ type Input struct {
 	// Meta is the run's metadata, for the JSON report.
 	Meta Meta
 	// Against is the cross-build comparison of -benchkit.against, or nil.
-	Against *registry.Against
+	Against *against.Result
 }
 
 // Warmup summarises the warm-up that ran before the benchmarks.

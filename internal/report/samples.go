@@ -2,12 +2,12 @@ package report
 
 import (
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 	"golang.org/x/perf/benchfmt"
@@ -215,7 +215,7 @@ func nsValue(ns float64) benchfmt.Value {
 // new" or "side: control" (the base binary's second process), so that
 // `benchstat -col side file` puts old, new and the A/A control in
 // columns, base first.
-func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Against) error {
+func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *against.Result) error {
 	if a == nil {
 		return nil
 	}
@@ -224,7 +224,7 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 			benchfmt.Config{Key: "samples", Value: []byte("against"), File: true},
 			benchfmt.Config{Key: "side", Value: []byte(side), File: true})
 		for _, b := range a.Benches {
-			s := map[string]registry.Side{"base": b.Base, "new": b.New, "control": b.Control}[side]
+			s := map[string]against.Side{"base": b.Base, "new": b.New, "control": b.Control}[side]
 			if len(b.Groups) > 0 {
 				s = perTriple(s, b.Groups)
 			}
@@ -256,8 +256,8 @@ func againstSamples(bw *benchfmt.Writer, base []benchfmt.Config, a *registry.Aga
 // their allocs/op and B/op (a whole count),
 // with iterations the triple's total. A triple is one process of each
 // side, the unit benchstat's test assumes independent; its runs are not.
-func perTriple(s registry.Side, groups []int) registry.Side {
-	var out registry.Side
+func perTriple(s against.Side, groups []int) against.Side {
+	var out against.Side
 	at := 0
 	for _, n := range groups {
 		if n <= 0 || at+n > len(s.NsPerOp) {

@@ -56,8 +56,8 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		fmt.Fprintln(d.stderr, err)
 		return stoppedCode(err)
 	}
-	d.reg.SetAgainst(a)
 	in := input(cfg, d, snap, nil)
+	in.Against = &a
 	an := report.Analyze(in)
 	failed := output(cfg, d, in, an)
 	if d.getenv("GITHUB_ACTIONS") == "true" {

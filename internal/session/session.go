@@ -179,7 +179,7 @@ func warmUp(cfg settings.Config, d Deps) *report.Warmup {
 func input(cfg settings.Config, d Deps, snap env.Snapshot, wu *report.Warmup) report.Input {
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
-		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(), Against: d.reg.Against(),
+		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
 		Settings: report.Settings{DeltaPct: cfg.Delta, Strict: cfg.Strict},
 	}
 	if d.cpu != nil {

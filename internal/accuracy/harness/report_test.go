@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"github.com/benchkit/go-benchkit/internal/against"
 	"math"
 	"testing"
 
@@ -9,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
 )
 
@@ -30,10 +30,10 @@ func writeRead(t *testing.T, in report.Input) report.JSONReport {
 
 func TestAgainstOutcomes(t *testing.T) {
 	nan := math.NaN()
-	a := &registry.Against{Benches: []registry.AgainstBench{
-		{Name: "Work-2", NewEst: est("new", 5.2, 4.1, 6.3, verdict.Slower), Mode: registry.ModeLockstep},
-		{Name: "Split-half-2", NewEst: est("new", 0.4, nan, nan, verdict.Undecided), Mode: registry.ModeRounds, ModeNote: "it calls neither"},
-		{Name: "Sum/n=1-2", NewEst: verdict.Estimate{Name: "new", DeltaPct: nan, LoPct: nan, HiPct: nan, Verdict: verdict.Undecided}, Mode: registry.ModeRounds},
+	a := &against.Result{Benches: []against.Bench{
+		{Name: "Work-2", NewEst: est("new", 5.2, 4.1, 6.3, verdict.Slower), Mode: against.ModeLockstep},
+		{Name: "Split-half-2", NewEst: est("new", 0.4, nan, nan, verdict.Undecided), Mode: against.ModeRounds, ModeNote: "it calls neither"},
+		{Name: "Sum/n=1-2", NewEst: verdict.Estimate{Name: "new", DeltaPct: nan, LoPct: nan, HiPct: nan, Verdict: verdict.Undecided}, Mode: against.ModeRounds},
 	}}
 	got, err := AgainstOutcomes(writeRead(t, report.Input{Against: a}))
 	require.NoError(t, err)

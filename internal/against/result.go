@@ -1,9 +1,8 @@
-package registry
+package against
 
 import (
-	"slices"
-
 	"github.com/benchkit/go-benchkit/control/verdict"
+	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 // Binary identifies a test binary of a cross-build comparison, from its
@@ -49,8 +48,8 @@ type Count struct {
 // Changed reports whether both sides are known and differ.
 func (c Count) Changed() bool { return c.Base >= 0 && c.New >= 0 && c.Base != c.New }
 
-// AgainstBench is one benchmark of a cross-build comparison.
-type AgainstBench struct {
+// Bench is one benchmark of a cross-build comparison.
+type Bench struct {
 	// Name is the name go test prints, without "Benchmark" and with the
 	// -procs suffix ("Sum/n=10-2").
 	Name string
@@ -94,7 +93,7 @@ type AgainstBench struct {
 // under valgrind in each binary the same way, and the change from base to
 // new (package internal/count's Compare).
 type InstrChange struct {
-	Base, New InstrCount
+	Base, New registry.InstrCount
 	// DeltaPct is new/base − 1 in percent (NaN unless both were counted);
 	// TolerancePct the largest |DeltaPct| that is not a change; Changed
 	// is |DeltaPct| > TolerancePct.
@@ -102,7 +101,7 @@ type InstrChange struct {
 	Changed                bool
 }
 
-// The gates of a cross-build comparison (AgainstBench.GatesFailed).
+// The gates of a cross-build comparison (Bench.GatesFailed).
 const (
 	GateTime   = "time"
 	GateAllocs = "allocs"
@@ -110,19 +109,19 @@ const (
 )
 
 // GateFailed reports whether the benchmark failed any gate.
-func (b AgainstBench) GateFailed() bool { return len(b.GatesFailed) > 0 }
+func (b Bench) GateFailed() bool { return len(b.GatesFailed) > 0 }
 
 // Counted reports whether both binaries were counted.
 func (c InstrChange) Counted() bool { return c.Base.Counted() && c.New.Counted() }
 
-// How a cross-build benchmark was measured (AgainstBench.Mode).
+// How a cross-build benchmark was measured (Bench.Mode).
 const (
 	ModeLockstep = "lockstep"
 	ModeRounds   = "rounds"
 )
 
-// AgainstFailure is a process of a cross-build comparison that failed.
-type AgainstFailure struct {
+// Failure is a process of a cross-build comparison that failed.
+type Failure struct {
 	// Side is "base", "new" or "control" (the base binary's second
 	// process of the round); Round counts from 1.
 	Side  string
@@ -136,10 +135,11 @@ type AgainstFailure struct {
 	Output string
 }
 
-// Against is the result of benchkit.Main's -benchkit.against: this test
-// binary compared with another build of the same package, in rounds of
-// fresh processes (base, new, base again as the A/A control).
-type Against struct {
+// Result is what [Measure] returns: this test
+// binary compared with another build of the same package, each benchmark
+// in lockstep or in rounds of fresh processes (base, new, base again as
+// the A/A control).
+type Result struct {
 	Base, New Binary
 	// Pattern is the -test.bench selection, Benchtime each process's
 	// -test.benchtime, Rounds the rounds run (each of 3 processes), Seed
@@ -162,63 +162,15 @@ type Against struct {
 	// any increase in allocs/op.
 	GatePct    float64
 	GateAllocs bool
-	Benches    []AgainstBench
+	Benches    []Bench
 	// OnlyBase and OnlyNew list the benchmarks found in one binary only:
 	// listed, not compared.
 	OnlyBase, OnlyNew []string
 	// Failures are the processes that failed; a failed benchmark is left
 	// out of the later rounds.
-	Failures []AgainstFailure
+	Failures []Failure
 	Warnings []string
 	// NothingCompared, when not "", fails a gated run that compared no
 	// benchmark, and says why nothing was compared.
 	NothingCompared string
-}
-
-// SetAgainst records the cross-build comparison of this run, replacing
-// any earlier one.
-func (r *Registry) SetAgainst(a Against) {
-	a = a.clone()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.against = &a
-}
-
-// Against returns a deep copy of the recorded cross-build comparison, or
-// nil when none was recorded.
-func (r *Registry) Against() *Against {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.against == nil {
-		return nil
-	}
-	a := r.against.clone()
-	return &a
-}
-
-func (a Against) clone() Against {
-	a.Benches = slices.Clone(a.Benches)
-	for i := range a.Benches {
-		b := &a.Benches[i]
-		b.Base, b.New, b.Control = b.Base.clone(), b.New.clone(), b.Control.clone()
-		b.Groups = slices.Clone(b.Groups)
-		b.GatesFailed = slices.Clone(b.GatesFailed)
-		b.NewEst.ForkDeltaPct = slices.Clone(b.NewEst.ForkDeltaPct)
-		b.ControlEst.ForkDeltaPct = slices.Clone(b.ControlEst.ForkDeltaPct)
-		if b.Instr != nil {
-			c := *b.Instr
-			b.Instr = &c
-		}
-	}
-	a.OnlyBase, a.OnlyNew = slices.Clone(a.OnlyBase), slices.Clone(a.OnlyNew)
-	a.Failures = slices.Clone(a.Failures)
-	for i := range a.Failures {
-		a.Failures[i].Benchmarks = slices.Clone(a.Failures[i].Benchmarks)
-	}
-	a.Warnings = slices.Clone(a.Warnings)
-	return a
-}
-
-func (s Side) clone() Side {
-	return Side{NsPerOp: slices.Clone(s.NsPerOp), AllocsPerOp: slices.Clone(s.AllocsPerOp), BytesPerOp: slices.Clone(s.BytesPerOp), Iters: slices.Clone(s.Iters)}
 }
