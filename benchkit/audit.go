@@ -237,13 +237,12 @@ const floorFactor = 2.5
 // onCPUFactor: a run whose time only comes within floorFactor of the
 // floor once the thread's run-queue wait is taken out must come within
 // this many times the floor. The wait is an estimate (the scheduler's
-// delays on the threads the goroutine ran on), and under contention it
-// over-subtracts: a correct three-instruction body (popcount, about 2.8×
-// the floor when alone) at 1.108 ns/op with a 45% wait share was corrected
-// to 0.614 ns, 2.3× the floor, and flagged in 18 of 60 processes at load
-// 4–13 (docs/measurements.md, "Report signals"). An eliminated `for b.Loop() {}`
-// body (about 1.6× the floor) stays flagged unless the correction leaves
-// more than a quarter of its wait in.
+// delays on the threads the goroutine ran on) that over-subtracts under
+// contention, which can bring a correct body of a few instructions (about
+// 2.8× the floor alone) under floorFactor; this stricter bound keeps it
+// unflagged, while an eliminated `for b.Loop() {}` body (about 1.6× the
+// floor) stays flagged unless the correction leaves more than a quarter
+// of its wait in.
 const onCPUFactor = 2.0
 
 // eliminated reports whether a run is at or near the empty-loop floor (in

