@@ -123,7 +123,7 @@ func Analyze(base, control Sample, cands []Sample, o Options) (Result, error) {
 //     median over its rounds of t_i/t_base, m_i(g).
 //  2. Δ_i is (mean over groups of m_i(g) − 1)·100, and its interval
 //     Student's t-interval over the groups' estimates at the Bonferroni
-//     level ([Spread]): each group's estimate carries its own sampling
+//     level: each group's estimate carries its own sampling
 //     error and their spread adds what differs between processes, so the
 //     interval holds across processes.
 //  3. Fewer than 2 groups, or a group without rounds: every verdict is

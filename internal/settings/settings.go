@@ -30,7 +30,7 @@ func ReportDest(dest string) string {
 }
 
 // DefaultDeltaPct is the change, in percent, that the runs-needed column
-// sizes for when [Settings.DeltaPct] is zero.
+// sizes for when none is set (-benchkit.delta, and the report's zero).
 const DefaultDeltaPct = 5.0
 
 // Config is Main's resolved settings; Defaults holds every default.

@@ -2,7 +2,6 @@
 // depend on (-test.benchtime and -test.count) from flag.CommandLine, the
 // way package testing parses them, with one fallback for both packages:
 // an absent or unreadable -test.benchtime is testing's default of 1s, an
-// absent or unreadable -test.count is 1. It also reads benchkit's own
-// switch for the extra metrics on the benchmark line ([Metrics]), which
-// both packages honour.
+// absent or unreadable -test.count is 1. benchkit's own -benchkit.*
+// settings are package settings'.
 package testflag
