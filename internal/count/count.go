@@ -131,7 +131,8 @@ type Result struct {
 // that cannot be counted gives an [*Error] that says why. With lim.From
 // it continues that count: From must be a count of t's benchmark.
 func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
-	if err := checkBuild(t.Binary, t.Benchmark); err != nil {
+	bi := readBuild(t.Binary)
+	if err := checkBuild(bi, t.Binary, t.Benchmark); err != nil {
 		return Result{}, err
 	}
 	dir, remove, err := child.TempDir("benchkit-count-")
@@ -139,7 +140,7 @@ func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
 		return Result{}, &Error{Reason: ReasonFailed, Benchmark: t.Benchmark, Message: err.Error(), Err: err}
 	}
 	defer remove()
-	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary)}
+	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary), cpuOff: cpuOff(bi)}
 	if f := lim.From; f != nil {
 		if f.Benchmark != t.Benchmark || f.N2 <= f.N1 || len(f.PerOps) == 0 {
 			return Result{}, errorf(ReasonFailed, t.Benchmark, "count: cannot continue a count of %q at N2 = %d as one of %q", f.Benchmark, f.N2, t.Benchmark)
@@ -197,6 +198,9 @@ type counter struct {
 	rate  float64 // instructions per second of the latest process, 0 before the first
 	// command is how a message names the test binary to run by hand.
 	command string
+	// cpuOff are the GODEBUG settings that turn off the CPU features this
+	// CPU lacks ([cpuOff]).
+	cpuOff []string
 }
 
 // command is how a message tells the user to run binary: "go test" for
@@ -331,7 +335,7 @@ func (c *counter) run(n int, expect float64) (Run, error) {
 	spec := child.Spec{
 		Path:    c.vg.Path,
 		Args:    append(valgrindArgs(logFile), append([]string{c.t.Binary}, testArgs(c.t, n)...)...),
-		Env:     processEnv(c.t.Env, c.t.Benchmark, filepath.Join(c.dir, "result-"+strconv.Itoa(seq)+".json"), c.dir),
+		Env:     processEnv(c.t.Env, c.t.Benchmark, filepath.Join(c.dir, "result-"+strconv.Itoa(seq)+".json"), c.dir, c.cpuOff),
 		Dir:     c.t.Dir,
 		Timeout: timeout,
 	}
@@ -363,7 +367,8 @@ func (c *counter) run(n int, expect float64) (Run, error) {
 }
 
 // failure is the *Error of a process that failed: past its deadline, or
-// exited non-zero, with valgrind's diagnosis when its log has one.
+// exited non-zero, with the diagnosis valgrind's log or the process's
+// output gives ([diagnose]).
 func (c *counter) failure(err error, out child.Result, logText string, n int) error {
 	var ce *child.Error
 	if errors.As(err, &ce) && ce.Timeout {
@@ -375,7 +380,7 @@ func (c *counter) failure(err error, out child.Result, logText string, n int) er
 	if ce != nil {
 		msg = fmt.Sprintf("the process at -test.benchtime=%dx failed under valgrind (exit status %d)", n, ce.Result.Code)
 	}
-	if d := diagnose(logText); d != "" {
+	if d := diagnose(logText, string(out.Stdout)+string(out.Stderr)); d != "" {
 		msg += ": " + d
 	} else {
 		msg += fmt.Sprintf(": the benchmark fails or panics under valgrind or under the count's settings, or valgrind cannot run it; "+
@@ -445,23 +450,23 @@ func testArgs(t Target, n int) []string {
 // processEnv is a process's extra environment: extra, then the child
 // markers for the benchmark name (result file resultFile, temporary
 // files in dir), then the count's settings, GODEBUG after extra's or this
-// process's own, and BENCHKIT_COUNT=off: a process that is not a child
-// after all (a binary whose Main predates the markers) must not count in
-// turn.
-func processEnv(extra []string, name, resultFile, dir string) []string {
+// process's own (cpuOff, then the count's own), and BENCHKIT_COUNT=off: a
+// process that is not a child after all (a binary whose Main predates
+// the markers) must not count in turn.
+func processEnv(extra []string, name, resultFile, dir string, cpuOff []string) []string {
 	godebug := os.Getenv("GODEBUG")
 	for _, kv := range extra {
 		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
 			godebug = v
 		}
 	}
-	settings := "asyncpreemptoff=1,memprofilerate=0"
+	settings := append(slices.Clip(cpuOff), "asyncpreemptoff=1", "memprofilerate=0")
 	if godebug != "" {
-		settings = godebug + "," + settings
+		settings = append([]string{godebug}, settings...)
 	}
 	env := append(append([]string{}, extra...), child.Env(name, resultFile)...)
 	env = append(env, child.ChildEnv(dir)...)
-	return append(env, "GODEBUG="+settings, "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off")
+	return append(env, "GODEBUG="+strings.Join(settings, ","), "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off")
 }
 
 // logExcerpt returns the lines of valgrind's log text that say something

@@ -13,6 +13,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/env"
 )
 
 // summary is cachegrind's summary as valgrind 3.19 writes it to its log,
@@ -220,19 +222,63 @@ func TestShadowFlag(t *testing.T) {
 
 func TestDiagnose(t *testing.T) {
 	log := "==5== vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n==5== valgrind: Unrecognised instruction at address 0x4a1b2c.\n"
-	assert.Contains(t, diagnose(log), "cannot decode an instruction")
-	assert.Equal(t, "", diagnose(summary(5, "1,000")))
+	d := diagnose(log, "")
+	assert.Contains(t, d, "valgrind cannot decode an instruction the process executes, bytes 62 F1 7D 48:")
+	assert.Contains(t, d, "a GODEBUG=cpu.<feature>=off setting for the run")
+	assert.Contains(t, d, "count on a newer valgrind")
+	assert.Equal(t, "", diagnose(summary(5, "1,000"), "PASS\n"))
+	assert.Equal(t, "valgrind crashed: count on a newer valgrind", diagnose("==5== the 'impossible' happened\n", ""))
+
+	// RDTSCP, which valgrind 3.19 claims on CPUs without it.
+	log = "==7== vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9 0x48 0xC1 0xE2 0x20 0x48 0x1 0xD0 0x48 0x89\n"
+	d = diagnose(log, "SIGILL: illegal instruction\n")
+	assert.Contains(t, d, "valgrind cannot decode an instruction the process executes (RDTSCP), bytes 0F 01 F9 48 C1 E2 20 48 01 D0:", "the first 10 bytes")
+	assert.Contains(t, d, "GODEBUG=cpu.rdtscp=off for the run may avoid it")
+	assert.NotContains(t, d, "cpu.<feature>")
+
+	// Only the Go runtime's report of the signal.
+	out := "SIGILL: illegal instruction\nPC=0x494769 m=1 sigcode=1\ninstruction bytes: 0xf 0x1 0xf9 0x48 0xc1\n\ngoroutine 0 gp=0x1 m=1 [idle]:\n"
+	d = diagnose("", out)
+	assert.Contains(t, d, "the process died of SIGILL (an illegal instruction) under valgrind (RDTSCP), bytes 0F 01 F9 48 C1:")
+	assert.Contains(t, d, "GODEBUG=cpu.rdtscp=off")
 }
 
 func TestProcessEnv(t *testing.T) {
 	t.Setenv("GODEBUG", "")
-	env := processEnv([]string{"A=1", "GODEBUG=madvdontneed=1"}, "BenchmarkX", "/tmp/r.json", t.TempDir())
+	env := processEnv([]string{"A=1", "GODEBUG=madvdontneed=1"}, "BenchmarkX", "/tmp/r.json", t.TempDir(), nil)
 	assert.Equal(t, "A=1", env[0], "the caller's entries come first")
 	assert.Contains(t, env, "GODEBUG=madvdontneed=1,asyncpreemptoff=1,memprofilerate=0", "the caller's GODEBUG, then the count's: later settings win")
 	for _, want := range []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off", "BENCHKIT_CHILD_TARGET=BenchmarkX"} {
 		assert.Contains(t, env, want)
 	}
-	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir()), "GODEBUG=asyncpreemptoff=1,memprofilerate=0")
+	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir(), nil), "GODEBUG=asyncpreemptoff=1,memprofilerate=0")
+	off := []string{"cpu.rdtscp=off", "cpu.sha=off"}
+	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir(), off), "GODEBUG=cpu.rdtscp=off,cpu.sha=off,asyncpreemptoff=1,memprofilerate=0")
+	t.Setenv("GODEBUG", "cpu.avx2=off")
+	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir(), off), "GODEBUG=cpu.avx2=off,cpu.rdtscp=off,cpu.sha=off,asyncpreemptoff=1,memprofilerate=0",
+		"this process's GODEBUG first")
+	assert.Equal(t, []string{"cpu.rdtscp=off", "cpu.sha=off"}, off, "the caller's slice is not written")
+}
+
+func TestCPUOff(t *testing.T) {
+	assert.Nil(t, cpuOff(nil), "no build information")
+	arm := &debug.BuildInfo{GoVersion: "go1.26.8", Settings: []debug.BuildSetting{{Key: "GOARCH", Value: "arm64"}}}
+	assert.Nil(t, cpuOff(arm), "no CPUID options off x86")
+	old := &debug.BuildInfo{GoVersion: "go1.23.0", Settings: []debug.BuildSetting{{Key: "GOARCH", Value: "amd64"}, {Key: "GOAMD64", Value: "v1"}}}
+	assert.Nil(t, cpuOff(old), "a release whose options are not known")
+	if runtime.GOARCH == "amd64" {
+		bi, ok := debug.ReadBuildInfo()
+		require.True(t, ok)
+		level := "v1"
+		for _, s := range bi.Settings {
+			if s.Key == "GOAMD64" {
+				level = s.Value
+			}
+		}
+		got := cpuOff(bi)
+		assert.Equal(t, env.CPUOff(runtime.Version(), level), got, "this binary's release and level")
+		t.Logf("GODEBUG for this binary here: %s", strings.Join(got, ","))
+	}
 }
 
 func TestDeadline(t *testing.T) {

@@ -57,10 +57,18 @@
 // # Settings
 //
 // Every process runs with GODEBUG=asyncpreemptoff=1,memprofilerate=0
-// (after the caller's own GODEBUG), GOMAXPROCS=1, GOGC=off,
-// GOMEMLIMIT=off and BENCHKIT_WARMUP=off, plus the child markers
+// (after the caller's own GODEBUG and the cpu options below), GOMAXPROCS=1,
+// GOGC=off, GOMEMLIMIT=off and BENCHKIT_WARMUP=off, plus the child markers
 // (child.Env) so that benchkit.Main in the child only runs the benchmark:
 //
+//   - cpu.<feature>=off for each of the Go runtime's GODEBUG cpu options
+//     (those the binary's Go release and GOAMD64 level register, from
+//     its build information) whose feature this CPU lacks (env.CPUOff):
+//     valgrind presents a fixed CPU model, which may claim a feature this
+//     CPU lacks (valgrind 3.19 claims RDTSCP on AMD EPYC VMs without it),
+//     and the runtime would then execute an instruction valgrind cannot
+//     decode here and die of SIGILL; with them off the count follows the
+//     path the binary takes natively;
 //   - asyncpreemptoff: valgrind mishandles the signal Go's asynchronous
 //     preemption sends (callgrind aborts on it), and the signal arrives
 //     on a timer, a count that depends on time;
@@ -107,8 +115,9 @@
 // [Find] returns an [*Error] when valgrind is not on PATH (with the
 // command that installs it) or the platform is one valgrind does not run
 // on; [Instructions] one when the binary was built with -race, -msan or
-// -asan, when a process fails (valgrind's message for an instruction it
-// cannot decode is named), passes its deadline, prints no result for the
+// -asan, when a process fails (for an instruction valgrind cannot decode
+// or a SIGILL, its bytes and the GODEBUG setting that may avoid it),
+// passes its deadline, prints no result for the
 // benchmark (it skipped, or the name selects nothing), or valgrind's
 // summary has no count. Every process has a deadline, and child.Run
 // kills it at the deadline or when this process dies.

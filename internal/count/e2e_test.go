@@ -83,3 +83,18 @@ func TestInstructionsErrors(t *testing.T) {
 		assert.Len(t, r.Runs, 1, "%s: the first process says it", tc.bench)
 	}
 }
+
+// TestInstructionsBlockProfile counts a benchmark that blocks on a
+// channel with the block profiler at rate 1: each blocking event reads
+// the CPU's tick counter, with RDTSCP where the runtime believes the CPU
+// has it. valgrind's CPU model may claim RDTSCP where this CPU lacks it;
+// the count then turns it off, and the process runs as it does natively
+// instead of dying of SIGILL.
+func TestInstructionsBlockProfile(t *testing.T) {
+	vg := testbin.Valgrind(t)
+	bin := testbin.Build(t, "./testdata/system")
+	r, err := count.Instructions(vg, count.Target{Binary: bin, Benchmark: "BenchmarkBlocks"}, count.Limits{NsPerOp: 1000})
+	require.NoError(t, err)
+	t.Logf("%.1f instructions/op (N %d→%d, %d processes, %v)", r.PerOp, r.N1, r.N2, len(r.Runs), r.Wall)
+	assert.Greater(t, r.PerOp, 100.0, "a round trip between two goroutines")
+}
