@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
 )
 
@@ -283,26 +287,67 @@ func TestCPUOff(t *testing.T) {
 
 func TestDeadline(t *testing.T) {
 	c := &counter{lim: withDefaults(Limits{}), start: time.Now()}
-	d, err := c.deadline(0)
+	d, err := c.deadline(0, 0)
 	require.NoError(t, err)
 	assert.Equal(t, firstDeadline, d, "nothing is known of the first process")
-	d, err = c.deadline(5e6)
+	d, err = c.deadline(5e6, 0)
 	require.NoError(t, err)
 	assert.Equal(t, baseDeadline+4*time.Second, d, "four times the expected instructions at the slowest assumed rate")
 	c.rate = 500e6
-	d, err = c.deadline(1e9)
+	d, err = c.deadline(1e9, 0)
 	require.NoError(t, err)
 	assert.Equal(t, baseDeadline+8*time.Second, d)
+	d, err = c.deadline(1e9, 30*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, baseDeadline+2*time.Minute, d, "four times the expected wall time when it is longer")
 
 	c.lim.Timeout = time.Second
-	d, err = c.deadline(1e12)
+	d, err = c.deadline(1e12, time.Hour)
 	require.NoError(t, err)
 	assert.Equal(t, time.Second, d, "Limits.Timeout when set")
 
 	c.start = time.Now().Add(-c.lim.Total - time.Second)
-	_, err = c.deadline(1)
+	_, err = c.deadline(1, 0)
 	assert.Equal(t, ReasonDeadline, ReasonOf(err))
 	assert.ErrorContains(t, err, "passed its limit")
+}
+
+func TestWallPerOp(t *testing.T) {
+	first := Run{N: N1, Wall: 1300 * time.Millisecond}
+	assert.Equal(t, opWall{perOp: 4500 * time.Microsecond}, firstWallPerOp(first, 4.5e6), "the native ns/op")
+	assert.Equal(t, opWall{perOp: 650 * time.Millisecond}, firstWallPerOp(first, 0), "without it, the first process over its N1 ops: a bound")
+	assert.Equal(t, opWall{perOp: 40 * time.Millisecond, measured: true}, wallPerOp(8*time.Second, 200), "a difference out of the noise")
+	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(50*time.Millisecond, 100), "a difference in the noise bounds it")
+	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(-time.Second, 100), "a negative one too")
+	assert.Equal(t, opWall{}, wallPerOp(time.Second, 0))
+
+	assert.Equal(t, 750, WallK(30*time.Second, 40*time.Millisecond))
+	assert.Equal(t, 1, WallK(time.Second, time.Minute), "at least one op")
+	assert.Equal(t, MaxK, WallK(time.Second, 0), "nothing known")
+	assert.Equal(t, MaxK, WallK(time.Hour, time.Nanosecond))
+}
+
+func TestPlan(t *testing.T) {
+	c := &counter{lim: withDefaults(Limits{})}
+	k, capped, final := c.plan(1e5, 0, -1, opWall{perOp: 4500 * time.Microsecond})
+	assert.Equal(t, 6666, k, "a native 4.5 ms/op fills the 30 s bound at 6666 ops, below the budget's 10000")
+	assert.Contains(t, capped, "6666 ops fill the 30s a process's ops may take")
+	assert.False(t, final, "an estimate not yet measured under valgrind may grow")
+
+	k, capped, final = c.plan(58e3, 200, -1, opWall{perOp: 40 * time.Millisecond, measured: true})
+	assert.Equal(t, 750, k)
+	assert.Contains(t, capped, "at about 40ms an op under valgrind, 750 ops fill the 30s")
+	assert.True(t, final, "a measured op time holds")
+
+	k, capped, final = c.plan(4000, 2200, -1, opWall{perOp: wallNoise / 2200})
+	assert.Equal(t, 220000, k, "the growth per step holds k, not the wall time of ops lost in the noise")
+	assert.Empty(t, capped)
+	assert.False(t, final)
+
+	k, capped, final = c.plan(4000, 0, 1<<20, opWall{})
+	assert.Equal(t, 1024, k)
+	assert.Contains(t, capped, "heap limit")
+	assert.True(t, final)
 }
 
 func TestErrorMessage(t *testing.T) {
@@ -468,4 +513,55 @@ func TestValgrindArgs(t *testing.T) {
 		valgrindArgs("/tmp/100%/v.log"), "valgrind expands %p and %q{...} in --log-file")
 	assert.Equal(t, []string{"-test.run=^$", "-test.bench=^BenchmarkX$/^n=1$", "-test.count=1", "-test.cpu=1", "-test.benchmem=true", "-test.benchtime=1002x", "-test.short=true"},
 		testArgs(Target{Benchmark: "BenchmarkX/n=1", Args: []string{"-test.short=true"}}, 1002))
+}
+
+func TestChildrenNote(t *testing.T) {
+	run := func(n int, faults int64, cpu time.Duration) Run { return Run{N: n, ChildFaults: faults, ChildCPU: cpu} }
+	assert.Empty(t, childrenNote([]Run{run(2, 0, 0), run(1002, 0, 0), run(1002, 0, 0)}, 2, 1002), "none started")
+	assert.Empty(t, childrenNote([]Run{run(2, -1, 0), run(1002, 500, 0)}, 2, 1002), "a process that did not say: cannot tell")
+	assert.Empty(t, childrenNote([]Run{run(2, 100, 0), run(1002, -1, 0)}, 2, 1002))
+	assert.Empty(t, childrenNote([]Run{run(2, 100, 0)}, 2, 1002), "no process at N2")
+
+	perOp := childrenNote([]Run{run(2, 1751, 49*time.Millisecond), run(52, 40000, time.Second), run(156, 135527, 4038*time.Millisecond), run(156, 135000, 4*time.Second)}, 2, 156)
+	assert.Equal(t, "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 156), "+
+		"and valgrind counts this process only: their instructions are not in the count", perOp, "the fewest at N2; the search's process at 52 is not one")
+	assert.Contains(t, childrenNote([]Run{run(2, 0, 0), run(100002, 900, 0)}, 2, 100002), "starts processes as it runs", "none at N1, some at N2")
+	assert.Contains(t, childrenNote([]Run{run(2, 1700, 0), run(3, 2550, 0)}, 2, 3), "starts processes as it runs", "one op more: half again")
+
+	once := childrenNote([]Run{run(2, 876, 35*time.Millisecond), run(125002, 872, 24*time.Millisecond), run(125002, 880, 0)}, 2, 125002)
+	assert.Contains(t, once, "the benchmark started processes (876 minor page faults and 35ms of CPU at N = 2, 872 and 24ms at N = 125002; not growing with N")
+	assert.Contains(t, childrenNote([]Run{run(2, 1700, 0), run(3, 1800, 0)}, 2, 3), "not growing with N", "less than half of what one op more would add")
+}
+
+func TestWriteChildren(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "children.json")
+	t.Setenv(EnvChildren, path)
+	t.Setenv(child.EnvResult, "")
+	require.NoError(t, WriteChildren())
+	_, err := os.Stat(path)
+	assert.True(t, os.IsNotExist(err), "not a child: nothing written")
+
+	t.Setenv(child.EnvResult, filepath.Join(t.TempDir(), "result.json"))
+	t.Setenv(child.EnvParent, strconv.Itoa(os.Getppid()))
+	require.NoError(t, WriteChildren())
+	c, ok := readChildren(path)
+	if runtime.GOOS == "linux" || runtime.GOOS == "freebsd" {
+		require.True(t, ok, "written in a child")
+		assert.GreaterOrEqual(t, c.MinorFaults, int64(0))
+	} else {
+		assert.False(t, ok, "no getrusage here")
+	}
+
+	t.Setenv(EnvChildren, filepath.Join(t.TempDir(), "missing", "children.json"))
+	err = WriteChildren()
+	if ok {
+		assert.ErrorContains(t, err, "benchkit: count: cannot write the resource use of the processes this one started")
+	}
+
+	_, ok = readChildren(filepath.Join(t.TempDir(), "none.json"))
+	assert.False(t, ok, "a process that wrote nothing")
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"minor_faults":-3}`), 0o600))
+	_, ok = readChildren(bad)
+	assert.False(t, ok)
 }

@@ -39,9 +39,17 @@
 // its own difference when that is at least 20 noise floors, else by
 // growing k a hundredfold) and a further process runs, at most
 // [MaxSteps] of them. k is capped at [MaxK], by the steps' growth (at
-// most ×100 a step), and so that the k ops allocate at most the heap limit
+// most ×100 a step), so that the k ops allocate at most the heap limit
 // ([DefaultHeapBytes], from the B/op each process prints): with the
-// garbage collector off, every byte allocated stays.
+// garbage collector off, every byte allocated stays; and so that the k
+// ops take at most [DefaultOpsWall] under valgrind ([Limits.OpsWall]),
+// at the wall time an op is estimated to take: the native ns/op (or the
+// first process's wall time over its N1 ops) until a process at N1 + k
+// took more than 250 ms longer than the first, then that difference over
+// k. The budget's instructions take seconds, so only an op whose time is
+// mostly not instructions (it sleeps, waits, runs other processes)
+// reaches that bound; a process whose ops took more than 5/4 of it moves
+// N2 down to the ops that fit. [Result.Capped] says which limit held k.
 //
 // [Limits.Repeats] processes run at N2 ([DefaultRepeats], two, unless
 // set), each read against the one at N1; I is the mean of their per-op
@@ -102,8 +110,14 @@
 // (benchkit.LoopWithSetup's setup function and its StopTimer/StartTimer
 // pairs, a b.StopTimer section in a b.N loop). Work that runs once per
 // run of the benchmark function (setup before b.Loop, Track's bookkeeping)
-// cancels. Instructions are the ones valgrind's virtual CPU executes: on
-// amd64, valgrind 3.19 offers no AVX-512, so code that picks an
+// cancels. Instructions of the processes the benchmark starts are not
+// counted: valgrind runs without --trace-children and counts its own
+// process only. Each process of a count writes, at its end, the resource
+// use of the processes it started and waited for
+// (getrusage(RUSAGE_CHILDREN), [EnvChildren]), and [Result.Children] says
+// when the benchmark started any and whether they grew with N, so ran per
+// op and are missing from the count. Instructions are the ones valgrind's
+// virtual CPU executes: on amd64, valgrind 3.19 offers no AVX-512, so code that picks an
 // implementation by CPU feature (the runtime's memmove, bytes.Index) is
 // counted on the path it takes on such a CPU. A count sees the code path;
 // it misses what makes the same instructions slower or faster: cache
