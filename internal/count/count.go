@@ -87,9 +87,8 @@ const (
 	// whose time is mostly not its instructions (it waits, sleeps, or
 	// runs other processes) reaches it.
 	DefaultOpsWall = 30 * time.Second
-	// wallNoise is how far the wall times of two processes at the same N
-	// may differ (valgrind's start-up on a loaded machine): a smaller
-	// difference between processes tells nothing of the ops' wall time.
+	// wallNoise is the least difference between two processes' wall
+	// times taken for the ops' (see [wallPerOp]).
 	wallNoise = 250 * time.Millisecond
 )
 
@@ -321,7 +320,7 @@ func (c *counter) search(first Run) (atN2, error) {
 			return atN2{}, err
 		}
 		diff := last.Instructions - first.Instructions
-		w = wallPerOp(last.Wall-first.Wall, k)
+		w = wallPerOp(last.Wall-first.Wall, first.Wall, k, c.lim.OpsWall)
 		if kw := WallK(c.lim.OpsWall, w.perOp); w.measured && 5*kw < 4*k {
 			return atN2{k: kw, expect: float64(first.Instructions) + float64(kw)*float64(max(diff, 0))/float64(k),
 				wall: first.Wall + time.Duration(kw)*w.perOp, capped: c.wallReason(kw, w.perOp)}, nil
@@ -374,17 +373,19 @@ func firstWallPerOp(first Run, nsPerOp float64) opWall {
 }
 
 // wallPerOp is the estimate of an op's wall time from a process k ops
-// beyond the first whose wall time exceeds the first's by diff: diff/k,
-// measured, when diff is at least wallNoise; else wallNoise/k, a bound
-// (the difference is lost in the noise).
-func wallPerOp(diff time.Duration, k int) opWall {
+// beyond the first whose wall time exceeds the first's (firstWall) by
+// diff: max(diff, wallNoise)/k. It is measured, and a limit from it final,
+// when diff is at least firstWall and a tenth of bound (Limits.OpsWall):
+// the wall times of processes vary with the machine's load, up to twice
+// apart on a loaded machine, and a smaller difference may be that alone;
+// an estimate from it only slows the next step's growth.
+func wallPerOp(diff, firstWall time.Duration, k int, bound time.Duration) opWall {
 	if k <= 0 {
 		return opWall{}
 	}
-	if diff >= wallNoise {
-		return opWall{perOp: diff / time.Duration(k), measured: true}
-	}
-	return opWall{perOp: wallNoise / time.Duration(k)}
+	w := opWall{perOp: max(diff, wallNoise) / time.Duration(k)}
+	w.measured = diff >= firstWall && diff >= bound/10
+	return w
 }
 
 // WallK returns the most ops that fit in bound at perOp each, at least 1;

@@ -316,10 +316,14 @@ func TestWallPerOp(t *testing.T) {
 	first := Run{N: N1, Wall: 1300 * time.Millisecond}
 	assert.Equal(t, opWall{perOp: 4500 * time.Microsecond}, firstWallPerOp(first, 4.5e6), "the native ns/op")
 	assert.Equal(t, opWall{perOp: 650 * time.Millisecond}, firstWallPerOp(first, 0), "without it, the first process over its N1 ops: a bound")
-	assert.Equal(t, opWall{perOp: 40 * time.Millisecond, measured: true}, wallPerOp(8*time.Second, 200), "a difference out of the noise")
-	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(50*time.Millisecond, 100), "a difference in the noise bounds it")
-	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(-time.Second, 100), "a negative one too")
-	assert.Equal(t, opWall{}, wallPerOp(time.Second, 0))
+	w1, bound := 1500*time.Millisecond, 30*time.Second
+	assert.Equal(t, opWall{perOp: 40 * time.Millisecond, measured: true}, wallPerOp(8*time.Second, w1, 200, bound), "a difference beyond the first's wall time and a tenth of the bound")
+	assert.Equal(t, opWall{perOp: 15 * time.Millisecond}, wallPerOp(690*time.Millisecond, w1, 46, bound),
+		"a difference within what the load can make of the first's wall time estimates, not measures")
+	assert.Equal(t, opWall{perOp: time.Millisecond}, wallPerOp(2*time.Second, w1, 2000, bound), "below a tenth of the bound: not measured")
+	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(50*time.Millisecond, w1, 100, bound), "a difference in the noise bounds it")
+	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(-time.Second, w1, 100, bound), "a negative one too")
+	assert.Equal(t, opWall{}, wallPerOp(time.Second, w1, 0, bound))
 
 	assert.Equal(t, 750, WallK(30*time.Second, 40*time.Millisecond))
 	assert.Equal(t, 1, WallK(time.Second, time.Minute), "at least one op")

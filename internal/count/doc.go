@@ -44,12 +44,15 @@
 // garbage collector off, every byte allocated stays; and so that the k
 // ops take at most [DefaultOpsWall] under valgrind ([Limits.OpsWall]),
 // at the wall time an op is estimated to take: the native ns/op (or the
-// first process's wall time over its N1 ops) until a process at N1 + k
-// took more than 250 ms longer than the first, then that difference over
-// k. The budget's instructions take seconds, so only an op whose time is
-// mostly not instructions (it sleeps, waits, runs other processes)
-// reaches that bound; a process whose ops took more than 5/4 of it moves
-// N2 down to the ops that fit. [Result.Capped] says which limit held k.
+// first process's wall time over its N1 ops), then each search process's
+// wall time beyond the first's over its k. That bound ends the search
+// only when the difference is at least the first process's wall time and
+// a tenth of the bound (the load alone can double a process's wall
+// time); a smaller one only slows k's growth. The budget's instructions
+// take seconds, so only an op whose time is mostly not instructions (it
+// sleeps, waits, runs other processes) reaches the bound; a process
+// whose ops took more than 5/4 of it moves N2 down to the ops that fit.
+// [Result.Capped] says which limit held k.
 //
 // [Limits.Repeats] processes run at N2 ([DefaultRepeats], two, unless
 // set), each read against the one at N1; I is the mean of their per-op
