@@ -107,7 +107,7 @@ func childrenNote(runs []Run, n1, n2 int) string {
 	seen := fmt.Sprintf("%d minor page faults and %v of CPU at N = %d, %d and %v at N = %d",
 		r1.ChildFaults, r1.ChildCPU.Round(time.Millisecond), n1, lo.ChildFaults, lo.ChildCPU.Round(time.Millisecond), n2)
 	if 2*(lo.ChildFaults-r1.ChildFaults)*int64(n1) > r1.ChildFaults*int64(n2-n1) {
-		return "the benchmark starts processes as it runs (" + seen + "), and valgrind counts this process only: their instructions are not in the count"
+		return "the benchmark starts processes as it runs (" + seen + "): their instructions are not in the count"
 	}
-	return "the benchmark started processes (" + seen + "; not growing with N, so likely once a run, which cancels), and valgrind counts this process only"
+	return "the benchmark started processes (" + seen + "; not growing with N, so likely once a run, which cancels)"
 }

@@ -82,7 +82,7 @@ const (
 	// instructions per second, until a process has measured it.
 	minRate = 5e6
 	// DefaultOpsWall bounds the wall time the N2 − N1 ops of a process are
-	// planned to take under valgrind (see [wallPerOp]). The budget's
+	// planned to take under valgrind (the package doc says how). The budget's
 	// instructions take 2–3 s at valgrind's usual rate, so only an op
 	// whose time is mostly not its instructions (it waits, sleeps, or
 	// runs other processes) reaches it.
@@ -355,7 +355,8 @@ type opWall struct {
 	// perOp is the estimate, 0 when nothing bounds it.
 	perOp time.Duration
 	// measured says it comes from two processes' wall times that differ
-	// by more than their noise: a limit from it holds at every later step.
+	// by more than the load can make them ([wallPerOp]): a limit from it
+	// holds at every later step.
 	measured bool
 }
 

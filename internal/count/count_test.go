@@ -527,8 +527,8 @@ func TestChildrenNote(t *testing.T) {
 	assert.Empty(t, childrenNote([]Run{run(2, 100, 0)}, 2, 1002), "no process at N2")
 
 	perOp := childrenNote([]Run{run(2, 1751, 49*time.Millisecond), run(52, 40000, time.Second), run(156, 135527, 4038*time.Millisecond), run(156, 135000, 4*time.Second)}, 2, 156)
-	assert.Equal(t, "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 156), "+
-		"and valgrind counts this process only: their instructions are not in the count", perOp, "the fewest at N2; the search's process at 52 is not one")
+	assert.Equal(t, "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 156): "+
+		"their instructions are not in the count", perOp, "the fewest at N2; the search's process at 52 is not one")
 	assert.Contains(t, childrenNote([]Run{run(2, 0, 0), run(100002, 900, 0)}, 2, 100002), "starts processes as it runs", "none at N1, some at N2")
 	assert.Contains(t, childrenNote([]Run{run(2, 1700, 0), run(3, 2550, 0)}, 2, 3), "starts processes as it runs", "one op more: half again")
 

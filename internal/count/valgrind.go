@@ -94,9 +94,10 @@ func checkBuild(bi *debug.BuildInfo, path, name string) error {
 // (env.CPUOff for its Go release and GOAMD64 level, "cpu.rdtscp=off"):
 // valgrind presents a fixed CPU model chosen by the host's level, whose
 // feature table can claim what the host lacks (valgrind 3.19 claims
-// RDTSCP on AMD EPYC VMs without it), and a runtime that believes it
-// executes an instruction valgrind cannot decode here, and dies of
-// SIGILL. With these, a count follows the path the binary takes natively.
+// RDTSCP on AMD EPYC VMs without it), and a runtime that believes it has
+// the feature executes an instruction valgrind cannot decode here and
+// dies of SIGILL. With these, a count follows the path the binary takes
+// natively.
 // Nil for a binary built for neither amd64 nor 386, or when bi is nil.
 func cpuOff(bi *debug.BuildInfo) []string {
 	if bi == nil {

@@ -23,8 +23,8 @@ func countedFixture() Input {
 	in.Benches[0].Count = &registry.InstrCount{PerOp: 16021.6, N1: 2, N2: 62502, Total1: 14_000_000, Total2: 14_000_000 + 1_001_350_000,
 		ResolutionPct: 0.04, Processes: 4, Wall: 3500 * time.Millisecond, Valgrind: "valgrind-3.19.0",
 		PerOps: []float64{16021.5, 16021.7}, HalfWidthPct: 0.0079,
-		Children: "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 62502), " +
-			"and valgrind counts this process only: their instructions are not in the count"}
+		Children: "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 62502): " +
+			"their instructions are not in the count"}
 	in.Benches[1].Count = &registry.InstrCount{PerOp: -1, Reason: "failed", Error: "count: BenchmarkNoisy: the process at -test.benchtime=2x failed under valgrind (exit status 2)",
 		Output: "panic: boom\n\ngoroutine 1 [running]:\n"}
 	in.Benches[3].Count = &registry.InstrCount{PerOp: 3.2, N1: 2, N2: 1_000_000_002, Total1: 14_000_000, Total2: 3_214_000_000,
