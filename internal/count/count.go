@@ -3,6 +3,7 @@ package count
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,6 +62,10 @@ type Limits struct {
 	// NsPerOp is the benchmark's native ns/op when known (0 unknown): a
 	// hint that saves the processes that search for N2.
 	NsPerOp float64
+	// OpsWall bounds the wall time the ops of one process beyond the
+	// first's (N2 − N1 of them) are planned to take under valgrind; 0
+	// means DefaultOpsWall.
+	OpsWall time.Duration
 }
 
 // Deadlines (see [deadline]).
@@ -76,6 +81,15 @@ const (
 	// minRate is the slowest valgrind is assumed to execute, in
 	// instructions per second, until a process has measured it.
 	minRate = 5e6
+	// DefaultOpsWall bounds the wall time the N2 − N1 ops of a process are
+	// planned to take under valgrind (the package doc says how). The budget's
+	// instructions take 2–3 s at valgrind's usual rate, so only an op
+	// whose time is mostly not its instructions (it waits, sleeps, or
+	// runs other processes) reaches it.
+	DefaultOpsWall = 30 * time.Second
+	// wallNoise is the least difference between two processes' wall
+	// times taken for the ops' (see [wallPerOp]).
+	wallNoise = 250 * time.Millisecond
 )
 
 // Run is one process of a count.
@@ -88,6 +102,11 @@ type Run struct {
 	Wall         time.Duration
 	// BytesPerOp is the B/op go test printed, -1 when unknown.
 	BytesPerOp float64
+	// ChildFaults and ChildCPU are the minor page faults and the CPU time
+	// of the processes it started and waited for ([Children]);
+	// ChildFaults is -1 when the process did not say (see [EnvChildren]).
+	ChildFaults int64
+	ChildCPU    time.Duration
 }
 
 // Result is a benchmark's count.
@@ -116,8 +135,14 @@ type Result struct {
 	// how far the noise of two processes can move PerOp.
 	ResolutionPct float64
 	// Capped says why N2 stopped short of the budget ("" when it did
-	// not): the heap limit, MaxK, or MaxSteps.
+	// not): the heap limit, MaxK, the wall time a process's ops may take
+	// (Limits.OpsWall), or MaxSteps.
 	Capped string
+	// Children says that the benchmark started processes, whose
+	// instructions valgrind does not count, and whether they ran per op
+	// (then the count misses them); "" when the processes at N1 and N2
+	// started none, or did not say ([EnvChildren]).
+	Children string
 	// Runs are every process in the order they ran, the search for N2
 	// included; Wall their sum.
 	Runs []Run
@@ -131,7 +156,8 @@ type Result struct {
 // that cannot be counted gives an [*Error] that says why. With lim.From
 // it continues that count: From must be a count of t's benchmark.
 func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
-	if err := checkBuild(t.Binary, t.Benchmark); err != nil {
+	bi := readBuild(t.Binary)
+	if err := checkBuild(bi, t.Binary, t.Benchmark); err != nil {
 		return Result{}, err
 	}
 	dir, remove, err := child.TempDir("benchkit-count-")
@@ -139,7 +165,7 @@ func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
 		return Result{}, &Error{Reason: ReasonFailed, Benchmark: t.Benchmark, Message: err.Error(), Err: err}
 	}
 	defer remove()
-	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary)}
+	c := &counter{vg: vg, t: t, lim: withDefaults(lim), dir: dir, start: time.Now(), command: command(t.Binary), cpuOff: cpuOff(bi)}
 	if f := lim.From; f != nil {
 		if f.Benchmark != t.Benchmark || f.N2 <= f.N1 || len(f.PerOps) == 0 {
 			return Result{}, errorf(ReasonFailed, t.Benchmark, "count: cannot continue a count of %q at N2 = %d as one of %q", f.Benchmark, f.N2, t.Benchmark)
@@ -152,6 +178,9 @@ func Instructions(vg Valgrind, t Target, lim Limits) (Result, error) {
 	}
 	res, err := c.count()
 	res.Benchmark, res.Runs, res.Valgrind = t.Benchmark, c.runs, vg.Version
+	if err == nil {
+		res.Children = childrenNote(c.runs, res.N1, res.N2)
+	}
 	for _, r := range c.runs {
 		res.Wall += r.Wall
 	}
@@ -183,6 +212,9 @@ func withDefaults(lim Limits) Limits {
 	if lim.HeapBytes <= 0 {
 		lim.HeapBytes = DefaultHeapBytes
 	}
+	if lim.OpsWall <= 0 {
+		lim.OpsWall = DefaultOpsWall
+	}
 	return lim
 }
 
@@ -197,6 +229,9 @@ type counter struct {
 	rate  float64 // instructions per second of the latest process, 0 before the first
 	// command is how a message names the test binary to run by hand.
 	command string
+	// cpuOff are the GODEBUG settings that turn off the CPU features this
+	// CPU lacks ([cpuOff]).
+	cpuOff []string
 }
 
 // command is how a message tells the user to run binary: "go test" for
@@ -212,35 +247,46 @@ func command(binary string) string {
 // repeats and computes the result.
 func (c *counter) count() (Result, error) {
 	var t1 int64
-	var k int
-	var t2s []int64
-	var capped string
+	var n2 atN2
 	if f := c.lim.From; f != nil {
-		t1, k, capped = f.Total1, f.N2-f.N1, f.Capped
+		t1, n2 = f.Total1, atN2{k: f.N2 - f.N1, expect: float64(f.Total2), capped: f.Capped}
 		for _, r := range f.Runs {
 			if r.N == f.N2 {
-				t2s = append(t2s, r.Instructions)
+				n2.totals, n2.wall = append(n2.totals, r.Instructions), max(n2.wall, r.Wall)
 			}
 		}
 	} else {
-		first, err := c.run(N1, firstExpect(c.lim.NsPerOp))
+		first, err := c.run(N1, firstExpect(c.lim.NsPerOp), 0)
 		if err != nil {
 			return Result{}, err
 		}
-		var last Run
-		if k, last, capped, err = c.search(first); err != nil {
+		t1 = first.Instructions
+		if n2, err = c.search(first); err != nil {
 			return Result{}, err
 		}
-		t1, t2s = first.Instructions, []int64{last.Instructions}
 	}
-	for len(t2s) < c.lim.Repeats {
-		r, err := c.run(N1+k, float64(medianInt(t2s)))
+	for len(n2.totals) < c.lim.Repeats {
+		r, err := c.run(N1+n2.k, n2.expect, n2.wall)
 		if err != nil {
 			return Result{}, err
 		}
-		t2s = append(t2s, r.Instructions)
+		n2.totals = append(n2.totals, r.Instructions)
 	}
-	return result(t1, t2s, k, capped)
+	return result(t1, n2.totals, n2.k, n2.capped)
+}
+
+// atN2 is where the search for N2 ended.
+type atN2 struct {
+	// k is N2 − N1, totals the instructions of the processes that ran at
+	// N1 + k (none when the search moved N2 down to fit the wall time).
+	k      int
+	totals []int64
+	// expect and wall are what a process at N1 + k is expected to
+	// execute and to take.
+	expect float64
+	wall   time.Duration
+	// capped says why k stopped short of the budget, or "".
+	capped string
 }
 
 // startAllowance is the instructions a test binary's process is assumed
@@ -259,34 +305,120 @@ func firstExpect(nsPerOp float64) float64 {
 
 // search runs processes at N1 + k for growing k until the difference
 // from first reaches half the budget, k can grow no further, or MaxSteps
-// processes ran. It returns the final k, its process, and why k stopped
-// short of the budget ("" when it did not).
-func (c *counter) search(first Run) (k int, last Run, capped string, err error) {
+// processes ran, and returns where it ended. A process whose ops took
+// more than 5/4 of Limits.OpsWall (k planned from the native ns/op,
+// which valgrind can lengthen many times for an op that starts
+// processes) ends the search with N2 moved down to the ops that fit.
+func (c *counter) search(first Run) (atN2, error) {
 	est := FirstEstimate(first.Instructions, N1, c.lim.NsPerOp)
 	bytes := first.BytesPerOp
-	k, limited := NextK(est, c.lim.Budget, 0, bytes, c.lim.HeapBytes)
+	w := firstWallPerOp(first, c.lim.NsPerOp)
+	k, capped, final := c.plan(est, 0, bytes, w)
 	for step := 1; ; step++ {
-		last, err = c.run(N1+k, float64(first.Instructions)+float64(k)*est)
+		last, err := c.run(N1+k, float64(first.Instructions)+float64(k)*est, first.Wall+time.Duration(k)*w.perOp)
 		if err != nil {
-			return 0, Run{}, "", err
+			return atN2{}, err
 		}
 		diff := last.Instructions - first.Instructions
+		w = wallPerOp(last.Wall-first.Wall, first.Wall, k, c.lim.OpsWall)
+		if kw := WallK(c.lim.OpsWall, w.perOp); w.measured && 5*kw < 4*k {
+			return atN2{k: kw, expect: float64(first.Instructions) + float64(kw)*float64(max(diff, 0))/float64(k),
+				wall: first.Wall + time.Duration(kw)*w.perOp, capped: c.wallReason(kw, w.perOp)}, nil
+		}
+		here := atN2{k: k, totals: []int64{last.Instructions}, expect: float64(last.Instructions), wall: last.Wall}
 		switch {
 		case Enough(diff, c.lim.Budget):
-			return k, last, "", nil
-		case limited:
-			return k, last, c.capReason(k), nil
+			return here, nil
+		case final:
+			here.capped = capped
+			return here, nil
 		case step == MaxSteps:
-			return k, last, fmt.Sprintf("%d processes searched for N2", MaxSteps), nil
+			here.capped = fmt.Sprintf("%d processes searched for N2", MaxSteps)
+			return here, nil
 		}
 		est = Refine(est, diff, k)
 		bytes = max(bytes, last.BytesPerOp)
-		next, lim := NextK(est, c.lim.Budget, k, bytes, c.lim.HeapBytes)
+		next, why, fin := c.plan(est, k, bytes, w)
 		if next <= k {
-			return k, last, c.capReason(k), nil
+			if why == "" {
+				why = c.capReason(k)
+			}
+			here.capped = why
+			return here, nil
 		}
-		k, limited = next, lim
+		k, capped, final = next, why, fin
 	}
+}
+
+// opWall is an estimate of one op's wall time under valgrind.
+type opWall struct {
+	// perOp is the estimate, 0 when nothing bounds it.
+	perOp time.Duration
+	// measured says it comes from two processes' wall times that differ
+	// by more than the load can make them ([wallPerOp]): a limit from it
+	// holds at every later step.
+	measured bool
+}
+
+// firstWallPerOp is the estimate of an op's wall time before a second
+// process ran: the native ns/op when known (valgrind is no faster than
+// the CPU, and an op's wall time that is not instructions, waiting or
+// other processes, is much the same under valgrind), else the first
+// process's wall time over its N1 ops, an upper bound (its start-up
+// takes the rest).
+func firstWallPerOp(first Run, nsPerOp float64) opWall {
+	if nsPerOp > 0 && !math.IsInf(nsPerOp, 0) {
+		return opWall{perOp: time.Duration(nsPerOp)}
+	}
+	return opWall{perOp: first.Wall / N1}
+}
+
+// wallPerOp is the estimate of an op's wall time from a process k ops
+// beyond the first whose wall time exceeds the first's (firstWall) by
+// diff: max(diff, wallNoise)/k. It is measured, and a limit from it final,
+// when diff is at least firstWall and a tenth of bound (Limits.OpsWall):
+// the wall times of processes vary with the machine's load, up to twice
+// apart on a loaded machine, and a smaller difference may be that alone;
+// an estimate from it only slows the next step's growth.
+func wallPerOp(diff, firstWall time.Duration, k int, bound time.Duration) opWall {
+	if k <= 0 {
+		return opWall{}
+	}
+	w := opWall{perOp: max(diff, wallNoise) / time.Duration(k)}
+	w.measured = diff >= firstWall && diff >= bound/10
+	return w
+}
+
+// WallK returns the most ops that fit in bound at perOp each, at least 1;
+// MaxK when perOp is not positive.
+func WallK(bound, perOp time.Duration) int {
+	if perOp <= 0 {
+		return MaxK
+	}
+	return int(max(1, min(float64(bound)/float64(perOp), MaxK)))
+}
+
+// plan returns the next k ([NextK], then at most the ops that fit in
+// Limits.OpsWall at w), and why a limit holds it below the budget's k
+// ("" when none does, or only the growth per step); final says that the
+// limit holds at every later step too, so that a process at k that falls
+// short of the budget ends the search.
+func (c *counter) plan(est float64, prevK int, bytes float64, w opWall) (k int, capped string, final bool) {
+	k, limited := NextK(est, c.lim.Budget, prevK, bytes, c.lim.HeapBytes)
+	if kw := WallK(c.lim.OpsWall, w.perOp); kw < k {
+		return kw, c.wallReason(kw, w.perOp), w.measured
+	}
+	if limited {
+		return k, c.capReason(k), true
+	}
+	return k, "", false
+}
+
+// wallReason says that the wall time a process's ops may take held k,
+// at perOp an op.
+func (c *counter) wallReason(k int, perOp time.Duration) string {
+	return fmt.Sprintf("at about %v an op under valgrind, %d ops fill the %v a process's ops may take; "+
+		"the op's instructions explain little of that time: it waits, sleeps or runs other processes", perOp.Round(time.Microsecond), k, c.lim.OpsWall)
 }
 
 // capReason says which limit held k.
@@ -320,24 +452,30 @@ func result(t1 int64, t2s []int64, k int, capped string) (Result, error) {
 }
 
 // run runs one process at n ops, expected to execute about expect
-// instructions in all (0 unknown), and records it.
-func (c *counter) run(n int, expect float64) (Run, error) {
-	timeout, err := c.deadline(expect)
+// instructions in all (0 unknown) and to take about wall (0 unknown),
+// and records it.
+func (c *counter) run(n int, expect float64, wall time.Duration) (Run, error) {
+	timeout, err := c.deadline(expect, wall)
 	if err != nil {
 		return Run{}, err
 	}
-	seq := len(c.runs) + 1
-	logFile := filepath.Join(c.dir, "valgrind-"+strconv.Itoa(seq)+".log")
+	seq := strconv.Itoa(len(c.runs) + 1)
+	logFile := filepath.Join(c.dir, "valgrind-"+seq+".log")
+	childrenFile := filepath.Join(c.dir, "children-"+seq+".json")
 	spec := child.Spec{
-		Path:    c.vg.Path,
-		Args:    append(valgrindArgs(logFile), append([]string{c.t.Binary}, testArgs(c.t, n)...)...),
-		Env:     processEnv(c.t.Env, c.t.Benchmark, filepath.Join(c.dir, "result-"+strconv.Itoa(seq)+".json"), c.dir),
+		Path: c.vg.Path,
+		Args: append(valgrindArgs(logFile), append([]string{c.t.Binary}, testArgs(c.t, n)...)...),
+		Env: append(processEnv(c.t.Env, c.t.Benchmark, filepath.Join(c.dir, "result-"+seq+".json"), c.dir, c.cpuOff),
+			EnvChildren+"="+childrenFile),
 		Dir:     c.t.Dir,
 		Timeout: timeout,
 	}
 	out, runErr := child.Run(spec)
 	logText, _ := os.ReadFile(logFile)
-	r := Run{N: n, Wall: out.Elapsed, BytesPerOp: -1}
+	r := Run{N: n, Wall: out.Elapsed, BytesPerOp: -1, ChildFaults: -1}
+	if ch, ok := readChildren(childrenFile); ok {
+		r.ChildFaults, r.ChildCPU = ch.MinorFaults, ch.CPU
+	}
 	if runErr != nil {
 		c.runs = append(c.runs, r)
 		return r, c.failure(runErr, out, string(logText), n)
@@ -363,7 +501,8 @@ func (c *counter) run(n int, expect float64) (Run, error) {
 }
 
 // failure is the *Error of a process that failed: past its deadline, or
-// exited non-zero, with valgrind's diagnosis when its log has one.
+// exited non-zero, with the diagnosis valgrind's log or the process's
+// output gives ([diagnose]).
 func (c *counter) failure(err error, out child.Result, logText string, n int) error {
 	var ce *child.Error
 	if errors.As(err, &ce) && ce.Timeout {
@@ -375,7 +514,7 @@ func (c *counter) failure(err error, out child.Result, logText string, n int) er
 	if ce != nil {
 		msg = fmt.Sprintf("the process at -test.benchtime=%dx failed under valgrind (exit status %d)", n, ce.Result.Code)
 	}
-	if d := diagnose(logText); d != "" {
+	if d := diagnose(logText, string(out.Stdout)+string(out.Stderr)); d != "" {
 		msg += ": " + d
 	} else {
 		msg += fmt.Sprintf(": the benchmark fails or panics under valgrind or under the count's settings, or valgrind cannot run it; "+
@@ -398,11 +537,12 @@ func (c *counter) reproduce(n int) string {
 }
 
 // deadline returns the deadline of a process expected to execute expect
-// instructions: Limits.Timeout when set, else baseDeadline plus four
-// times the expected instructions at the latest process's rate (minRate
-// before one ran), or firstDeadline when expect is 0; never past what is
-// left of Limits.Total. It is an error when nothing is left.
-func (c *counter) deadline(expect float64) (time.Duration, error) {
+// instructions and to take wall: Limits.Timeout when set, else
+// baseDeadline plus four times the longer of wall and the expected
+// instructions at the latest process's rate (minRate before one ran), or
+// firstDeadline when expect is 0; never past what is left of
+// Limits.Total. It is an error when nothing is left.
+func (c *counter) deadline(expect float64, wall time.Duration) (time.Duration, error) {
 	d := c.lim.Timeout
 	if d <= 0 {
 		rate := c.rate
@@ -411,7 +551,7 @@ func (c *counter) deadline(expect float64) (time.Duration, error) {
 		}
 		d = firstDeadline
 		if expect > 0 {
-			d = baseDeadline + time.Duration(4*expect/rate*float64(time.Second))
+			d = baseDeadline + 4*max(time.Duration(expect/rate*float64(time.Second)), wall)
 		}
 	}
 	left := c.lim.Total - time.Since(c.start)
@@ -445,23 +585,23 @@ func testArgs(t Target, n int) []string {
 // processEnv is a process's extra environment: extra, then the child
 // markers for the benchmark name (result file resultFile, temporary
 // files in dir), then the count's settings, GODEBUG after extra's or this
-// process's own, and BENCHKIT_COUNT=off: a process that is not a child
-// after all (a binary whose Main predates the markers) must not count in
-// turn.
-func processEnv(extra []string, name, resultFile, dir string) []string {
+// process's own (cpuOff, then the count's own), and BENCHKIT_COUNT=off: a
+// process that is not a child after all (a binary whose Main predates
+// the markers) must not count in turn.
+func processEnv(extra []string, name, resultFile, dir string, cpuOff []string) []string {
 	godebug := os.Getenv("GODEBUG")
 	for _, kv := range extra {
 		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
 			godebug = v
 		}
 	}
-	settings := "asyncpreemptoff=1,memprofilerate=0"
+	settings := append(slices.Clip(cpuOff), "asyncpreemptoff=1", "memprofilerate=0")
 	if godebug != "" {
-		settings = godebug + "," + settings
+		settings = append([]string{godebug}, settings...)
 	}
 	env := append(append([]string{}, extra...), child.Env(name, resultFile)...)
 	env = append(env, child.ChildEnv(dir)...)
-	return append(env, "GODEBUG="+settings, "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off")
+	return append(env, "GODEBUG="+strings.Join(settings, ","), "GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off")
 }
 
 // logExcerpt returns the lines of valgrind's log text that say something

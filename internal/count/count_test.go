@@ -4,15 +4,21 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/env"
 )
 
 // summary is cachegrind's summary as valgrind 3.19 writes it to its log,
@@ -220,43 +226,132 @@ func TestShadowFlag(t *testing.T) {
 
 func TestDiagnose(t *testing.T) {
 	log := "==5== vex amd64->IR: unhandled instruction bytes: 0x62 0xF1 0x7D 0x48\n==5== valgrind: Unrecognised instruction at address 0x4a1b2c.\n"
-	assert.Contains(t, diagnose(log), "cannot decode an instruction")
-	assert.Equal(t, "", diagnose(summary(5, "1,000")))
+	d := diagnose(log, "")
+	assert.Contains(t, d, "valgrind cannot decode an instruction the process executes, bytes 62 F1 7D 48:")
+	assert.Contains(t, d, "a GODEBUG=cpu.<feature>=off setting for the run")
+	assert.Contains(t, d, "count on a newer valgrind")
+	assert.Equal(t, "", diagnose(summary(5, "1,000"), "PASS\n"))
+	assert.Equal(t, "valgrind crashed: count on a newer valgrind", diagnose("==5== the 'impossible' happened\n", ""))
+
+	// RDTSCP, which valgrind 3.19 claims on CPUs without it.
+	log = "==7== vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9 0x48 0xC1 0xE2 0x20 0x48 0x1 0xD0 0x48 0x89\n"
+	d = diagnose(log, "SIGILL: illegal instruction\n")
+	assert.Contains(t, d, "valgrind cannot decode an instruction the process executes (RDTSCP), bytes 0F 01 F9 48 C1 E2 20 48 01 D0:", "the first 10 bytes")
+	assert.Contains(t, d, "GODEBUG=cpu.rdtscp=off for the run may avoid it")
+	assert.NotContains(t, d, "cpu.<feature>")
+
+	// Only the Go runtime's report of the signal.
+	out := "SIGILL: illegal instruction\nPC=0x494769 m=1 sigcode=1\ninstruction bytes: 0xf 0x1 0xf9 0x48 0xc1\n\ngoroutine 0 gp=0x1 m=1 [idle]:\n"
+	d = diagnose("", out)
+	assert.Contains(t, d, "the process died of SIGILL (an illegal instruction) under valgrind (RDTSCP), bytes 0F 01 F9 48 C1:")
+	assert.Contains(t, d, "GODEBUG=cpu.rdtscp=off")
 }
 
 func TestProcessEnv(t *testing.T) {
 	t.Setenv("GODEBUG", "")
-	env := processEnv([]string{"A=1", "GODEBUG=madvdontneed=1"}, "BenchmarkX", "/tmp/r.json", t.TempDir())
+	env := processEnv([]string{"A=1", "GODEBUG=madvdontneed=1"}, "BenchmarkX", "/tmp/r.json", t.TempDir(), nil)
 	assert.Equal(t, "A=1", env[0], "the caller's entries come first")
 	assert.Contains(t, env, "GODEBUG=madvdontneed=1,asyncpreemptoff=1,memprofilerate=0", "the caller's GODEBUG, then the count's: later settings win")
 	for _, want := range []string{"GOMAXPROCS=1", "GOGC=off", "GOMEMLIMIT=off", "BENCHKIT_WARMUP=off", "BENCHKIT_COUNT=off", "BENCHKIT_CHILD_TARGET=BenchmarkX"} {
 		assert.Contains(t, env, want)
 	}
-	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir()), "GODEBUG=asyncpreemptoff=1,memprofilerate=0")
+	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir(), nil), "GODEBUG=asyncpreemptoff=1,memprofilerate=0")
+	off := []string{"cpu.rdtscp=off", "cpu.sha=off"}
+	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir(), off), "GODEBUG=cpu.rdtscp=off,cpu.sha=off,asyncpreemptoff=1,memprofilerate=0")
+	t.Setenv("GODEBUG", "cpu.avx2=off")
+	assert.Contains(t, processEnv(nil, "BenchmarkX", "/tmp/r.json", t.TempDir(), off), "GODEBUG=cpu.avx2=off,cpu.rdtscp=off,cpu.sha=off,asyncpreemptoff=1,memprofilerate=0",
+		"this process's GODEBUG first")
+	assert.Equal(t, []string{"cpu.rdtscp=off", "cpu.sha=off"}, off, "the caller's slice is not written")
+}
+
+func TestCPUOff(t *testing.T) {
+	assert.Nil(t, cpuOff(nil), "no build information")
+	arm := &debug.BuildInfo{GoVersion: "go1.26.8", Settings: []debug.BuildSetting{{Key: "GOARCH", Value: "arm64"}}}
+	assert.Nil(t, cpuOff(arm), "no CPUID options off x86")
+	old := &debug.BuildInfo{GoVersion: "go1.23.0", Settings: []debug.BuildSetting{{Key: "GOARCH", Value: "amd64"}, {Key: "GOAMD64", Value: "v1"}}}
+	assert.Nil(t, cpuOff(old), "a release whose options are not known")
+	if runtime.GOARCH == "amd64" {
+		bi, ok := debug.ReadBuildInfo()
+		require.True(t, ok)
+		level := "v1"
+		for _, s := range bi.Settings {
+			if s.Key == "GOAMD64" {
+				level = s.Value
+			}
+		}
+		got := cpuOff(bi)
+		assert.Equal(t, env.CPUOff(runtime.Version(), level), got, "this binary's release and level")
+		t.Logf("GODEBUG for this binary here: %s", strings.Join(got, ","))
+	}
 }
 
 func TestDeadline(t *testing.T) {
 	c := &counter{lim: withDefaults(Limits{}), start: time.Now()}
-	d, err := c.deadline(0)
+	d, err := c.deadline(0, 0)
 	require.NoError(t, err)
 	assert.Equal(t, firstDeadline, d, "nothing is known of the first process")
-	d, err = c.deadline(5e6)
+	d, err = c.deadline(5e6, 0)
 	require.NoError(t, err)
 	assert.Equal(t, baseDeadline+4*time.Second, d, "four times the expected instructions at the slowest assumed rate")
 	c.rate = 500e6
-	d, err = c.deadline(1e9)
+	d, err = c.deadline(1e9, 0)
 	require.NoError(t, err)
 	assert.Equal(t, baseDeadline+8*time.Second, d)
+	d, err = c.deadline(1e9, 30*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, baseDeadline+2*time.Minute, d, "four times the expected wall time when it is longer")
 
 	c.lim.Timeout = time.Second
-	d, err = c.deadline(1e12)
+	d, err = c.deadline(1e12, time.Hour)
 	require.NoError(t, err)
 	assert.Equal(t, time.Second, d, "Limits.Timeout when set")
 
 	c.start = time.Now().Add(-c.lim.Total - time.Second)
-	_, err = c.deadline(1)
+	_, err = c.deadline(1, 0)
 	assert.Equal(t, ReasonDeadline, ReasonOf(err))
 	assert.ErrorContains(t, err, "passed its limit")
+}
+
+func TestWallPerOp(t *testing.T) {
+	first := Run{N: N1, Wall: 1300 * time.Millisecond}
+	assert.Equal(t, opWall{perOp: 4500 * time.Microsecond}, firstWallPerOp(first, 4.5e6), "the native ns/op")
+	assert.Equal(t, opWall{perOp: 650 * time.Millisecond}, firstWallPerOp(first, 0), "without it, the first process over its N1 ops: a bound")
+	w1, bound := 1500*time.Millisecond, 30*time.Second
+	assert.Equal(t, opWall{perOp: 40 * time.Millisecond, measured: true}, wallPerOp(8*time.Second, w1, 200, bound), "a difference beyond the first's wall time and a tenth of the bound")
+	assert.Equal(t, opWall{perOp: 15 * time.Millisecond}, wallPerOp(690*time.Millisecond, w1, 46, bound),
+		"a difference within what the load can make of the first's wall time estimates, not measures")
+	assert.Equal(t, opWall{perOp: time.Millisecond}, wallPerOp(2*time.Second, w1, 2000, bound), "below a tenth of the bound: not measured")
+	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(50*time.Millisecond, w1, 100, bound), "a difference in the noise bounds it")
+	assert.Equal(t, opWall{perOp: wallNoise / 100}, wallPerOp(-time.Second, w1, 100, bound), "a negative one too")
+	assert.Equal(t, opWall{}, wallPerOp(time.Second, w1, 0, bound))
+
+	assert.Equal(t, 750, WallK(30*time.Second, 40*time.Millisecond))
+	assert.Equal(t, 1, WallK(time.Second, time.Minute), "at least one op")
+	assert.Equal(t, MaxK, WallK(time.Second, 0), "nothing known")
+	assert.Equal(t, MaxK, WallK(time.Hour, time.Nanosecond))
+}
+
+func TestPlan(t *testing.T) {
+	c := &counter{lim: withDefaults(Limits{})}
+	k, capped, final := c.plan(1e5, 0, -1, opWall{perOp: 4500 * time.Microsecond})
+	assert.Equal(t, 6666, k, "a native 4.5 ms/op fills the 30 s bound at 6666 ops, below the budget's 10000")
+	assert.Contains(t, capped, "6666 ops fill the 30s a process's ops may take")
+	assert.False(t, final, "an estimate not yet measured under valgrind may grow")
+
+	k, capped, final = c.plan(58e3, 200, -1, opWall{perOp: 40 * time.Millisecond, measured: true})
+	assert.Equal(t, 750, k)
+	assert.Contains(t, capped, "at about 40ms an op under valgrind, 750 ops fill the 30s")
+	assert.True(t, final, "a measured op time holds")
+
+	k, capped, final = c.plan(4000, 2200, -1, opWall{perOp: wallNoise / 2200})
+	assert.Equal(t, 220000, k, "the growth per step holds k, not the wall time of ops lost in the noise")
+	assert.Empty(t, capped)
+	assert.False(t, final)
+
+	k, capped, final = c.plan(4000, 0, 1<<20, opWall{})
+	assert.Equal(t, 1024, k)
+	assert.Contains(t, capped, "heap limit")
+	assert.True(t, final)
 }
 
 func TestErrorMessage(t *testing.T) {
@@ -422,4 +517,55 @@ func TestValgrindArgs(t *testing.T) {
 		valgrindArgs("/tmp/100%/v.log"), "valgrind expands %p and %q{...} in --log-file")
 	assert.Equal(t, []string{"-test.run=^$", "-test.bench=^BenchmarkX$/^n=1$", "-test.count=1", "-test.cpu=1", "-test.benchmem=true", "-test.benchtime=1002x", "-test.short=true"},
 		testArgs(Target{Benchmark: "BenchmarkX/n=1", Args: []string{"-test.short=true"}}, 1002))
+}
+
+func TestChildrenNote(t *testing.T) {
+	run := func(n int, faults int64, cpu time.Duration) Run { return Run{N: n, ChildFaults: faults, ChildCPU: cpu} }
+	assert.Empty(t, childrenNote([]Run{run(2, 0, 0), run(1002, 0, 0), run(1002, 0, 0)}, 2, 1002), "none started")
+	assert.Empty(t, childrenNote([]Run{run(2, -1, 0), run(1002, 500, 0)}, 2, 1002), "a process that did not say: cannot tell")
+	assert.Empty(t, childrenNote([]Run{run(2, 100, 0), run(1002, -1, 0)}, 2, 1002))
+	assert.Empty(t, childrenNote([]Run{run(2, 100, 0)}, 2, 1002), "no process at N2")
+
+	perOp := childrenNote([]Run{run(2, 1751, 49*time.Millisecond), run(52, 40000, time.Second), run(156, 135527, 4038*time.Millisecond), run(156, 135000, 4*time.Second)}, 2, 156)
+	assert.Equal(t, "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 156): "+
+		"their instructions are not in the count", perOp, "the fewest at N2; the search's process at 52 is not one")
+	assert.Contains(t, childrenNote([]Run{run(2, 0, 0), run(100002, 900, 0)}, 2, 100002), "starts processes as it runs", "none at N1, some at N2")
+	assert.Contains(t, childrenNote([]Run{run(2, 1700, 0), run(3, 2550, 0)}, 2, 3), "starts processes as it runs", "one op more: half again")
+
+	once := childrenNote([]Run{run(2, 876, 35*time.Millisecond), run(125002, 872, 24*time.Millisecond), run(125002, 880, 0)}, 2, 125002)
+	assert.Contains(t, once, "the benchmark started processes (876 minor page faults and 35ms of CPU at N = 2, 872 and 24ms at N = 125002; not growing with N")
+	assert.Contains(t, childrenNote([]Run{run(2, 1700, 0), run(3, 1800, 0)}, 2, 3), "not growing with N", "less than half of what one op more would add")
+}
+
+func TestWriteChildren(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "children.json")
+	t.Setenv(EnvChildren, path)
+	t.Setenv(child.EnvResult, "")
+	require.NoError(t, WriteChildren())
+	_, err := os.Stat(path)
+	assert.True(t, os.IsNotExist(err), "not a child: nothing written")
+
+	t.Setenv(child.EnvResult, filepath.Join(t.TempDir(), "result.json"))
+	t.Setenv(child.EnvParent, strconv.Itoa(os.Getppid()))
+	require.NoError(t, WriteChildren())
+	c, ok := readChildren(path)
+	if runtime.GOOS == "linux" || runtime.GOOS == "freebsd" {
+		require.True(t, ok, "written in a child")
+		assert.GreaterOrEqual(t, c.MinorFaults, int64(0))
+	} else {
+		assert.False(t, ok, "no getrusage here")
+	}
+
+	t.Setenv(EnvChildren, filepath.Join(t.TempDir(), "missing", "children.json"))
+	err = WriteChildren()
+	if ok {
+		assert.ErrorContains(t, err, "benchkit: count: cannot write the resource use of the processes this one started")
+	}
+
+	_, ok = readChildren(filepath.Join(t.TempDir(), "none.json"))
+	assert.False(t, ok, "a process that wrote nothing")
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"minor_faults":-3}`), 0o600))
+	_, ok = readChildren(bad)
+	assert.False(t, ok)
 }

@@ -39,9 +39,20 @@
 // its own difference when that is at least 20 noise floors, else by
 // growing k a hundredfold) and a further process runs, at most
 // [MaxSteps] of them. k is capped at [MaxK], by the steps' growth (at
-// most ×100 a step), and so that the k ops allocate at most the heap limit
+// most ×100 a step), so that the k ops allocate at most the heap limit
 // ([DefaultHeapBytes], from the B/op each process prints): with the
-// garbage collector off, every byte allocated stays.
+// garbage collector off, every byte allocated stays; and so that the k
+// ops take at most [DefaultOpsWall] under valgrind ([Limits.OpsWall]),
+// at the wall time an op is estimated to take: the native ns/op (or the
+// first process's wall time over its N1 ops), then each search process's
+// wall time beyond the first's over its k. That bound ends the search
+// only when the difference is at least the first process's wall time and
+// a tenth of the bound (the load alone can double a process's wall
+// time); a smaller one only slows k's growth. The budget's instructions
+// take seconds, so only an op whose time is mostly not instructions (it
+// sleeps, waits, runs other processes) reaches the bound; a process
+// whose ops took more than 5/4 of it moves N2 down to the ops that fit.
+// [Result.Capped] says which limit held k.
 //
 // [Limits.Repeats] processes run at N2 ([DefaultRepeats], two, unless
 // set), each read against the one at N1; I is the mean of their per-op
@@ -57,10 +68,18 @@
 // # Settings
 //
 // Every process runs with GODEBUG=asyncpreemptoff=1,memprofilerate=0
-// (after the caller's own GODEBUG), GOMAXPROCS=1, GOGC=off,
-// GOMEMLIMIT=off and BENCHKIT_WARMUP=off, plus the child markers
+// (after the caller's own GODEBUG and the cpu options below), GOMAXPROCS=1,
+// GOGC=off, GOMEMLIMIT=off and BENCHKIT_WARMUP=off, plus the child markers
 // (child.Env) so that benchkit.Main in the child only runs the benchmark:
 //
+//   - cpu.<feature>=off for each of the Go runtime's GODEBUG cpu options
+//     (those the binary's Go release and GOAMD64 level register, from
+//     its build information) whose feature this CPU lacks (env.CPUOff):
+//     valgrind presents a fixed CPU model, which may claim a feature this
+//     CPU lacks (valgrind 3.19 claims RDTSCP on AMD EPYC VMs without it),
+//     and the runtime would then execute an instruction valgrind cannot
+//     decode here and die of SIGILL; with them off the count follows the
+//     path the binary takes natively;
 //   - asyncpreemptoff: valgrind mishandles the signal Go's asynchronous
 //     preemption sends (callgrind aborts on it), and the signal arrives
 //     on a timer, a count that depends on time;
@@ -94,8 +113,14 @@
 // (benchkit.LoopWithSetup's setup function and its StopTimer/StartTimer
 // pairs, a b.StopTimer section in a b.N loop). Work that runs once per
 // run of the benchmark function (setup before b.Loop, Track's bookkeeping)
-// cancels. Instructions are the ones valgrind's virtual CPU executes: on
-// amd64, valgrind 3.19 offers no AVX-512, so code that picks an
+// cancels. Instructions of the processes the benchmark starts are not
+// counted: valgrind runs without --trace-children and counts its own
+// process only. Each process of a count writes, at its end, the resource
+// use of the processes it started and waited for
+// (getrusage(RUSAGE_CHILDREN), [EnvChildren]), and [Result.Children] says
+// when the benchmark started any and whether they grew with N, so ran per
+// op and are missing from the count. Instructions are the ones valgrind's
+// virtual CPU executes: on amd64, valgrind 3.19 offers no AVX-512, so code that picks an
 // implementation by CPU feature (the runtime's memmove, bytes.Index) is
 // counted on the path it takes on such a CPU. A count sees the code path;
 // it misses what makes the same instructions slower or faster: cache
@@ -107,8 +132,9 @@
 // [Find] returns an [*Error] when valgrind is not on PATH (with the
 // command that installs it) or the platform is one valgrind does not run
 // on; [Instructions] one when the binary was built with -race, -msan or
-// -asan, when a process fails (valgrind's message for an instruction it
-// cannot decode is named), passes its deadline, prints no result for the
+// -asan, when a process fails (for an instruction valgrind cannot decode
+// or a SIGILL, its bytes and the GODEBUG setting that may avoid it),
+// passes its deadline, prints no result for the
 // benchmark (it skipped, or the name selects nothing), or valgrind's
 // summary has no count. Every process has a deadline, and child.Run
 // kills it at the deadline or when this process dies.

@@ -1,6 +1,7 @@
 package count_test
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -82,4 +83,49 @@ func TestInstructionsErrors(t *testing.T) {
 		}
 		assert.Len(t, r.Runs, 1, "%s: the first process says it", tc.bench)
 	}
+}
+
+// TestInstructionsBlockProfile counts a benchmark that blocks on a
+// channel with the block profiler at rate 1: each blocking event reads
+// the CPU's tick counter, with RDTSCP where the runtime believes the CPU
+// has it. valgrind's CPU model may claim RDTSCP where this CPU lacks it;
+// the count then turns it off, and the process runs as it does natively
+// instead of dying of SIGILL.
+func TestInstructionsBlockProfile(t *testing.T) {
+	vg := testbin.Valgrind(t)
+	bin := testbin.Build(t, "./testdata/system")
+	r, err := count.Instructions(vg, count.Target{Binary: bin, Benchmark: "BenchmarkBlocks"}, count.Limits{NsPerOp: 1000})
+	require.NoError(t, err)
+	t.Logf("%.1f instructions/op (N %d→%d, %d processes, %v)", r.PerOp, r.N1, r.N2, len(r.Runs), r.Wall)
+	assert.Greater(t, r.PerOp, 100.0, "a round trip between two goroutines")
+	assert.Empty(t, r.Children, "no process started")
+	assert.Equal(t, int64(0), r.Runs[0].ChildFaults, "and each process said so")
+}
+
+// TestInstructionsChildren counts benchmarks that start /bin/true: every
+// op (its processes' wall time bounds N2, and the result says that
+// their instructions are not in the count), and once before the loop (it
+// says they did not grow with N).
+func TestInstructionsChildren(t *testing.T) {
+	vg := testbin.Valgrind(t)
+	if _, err := os.Stat("/bin/true"); err != nil {
+		t.Skipf("needs /bin/true: %v", err)
+	}
+	bin := testbin.Build(t, "./testdata/system")
+	const opsWall = 5 * time.Second
+	r, err := count.Instructions(vg, count.Target{Binary: bin, Benchmark: "BenchmarkExecTrue"}, count.Limits{NsPerOp: 4.5e6, OpsWall: opsWall})
+	require.NoError(t, err)
+	t.Logf("ExecTrue: %.1f instructions/op (N %d→%d, %d processes, %v); capped: %s; children: %s", r.PerOp, r.N1, r.N2, len(r.Runs), r.Wall, r.Capped, r.Children)
+	assert.Contains(t, r.Capped, "fill the 5s a process's ops may take", "the processes' wall time bounds N2 before the budget")
+	assert.Contains(t, r.Children, "starts processes as it runs")
+	assert.Contains(t, r.Children, "their instructions are not in the count")
+	for _, run := range r.Runs {
+		assert.Greater(t, run.ChildFaults, int64(0), "every process started /bin/true")
+	}
+
+	r, err = count.Instructions(vg, count.Target{Binary: bin, Benchmark: "BenchmarkExecOnce"}, count.Limits{NsPerOp: 1000})
+	require.NoError(t, err)
+	t.Logf("ExecOnce: %.1f instructions/op (N %d→%d, %d processes, %v); children: %s", r.PerOp, r.N1, r.N2, len(r.Runs), r.Wall, r.Children)
+	assert.Empty(t, r.Capped)
+	assert.Contains(t, r.Children, "not growing with N")
 }

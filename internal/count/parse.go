@@ -55,22 +55,83 @@ func ParseIRefs(text string) (int64, error) {
 }
 
 // problems are what valgrind prints when it cannot run a program, with
-// what the message should say about it.
+// what the message should say about it. An instruction valgrind cannot
+// decode is [illegalInstruction]'s.
 var problems = []struct{ sign, say string }{
-	{"unhandled instruction bytes", "valgrind cannot decode an instruction the binary executes (assembly or a CPU feature this valgrind does not emulate): count on a newer valgrind, or this benchmark cannot be counted"},
 	{"Valgrind's memory management: out of memory", "valgrind ran out of memory: count with a smaller budget"},
 	{"the 'impossible' happened", "valgrind crashed: count on a newer valgrind"},
 	{"Assertion", "valgrind failed an internal check: count on a newer valgrind"},
 }
 
-// diagnose returns what the valgrind log text says went wrong, or "".
-func diagnose(text string) string {
+// diagnose returns what valgrind's log text, or the process's output
+// (stdout and stderr), says went wrong, or "".
+func diagnose(logText, output string) string {
+	if d := illegalInstruction(logText, output); d != "" {
+		return d
+	}
 	for _, p := range problems {
-		if strings.Contains(text, p.sign) {
+		if strings.Contains(logText, p.sign) {
 			return p.say
 		}
 	}
 	return ""
+}
+
+// Where the bytes of an illegal instruction are printed: valgrind's log
+// for one it cannot decode,
+//
+//	==12345== vex amd64->IR: unhandled instruction bytes: 0xF 0x1 0xF9 0x48
+//
+// and the Go runtime's report of a SIGILL, on the process's stderr,
+//
+//	instruction bytes: 0xf 0x1 0xf9 0x48 0xc1
+var (
+	unhandledBytes = regexp.MustCompile(`unhandled instruction bytes:((?:[ \t]+0x[0-9A-Fa-f]{1,2})+)`)
+	goSIGILLBytes  = regexp.MustCompile(`(?m)^instruction bytes:((?:[ \t]+0x[0-9A-Fa-f]{1,2})+)`)
+)
+
+// featureInstructions are instructions of a CPU feature the Go runtime
+// chooses at run time, by their first bytes, with the GODEBUG setting
+// that turns the feature off.
+var featureInstructions = []struct{ bytes, name, setting string }{
+	{"0F 01 F9", "RDTSCP", "cpu.rdtscp=off"},
+}
+
+// illegalInstruction says which instruction the process could not
+// execute, from the bytes valgrind's log or the Go runtime's SIGILL
+// report gives (the first 10), with what may avoid it; "" when neither
+// has any. valgrind presents a fixed CPU model whose features need not
+// be this CPU's, so the instruction may be one that code choosing by CPU
+// feature (the Go runtime, a library's assembly) does not execute
+// natively here: a GODEBUG=cpu.<feature>=off setting (the count passes
+// the caller's GODEBUG on) then keeps it off that path.
+func illegalInstruction(logText, output string) string {
+	what := "valgrind cannot decode an instruction the process executes"
+	m := unhandledBytes.FindStringSubmatch(logText)
+	if m == nil {
+		if m = goSIGILLBytes.FindStringSubmatch(output); m == nil {
+			return ""
+		}
+		what = "the process died of SIGILL (an illegal instruction) under valgrind"
+	}
+	fields := strings.Fields(m[1])
+	fields = fields[:min(len(fields), 10)]
+	bytes := make([]string, 0, len(fields))
+	for _, f := range fields {
+		v, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(f), "0x"), 16, 8)
+		bytes = append(bytes, fmt.Sprintf("%02X", v))
+	}
+	hex := strings.Join(bytes, " ")
+	avoid := "a GODEBUG=cpu.<feature>=off setting for the run (the Go runtime's features on x86: $(go env GOROOT)/src/internal/cpu/cpu_x86.go) may avoid it"
+	for _, fi := range featureInstructions {
+		if strings.HasPrefix(hex, fi.bytes) {
+			what += " (" + fi.name + ")"
+			avoid = "GODEBUG=" + fi.setting + " for the run may avoid it"
+		}
+	}
+	return fmt.Sprintf("%s, bytes %s: valgrind presents a fixed CPU model whose features need not be this CPU's, "+
+		"so code that picks instructions by CPU feature (the Go runtime, assembly) can take a path it does not take natively; %s; "+
+		"else the instruction is one this valgrind does not emulate: count on a newer valgrind, or this benchmark cannot be counted", what, hex, avoid)
 }
 
 // resultLine finds the result line go test prints for the benchmark named

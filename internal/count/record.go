@@ -40,7 +40,7 @@ func Record(res Result, err error) registry.InstrCount {
 	c := registry.InstrCount{
 		PerOp: res.PerOp, N1: res.N1, N2: res.N2, Total1: res.Total1, Total2: res.Total2, ResolutionPct: res.ResolutionPct,
 		PerOps: res.PerOps, HalfWidthPct: res.HalfWidthPct,
-		Capped: res.Capped, Processes: len(res.Runs), Wall: res.Wall, Valgrind: res.Valgrind,
+		Capped: res.Capped, Children: res.Children, Processes: len(res.Runs), Wall: res.Wall, Valgrind: res.Valgrind,
 	}
 	if err != nil {
 		c.PerOp, c.Reason, c.Error = -1, string(ReasonFailed), err.Error()

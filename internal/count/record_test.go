@@ -26,10 +26,13 @@ func TestArgs(t *testing.T) {
 // TestRecord: a count becomes the registry's record; an error becomes
 // PerOp -1 with its reason, message and output.
 func TestRecord(t *testing.T) {
-	c := Record(Result{PerOp: 1234.5, N1: 2, N2: 1000, ResolutionPct: 0.01, Runs: make([]Run, 3), Valgrind: "valgrind-3.19.0"}, nil)
+	c := Record(Result{PerOp: 1234.5, N1: 2, N2: 1000, ResolutionPct: 0.01, Runs: make([]Run, 3), Valgrind: "valgrind-3.19.0",
+		Capped: "the heap limit", Children: "the benchmark started processes"}, nil)
 	assert.True(t, c.Counted())
 	assert.Equal(t, 1234.5, c.PerOp)
 	assert.Equal(t, 3, c.Processes)
+	assert.Equal(t, "the heap limit", c.Capped)
+	assert.Equal(t, "the benchmark started processes", c.Children)
 
 	c = Record(Result{}, &Error{Reason: ReasonMissing, Message: "no valgrind: apt-get install valgrind", Output: "out"})
 	assert.False(t, c.Counted())

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/env"
 )
 
 // Valgrind is a valgrind that can count: its path and the version it
@@ -65,19 +66,56 @@ func checkPlatform(goos, goarch string) error {
 			"not on %s/%s (nor on macOS since 10.14, nor on Windows): count on a Linux machine, a Linux container or a Linux CI runner", goos, goarch)}
 }
 
-// checkBuild returns an *Error with ReasonBuild when the test binary at
-// path was built with -race, -msan or -asan (its build information says
-// so), nil otherwise and when the build information cannot be read (the
-// processes then say what goes wrong).
-func checkBuild(path, name string) error {
+// readBuild returns the build information of the test binary at path,
+// nil when it cannot be read (the processes then say what goes wrong).
+func readBuild(path string) *debug.BuildInfo {
 	bi, err := buildinfo.ReadFile(path)
 	if err != nil {
+		return nil
+	}
+	return bi
+}
+
+// checkBuild returns an *Error with ReasonBuild when the test binary at
+// path was built with -race, -msan or -asan (its build information bi
+// says so), nil otherwise and when bi is nil.
+func checkBuild(bi *debug.BuildInfo, path, name string) error {
+	if bi == nil {
 		return nil
 	}
 	if flag := shadowFlag(bi.Settings); flag != "" {
 		return errorf(ReasonBuild, name, "the test binary %s was built with %s, whose shadow memory valgrind cannot host: count a build without %s", path, flag, flag)
 	}
 	return nil
+}
+
+// cpuOff returns the GODEBUG settings that turn off, in a binary with
+// the build information bi, the CPU features this CPU lacks
+// (env.CPUOff for its Go release and GOAMD64 level, "cpu.rdtscp=off"):
+// valgrind presents a fixed CPU model chosen by the host's level, whose
+// feature table can claim what the host lacks (valgrind 3.19 claims
+// RDTSCP on AMD EPYC VMs without it), and a runtime that believes it has
+// the feature executes an instruction valgrind cannot decode here and
+// dies of SIGILL. With these, a count follows the path the binary takes
+// natively.
+// Nil for a binary built for neither amd64 nor 386, or when bi is nil.
+func cpuOff(bi *debug.BuildInfo) []string {
+	if bi == nil {
+		return nil
+	}
+	arch, level := "", ""
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "GOARCH":
+			arch = s.Value
+		case "GOAMD64":
+			level = s.Value
+		}
+	}
+	if arch != "amd64" && arch != "386" {
+		return nil
+	}
+	return env.CPUOff(bi.GoVersion, level)
 }
 
 // shadowFlag returns the build flag among -race, -msan and -asan that

@@ -183,6 +183,10 @@ type InstrCount struct {
 	ResolutionPct float64
 	// Capped says why N2 stopped short of the instruction budget, or "".
 	Capped string
+	// Children says that the benchmark started processes, whose
+	// instructions are not counted, and whether they ran per op; "" when
+	// none was seen.
+	Children string
 	// Processes is how many valgrind processes the count ran, and Wall
 	// their wall time in all.
 	Processes int

@@ -254,7 +254,8 @@ func TestAgainstInstructions(t *testing.T) {
 	a.GatePct, a.GateAllocs, a.GateInstr = 0, false, 2
 	w := &a.Benches[0]
 	w.Allocs = against.Count{Base: 1, New: 1}
-	w.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 29736}, DeltaPct: 5.34, TolerancePct: 0.25, Changed: true}
+	w.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 29736, Children: "the benchmark started processes"},
+		DeltaPct: 5.34, TolerancePct: 0.25, Changed: true}
 	w.GatesFailed = []string{against.GateInstr}
 	miss := a.Benches[0]
 	miss.Name, miss.GatesFailed = "Miss-2", nil
@@ -272,6 +273,8 @@ func TestAgainstInstructions(t *testing.T) {
 	assert.Contains(t, row, "instr/op +5.34%; time slower: the interval excludes 0")
 	lineWith(t, out, "· instr/op: instructions per op counted under valgrind in each binary the same way")
 	lineWith(t, out, "Miss-2: instructions not counted in the base (valgrind-missing): no valgrind on PATH: apt-get install valgrind")
+	lineWith(t, out, "Work-2: instructions counted in this binary's benchmark process only: the benchmark started processes")
+	assert.NotContains(t, out, "counted in the base's benchmark process only")
 	lineWith(t, out, "gate instructions 2%: FAILED (Work-2)")
 	require.Len(t, an.Failures, 1)
 	assert.Contains(t, an.Failures[0], "Work-2 executes +5.34% more instructions per op (28229 → 29736), beyond the 2% instruction gate")

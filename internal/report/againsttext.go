@@ -341,7 +341,8 @@ func countCell(c against.Count) string {
 }
 
 // instrNotes say, one line per binary and reason, which benchmarks could
-// not be counted and why (the message names the fix).
+// not be counted and why (the message names the fix), then which were
+// counted in their own process only: they started processes.
 func instrNotes(a *against.Result) []string {
 	var order []string
 	names := map[string][]string{}
@@ -366,6 +367,19 @@ func instrNotes(a *against.Result) []string {
 	out := make([]string, 0, len(order))
 	for _, key := range order {
 		out = append(out, listNames(names[key], 8)+": instructions not counted in "+key)
+	}
+	for _, b := range a.Benches {
+		if b.Instr == nil {
+			continue
+		}
+		for _, side := range []struct {
+			name string
+			c    registry.InstrCount
+		}{{"the base", b.Instr.Base}, {"this binary", b.Instr.New}} {
+			if side.c.Counted() && side.c.Children != "" {
+				out = append(out, b.Name+": instructions counted in "+side.name+"'s benchmark process only: "+side.c.Children)
+			}
+		}
 	}
 	return out
 }

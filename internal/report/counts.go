@@ -16,7 +16,8 @@ type countFinding struct {
 // one line per distinct reason a count failed, naming the rows it failed
 // for (a missing valgrind is one line, not one per benchmark), with the
 // failed process's output when there is one row; then one line per row
-// whose N2 stopped short of the budget.
+// whose N2 stopped short of the budget, and one per row whose benchmark
+// started processes (their instructions are not counted).
 func countFindings(rows []Row) []countFinding {
 	var order []string
 	names := map[string][]string{}
@@ -48,6 +49,11 @@ func countFindings(rows []Row) []countFinding {
 			out = append(out, countFinding{text: fmt.Sprintf(
 				"%s: instructions counted over N2 − N1 = %d ops, short of the budget: %s; the noise of two processes can move the count by %s%%",
 				r.Display, c.N2-c.N1, c.Capped, fmtNum(c.ResolutionPct))})
+		}
+	}
+	for _, r := range rows {
+		if c := r.Count; c != nil && c.Counted() && c.Children != "" {
+			out = append(out, countFinding{text: r.Display + ": instructions counted in the benchmark's process only: " + c.Children})
 		}
 	}
 	return out

@@ -15,14 +15,16 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
-// countedFixture is the fixture with instructions counted for Clean,
-// Noisy failed under valgrind with its output, and the eliminated
-// benchmark counted short of the budget.
+// countedFixture is the fixture with instructions counted for Clean (a
+// benchmark that started processes), Noisy failed under valgrind with
+// its output, and the eliminated benchmark counted short of the budget.
 func countedFixture() Input {
 	in := fixture()
 	in.Benches[0].Count = &registry.InstrCount{PerOp: 16021.6, N1: 2, N2: 62502, Total1: 14_000_000, Total2: 14_000_000 + 1_001_350_000,
 		ResolutionPct: 0.04, Processes: 4, Wall: 3500 * time.Millisecond, Valgrind: "valgrind-3.19.0",
-		PerOps: []float64{16021.5, 16021.7}, HalfWidthPct: 0.0079}
+		PerOps: []float64{16021.5, 16021.7}, HalfWidthPct: 0.0079,
+		Children: "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 62502): " +
+			"their instructions are not in the count"}
 	in.Benches[1].Count = &registry.InstrCount{PerOp: -1, Reason: "failed", Error: "count: BenchmarkNoisy: the process at -test.benchtime=2x failed under valgrind (exit status 2)",
 		Output: "panic: boom\n\ngoroutine 1 [running]:\n"}
 	in.Benches[3].Count = &registry.InstrCount{PerOp: 3.2, N1: 2, N2: 1_000_000_002, Total1: 14_000_000, Total2: 3_214_000_000,
@@ -48,6 +50,8 @@ func TestCountsText(t *testing.T) {
 	assert.NotContains(t, f, "count: ", "the package's prefix is dropped")
 	assert.Contains(t, text, Prefix+"      panic: boom\n", "the failed process's output is quoted")
 	lineWith(t, text, "Sum/eliminated-2: instructions counted over N2 − N1 = 1000000000 ops, short of the budget", "0.0125%")
+	lineWith(t, text, "Clean-2: instructions counted in the benchmark's process only: the benchmark starts processes as it runs")
+	assert.NotContains(t, text, "Noisy-2: instructions counted in", "said of counted benchmarks only")
 
 	// Without counts, no column and no legend line.
 	plain := renderFlat(t, fixture())
@@ -87,6 +91,7 @@ func TestCountsJSON(t *testing.T) {
 				Error     string
 				Output    string
 				Capped    string
+				Children  string
 				PerProc   []float64 `json:"per_process"`
 				HalfWidth *float64  `json:"halfwidth_pct"`
 			}
@@ -105,6 +110,8 @@ func TestCountsJSON(t *testing.T) {
 	assert.Equal(t, []float64{16021.5, 16021.7}, clean.Instructions.PerProc)
 	require.NotNil(t, clean.Instructions.HalfWidth)
 	assert.Equal(t, 0.0079, *clean.Instructions.HalfWidth)
+	assert.Contains(t, clean.Instructions.Children, "starts processes as it runs")
+	assert.Empty(t, elim.Instructions.Children)
 	require.NotNil(t, elim.Instructions)
 	assert.Nil(t, elim.Instructions.HalfWidth, "one process at N2: null")
 	assert.Equal(t, []float64{3.2}, elim.Instructions.PerProc)

@@ -141,12 +141,15 @@ type JSONInstructions struct {
 	Reason       string    `json:"reason"`
 	Error        string    `json:"error"`
 	Output       string    `json:"output"`
+	// Added within v1: that the benchmark started processes, whose
+	// instructions are not counted ("" when none was seen).
+	Children string `json:"children"`
 }
 
 // jsonInstrOf converts a count; per_op is null when it was not made.
 func jsonInstrOf(c registry.InstrCount) *JSONInstructions {
 	j := &JSONInstructions{
-		N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped,
+		N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped, Children: c.Children,
 		PerProcess: append([]float64{}, c.PerOps...), HalfWidthPct: known(c.HalfWidthPct),
 		Processes: c.Processes, WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: c.Reason, Error: c.Error, Output: c.Output,
 	}

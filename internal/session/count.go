@@ -67,13 +67,39 @@ func medianNs(runs []registry.Run) float64 {
 	return m
 }
 
+// reasonCompareOnly is the count.Reason recorded for a benchmark that
+// called control.Compare and neither Track nor Loop.
+const reasonCompareOnly count.Reason = "compare-only"
+
+// compareOnlyMessage says why such a benchmark is not counted, once for
+// all of them in the report's findings.
+const compareOnlyMessage = "control.Compare alone records no run to count: -benchkit.count=instructions counts the benchmarks " +
+	"that call benchkit.Track or benchkit.Loop"
+
+// compareOnly returns the names of the benchmarks of benches that
+// recorded comparisons (control.Compare) and no run (Track or Loop).
+func compareOnly(benches []registry.Bench) []string {
+	var out []string
+	for _, b := range benches {
+		if len(b.Runs) == 0 && (len(b.Comparisons) > 0 || b.DroppedComparisons > 0) {
+			out = append(out, b.Name)
+		}
+	}
+	return out
+}
+
 // countTracked counts the instructions per op of every benchmark Track
 // or Loop recorded in d.reg, one after another, each in processes of
 // this test binary under valgrind, and records each count (or why it
-// failed) under every key of the benchmark. It says on stderr what it is
-// doing, since each benchmark takes seconds.
+// failed) under every key of the benchmark; a benchmark that only called
+// control.Compare is recorded as not counted, with why. It says on
+// stderr what it is doing, since each benchmark takes seconds.
 func countTracked(d Deps) {
-	targets := countTargets(d.reg.Benchmarks())
+	benches := d.reg.Benchmarks()
+	for _, name := range compareOnly(benches) {
+		d.reg.SetCount(name, count.Record(count.Result{}, &count.Error{Reason: reasonCompareOnly, Message: compareOnlyMessage}))
+	}
+	targets := countTargets(benches)
 	if len(targets) == 0 {
 		return
 	}

@@ -1,13 +1,17 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
@@ -136,4 +140,48 @@ func TestCountTargets(t *testing.T) {
 	assert.Equal(t, countTarget{name: "BenchmarkA", keys: []string{"BenchmarkA", "BenchmarkA-4"}, nsPerOp: 20}, ts[0], "once per name, for every -cpu value")
 	assert.Equal(t, "BenchmarkB/size=1K", ts[1].name)
 	assert.Equal(t, "BenchmarkC-2", ts[2].name, "the suffix of the run's procs only")
+}
+
+func TestMainCountCompareOnly(t *testing.T) {
+	cmp := registry.Comparison{Result: verdict.Result{Baseline: "old", Candidates: []verdict.Estimate{{Name: "new", DeltaPct: 9, LoPct: 8, HiPct: 10, Verdict: verdict.Slower}}}}
+	fc := &fakeCounter{perOp: map[string]float64{"BenchmarkClean": 16021.6, "BenchmarkTwo": 40}}
+	h := newHarness("-test.bench=.", "-benchkit.count=instructions", "-benchkit.warmup=off")
+	h.deps.counter = fc.counter()
+	assert.Equal(t, 0, h.run(fakeM{run: func() {
+		h.record()
+		h.reg.AddComparison("BenchmarkCmp", cmp)
+		h.reg.AddComparison("BenchmarkCmpToo", cmp)
+	}}), "fails nothing")
+	assert.Len(t, fc.targets, 2, "the tracked benchmarks only")
+	out := h.stdout.String()
+	assert.Equal(t, 1, strings.Count(out, "control.Compare alone records no run to count"), "said once:\n%s", out)
+	assert.Contains(t, out, "Cmp, CmpToo: instructions not counted (compare-only): control.Compare alone records no run to count: "+
+		"-benchkit.count=instructions counts the benchmarks that")
+	assert.Contains(t, out, "call benchkit.Track or benchkit.Loop")
+	bs := h.reg.Benchmarks()
+	require.NotNil(t, bs[2].Count)
+	assert.Equal(t, "compare-only", bs[2].Count.Reason)
+
+	// A run of Compare-only benchmarks counts nothing, and says why.
+	fc = &fakeCounter{}
+	js := filepath.Join(t.TempDir(), "r.json")
+	h = newHarness("-test.bench=.", "-benchkit.count=instructions", "-benchkit.warmup=off", "-benchkit.json="+js)
+	h.deps.counter = fc.counter()
+	assert.Equal(t, 0, h.run(fakeM{run: func() { h.reg.AddComparison("BenchmarkCmp", cmp) }}))
+	assert.Empty(t, fc.targets)
+	assert.Contains(t, h.stdout.String(), "Cmp: instructions not counted (compare-only)")
+	assert.NotContains(t, h.stderr.String(), "counting the instructions", "no valgrind is looked for")
+	b, err := os.ReadFile(js)
+	require.NoError(t, err)
+	var rep struct {
+		Benchmarks []struct {
+			Name         string
+			Instructions *struct{ Reason, Error string }
+		}
+	}
+	require.NoError(t, json.Unmarshal(b, &rep))
+	require.Len(t, rep.Benchmarks, 1)
+	require.NotNil(t, rep.Benchmarks[0].Instructions, "not null: the reason is there")
+	assert.Equal(t, "compare-only", rep.Benchmarks[0].Instructions.Reason)
+	assert.Contains(t, rep.Benchmarks[0].Instructions.Error, "benchkit.Track or benchkit.Loop")
 }

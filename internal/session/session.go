@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/child"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/report"
@@ -87,13 +88,18 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	strict.Store(cfg.Strict) // flags then fail their benchmark (benchkit's raise)
 	defer strict.Store(false)
 	if child.Is() {
-		// A fork of control.Compare or a run of -benchkit.against: the
-		// parent reports; this process only measures.
+		// A fork of control.Compare, a run of -benchkit.against or a
+		// process of a count: the parent reports; this process only
+		// measures (and, in a count's, says what processes it started).
 		child.Watch()
 		if err := child.Announce(); err != nil {
 			fmt.Fprintf(d.stderr, "benchkit: cannot tell the parent process this binary speaks the lockstep protocol: %v\n", err)
 		}
-		return m.Run()
+		code := m.Run()
+		if err := count.WriteChildren(); err != nil {
+			fmt.Fprintln(d.stderr, err)
+		}
+		return code
 	}
 	child.Pin() // the file forks re-execute, as it is now
 	if w := child.Stray(); w != "" {
