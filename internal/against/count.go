@@ -52,7 +52,7 @@ func (st *state) countAll(a *Result, fs *flag.FlagSet, stderr io.Writer) {
 // instrChange is the registry's record of a pair of counts; without both
 // counts, DeltaPct is NaN and nothing changed.
 func instrChange(p count.Paired) InstrChange {
-	ch := InstrChange{Base: count.Record(p.Base, p.BaseErr), New: count.Record(p.New, p.NewErr), DeltaPct: math.NaN()}
+	ch := InstrChange{Base: count.Outcome(p.Base, p.BaseErr), New: count.Outcome(p.New, p.NewErr), DeltaPct: math.NaN()}
 	if ch.Counted() {
 		ch.DeltaPct, ch.TolerancePct, ch.Changed = p.Change.DeltaPct, p.Change.TolerancePct, p.Change.Changed
 	}
@@ -83,7 +83,7 @@ func gateInstr(b *Bench, a Result) {
 // new binary's.
 func firstReason(c InstrChange) string {
 	if !c.Base.Counted() {
-		return c.Base.Reason
+		return string(c.Base.Reason)
 	}
-	return c.New.Reason
+	return string(c.New.Reason)
 }

@@ -2,7 +2,7 @@ package against
 
 import (
 	"github.com/benchkit/go-benchkit/control/verdict"
-	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/count"
 )
 
 // Binary identifies a test binary of a cross-build comparison, from its
@@ -93,7 +93,7 @@ type Bench struct {
 // under valgrind in each binary the same way, and the change from base to
 // new (package internal/count's Compare).
 type InstrChange struct {
-	Base, New registry.InstrCount
+	Base, New count.Result
 	// DeltaPct is new/base − 1 in percent (NaN unless both were counted);
 	// TolerancePct the largest |DeltaPct| that is not a change; Changed
 	// is |DeltaPct| > TolerancePct.

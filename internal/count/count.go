@@ -149,7 +149,19 @@ type Result struct {
 	Wall time.Duration
 	// Valgrind is the version that counted.
 	Valgrind string
+	// Reason, Error and Output say why the benchmark could not be
+	// counted ([Outcome]: a Reason, the message with the fix, and the end
+	// of the failing process's output, at most [MaxOutput] bytes); all ""
+	// when it was. PerOp is then -1.
+	Reason        Reason
+	Error, Output string
 }
+
+// Counted reports whether r holds a count.
+func (r Result) Counted() bool { return r.Reason == "" && r.PerOp >= 0 }
+
+// Processes is how many valgrind processes the count ran.
+func (r Result) Processes() int { return len(r.Runs) }
 
 // Instructions counts the instructions per op of t's benchmark with vg
 // (from [Find]) within lim, as the package doc describes. A benchmark

@@ -4,8 +4,7 @@ import (
 	"errors"
 	"flag"
 	"slices"
-
-	"github.com/benchkit/go-benchkit/internal/registry"
+	"strings"
 )
 
 // dropArgs are the flags a count's processes do not get: the go test
@@ -33,21 +32,33 @@ func Args(fs *flag.FlagSet) []string {
 	return args
 }
 
-// Record is the registry's record of a count: res, or why err says it
-// could not be counted (PerOp -1, the reason, the message with the fix
-// and the failing process's output).
-func Record(res Result, err error) registry.InstrCount {
-	c := registry.InstrCount{
-		PerOp: res.PerOp, N1: res.N1, N2: res.N2, Total1: res.Total1, Total2: res.Total2, ResolutionPct: res.ResolutionPct,
-		PerOps: res.PerOps, HalfWidthPct: res.HalfWidthPct,
-		Capped: res.Capped, Children: res.Children, Processes: len(res.Runs), Wall: res.Wall, Valgrind: res.Valgrind,
+// MaxOutput bounds the bytes of Result.Output (the end is kept, cut to
+// whole lines).
+const MaxOutput = 4096
+
+// Outcome is a count as the report shows it: res, or, when err says why
+// the benchmark could not be counted, a Result with PerOp -1, the reason,
+// the message with the fix and the end of the failing process's output.
+func Outcome(res Result, err error) Result {
+	if err == nil {
+		return res
 	}
-	if err != nil {
-		c.PerOp, c.Reason, c.Error = -1, string(ReasonFailed), err.Error()
-		var ce *Error
-		if errors.As(err, &ce) {
-			c.Reason, c.Error, c.Output = string(ce.Reason), ce.Message, ce.Output
-		}
+	res.PerOp, res.Reason, res.Error = -1, ReasonFailed, err.Error()
+	var ce *Error
+	if errors.As(err, &ce) {
+		res.Reason, res.Error, res.Output = ce.Reason, ce.Message, tail(ce.Output, MaxOutput)
 	}
-	return c
+	return res
+}
+
+// tail returns the whole lines within the last max bytes of s.
+func tail(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	t := s[len(s)-max:]
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		t = t[i+1:]
+	}
+	return t
 }

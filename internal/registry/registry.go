@@ -2,7 +2,6 @@ package registry
 
 import (
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -153,55 +152,7 @@ type Bench struct {
 	// recorded beyond that bound.
 	Comparisons        []Comparison
 	DroppedComparisons int
-	// Count is the benchmark's instructions per op, counted under
-	// valgrind after the run (-benchkit.count=instructions), or nil when
-	// it was not counted.
-	Count *InstrCount
 }
-
-// MaxCountOutput bounds the bytes of [InstrCount.Output] (the end is
-// kept).
-const MaxCountOutput = 4096
-
-// InstrCount is a benchmark's count of instructions per op under
-// valgrind (package internal/count), or why it could not be counted.
-type InstrCount struct {
-	// PerOp is the instructions per op, the mean of PerOps, or -1 when
-	// the benchmark could not be counted.
-	PerOp float64
-	// N1 and N2 are the ops of the processes, Total1 the instructions in
-	// all of the one at N1 and Total2 the median of those at N2.
-	N1, N2         int
-	Total1, Total2 int64
-	// PerOps are the per-op values of the processes at N2, each
-	// (T − Total1)/(N2 − N1), and HalfWidthPct the half-width of the 95%
-	// t-interval of their mean in percent of PerOp (-1 with one).
-	PerOps       []float64
-	HalfWidthPct float64
-	// ResolutionPct is how far the noise of two processes can move
-	// PerOp, in percent of it.
-	ResolutionPct float64
-	// Capped says why N2 stopped short of the instruction budget, or "".
-	Capped string
-	// Children says that the benchmark started processes, whose
-	// instructions are not counted, and whether they ran per op; "" when
-	// none was seen.
-	Children string
-	// Processes is how many valgrind processes the count ran, and Wall
-	// their wall time in all.
-	Processes int
-	Wall      time.Duration
-	// Valgrind is the version that counted ("valgrind-3.19.0").
-	Valgrind string
-	// Reason, Error and Output say why the benchmark could not be
-	// counted (a count.Reason, the message with the fix, and the end of
-	// the failing process's output, at most MaxCountOutput bytes); all ""
-	// when it was.
-	Reason, Error, Output string
-}
-
-// Counted reports whether c holds a count.
-func (c InstrCount) Counted() bool { return c.Reason == "" && c.PerOp >= 0 }
 
 // Registry holds the records of one process. The zero value is ready to use.
 type Registry struct {
@@ -326,24 +277,6 @@ func (r *Registry) AddComparison(name string, c Comparison) {
 	}
 }
 
-// SetCount records the named benchmark's instruction count, replacing
-// any earlier one; Output is cut to the whole lines within its last
-// MaxCountOutput bytes.
-func (r *Registry) SetCount(name string, c InstrCount) {
-	if n := len(c.Output); n > MaxCountOutput {
-		tail := c.Output[n-MaxCountOutput:]
-		if i := strings.IndexByte(tail, '\n'); i >= 0 {
-			tail = tail[i+1:]
-		}
-		c.Output = tail
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if b := r.bench(name); b != nil {
-		b.Count = &c
-	}
-}
-
 // Benchmarks returns deep copies of every benchmark's records, in the order
 // the names were first seen.
 func (r *Registry) Benchmarks() []Bench {
@@ -356,10 +289,6 @@ func (r *Registry) Benchmarks() []Bench {
 		c.Runs = slices.Clone(b.Runs)
 		c.Flags = slices.Clone(b.Flags)
 		c.Timeline = slices.Clone(b.Timeline)
-		if b.Count != nil {
-			cnt := *b.Count
-			c.Count = &cnt
-		}
 		c.Comparisons = make([]Comparison, len(b.Comparisons))
 		for i, cmp := range b.Comparisons {
 			c.Comparisons[i] = cmp.clone()

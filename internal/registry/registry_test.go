@@ -2,7 +2,6 @@ package registry
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"testing"
 
@@ -192,25 +191,4 @@ func TestAddFlagCountsAndCertainty(t *testing.T) {
 	for _, k := range []FlagKind{FlagTimerStopped, FlagAllocs, FlagMisuse} {
 		assert.True(t, k.Certain(), k)
 	}
-}
-
-func TestSetCount(t *testing.T) {
-	var r Registry
-	r.AddRun("B", Run{NsPerOp: 1})
-	r.SetCount("B", InstrCount{PerOp: 10, N1: 2, N2: 102})
-	r.SetCount("B", InstrCount{PerOp: 12, N1: 2, N2: 202})
-	bs := r.Benchmarks()
-	require.NotNil(t, bs[0].Count)
-	assert.Equal(t, 12.0, bs[0].Count.PerOp, "the latest count replaces the earlier")
-	assert.True(t, bs[0].Count.Counted())
-	bs[0].Count.PerOp = 99
-	assert.Equal(t, 12.0, r.Benchmarks()[0].Count.PerOp, "Benchmarks copies the count")
-
-	long := strings.Repeat("line of output\n", MaxCountOutput)
-	r.SetCount("C", InstrCount{PerOp: -1, Reason: "failed", Error: "it failed", Output: long + "last\n"})
-	c := r.Benchmarks()[1].Count
-	assert.LessOrEqual(t, len(c.Output), MaxCountOutput)
-	assert.True(t, strings.HasPrefix(c.Output, "line of output\n"), "cut at a line")
-	assert.True(t, strings.HasSuffix(c.Output, "last\n"), "the end is kept")
-	assert.False(t, c.Counted())
 }

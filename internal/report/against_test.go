@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"github.com/benchkit/go-benchkit/internal/against"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"math"
 	"strings"
 	"testing"
@@ -13,7 +14,6 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
-	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 func againstFixture() *against.Result {
@@ -254,13 +254,13 @@ func TestAgainstInstructions(t *testing.T) {
 	a.GatePct, a.GateAllocs, a.GateInstr = 0, false, 2
 	w := &a.Benches[0]
 	w.Allocs = against.Count{Base: 1, New: 1}
-	w.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 29736, Children: "the benchmark started processes"},
+	w.Instr = &against.InstrChange{Base: count.Result{PerOp: 28229}, New: count.Result{PerOp: 29736, Children: "the benchmark started processes"},
 		DeltaPct: 5.34, TolerancePct: 0.25, Changed: true}
 	w.GatesFailed = []string{against.GateInstr}
 	miss := a.Benches[0]
 	miss.Name, miss.GatesFailed = "Miss-2", nil
-	miss.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"},
-		New: registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"}, DeltaPct: math.NaN()}
+	miss.Instr = &against.InstrChange{Base: count.Result{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"},
+		New: count.Result{PerOp: -1, Reason: "valgrind-missing", Error: "count: no valgrind on PATH: apt-get install valgrind"}, DeltaPct: math.NaN()}
 	a.Benches = append(a.Benches, miss)
 	w = &a.Benches[0] // the append moved the slice
 	in := Input{Against: a}
@@ -307,7 +307,7 @@ func TestAgainstInstructions(t *testing.T) {
 	Annotations(&buf, in, Analyze(in))
 	assert.Contains(t, buf.String(), "::warning title=benchkit::Work-2 executes more instructions per op: 28229 → 29736 (+5.34%25)")
 
-	w.Instr = &against.InstrChange{Base: registry.InstrCount{PerOp: 28229}, New: registry.InstrCount{PerOp: 28230}, DeltaPct: 0.004, TolerancePct: 0.25}
+	w.Instr = &against.InstrChange{Base: count.Result{PerOp: 28229}, New: count.Result{PerOp: 28230}, DeltaPct: 0.004, TolerancePct: 0.25}
 	out = renderFlat(t, in)
 	assert.Contains(t, out, "28229 → 28230 (+0.00%, same within ±0.25%)")
 	assert.Contains(t, out, "time and instructions disagree: the instructions did not change, so the time difference is not in the code path")

@@ -3,12 +3,12 @@ package report
 import (
 	"fmt"
 	"github.com/benchkit/go-benchkit/internal/against"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
@@ -352,12 +352,12 @@ func instrNotes(a *against.Result) []string {
 		}
 		for _, side := range []struct {
 			name string
-			c    registry.InstrCount
+			c    count.Result
 		}{{"the base", b.Instr.Base}, {"this binary", b.Instr.New}} {
 			if side.c.Counted() {
 				continue
 			}
-			key := side.name + " (" + side.c.Reason + "): " + strings.TrimPrefix(side.c.Error, "count: ")
+			key := side.name + " (" + string(side.c.Reason) + "): " + strings.TrimPrefix(side.c.Error, "count: ")
 			if _, ok := names[key]; !ok {
 				order = append(order, key)
 			}
@@ -374,7 +374,7 @@ func instrNotes(a *against.Result) []string {
 		}
 		for _, side := range []struct {
 			name string
-			c    registry.InstrCount
+			c    count.Result
 		}{{"the base", b.Instr.Base}, {"this binary", b.Instr.New}} {
 			if side.c.Counted() && side.c.Children != "" {
 				out = append(out, b.Name+": instructions counted in "+side.name+"'s benchmark process only: "+side.c.Children)

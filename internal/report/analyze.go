@@ -19,6 +19,9 @@ func Analyze(in Input) Analysis {
 	for _, b := range in.Benches {
 		rows := splitProcs(b)
 		for i := range rows {
+			if c, ok := in.Counts[b.Name]; ok {
+				rows[i].Count = &c
+			}
 			analyzeRow(&rows[i], delta)
 		}
 		a.Rows = append(a.Rows, rows...)
@@ -95,7 +98,7 @@ func splitProcs(b registry.Bench) []Row {
 	}
 	rows := make([]Row, 0, len(procs))
 	for _, p := range procs {
-		r := Row{Name: b.Name, Display: benchname.Display(b.Name, p), Procs: p, Flags: b.Flags, Count: b.Count}
+		r := Row{Name: b.Name, Display: benchname.Display(b.Name, p), Procs: p, Flags: b.Flags}
 		for _, run := range b.Runs {
 			if run.Procs == p {
 				r.Runs = append(r.Runs, run)

@@ -27,7 +27,7 @@ func countFindings(rows []Row) []countFinding {
 		if c == nil || c.Counted() {
 			continue
 		}
-		key := c.Reason + "\x00" + c.Error
+		key := string(c.Reason) + "\x00" + c.Error
 		if _, seen := names[key]; !seen {
 			order = append(order, key)
 		}

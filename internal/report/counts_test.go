@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchunit"
-
-	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
 // countedFixture is the fixture with instructions counted for Clean (a
@@ -20,14 +19,15 @@ import (
 // its output, and the eliminated benchmark counted short of the budget.
 func countedFixture() Input {
 	in := fixture()
-	in.Benches[0].Count = &registry.InstrCount{PerOp: 16021.6, N1: 2, N2: 62502, Total1: 14_000_000, Total2: 14_000_000 + 1_001_350_000,
-		ResolutionPct: 0.04, Processes: 4, Wall: 3500 * time.Millisecond, Valgrind: "valgrind-3.19.0",
+	in.Counts = map[string]count.Result{}
+	in.Counts[in.Benches[0].Name] = count.Result{PerOp: 16021.6, N1: 2, N2: 62502, Total1: 14_000_000, Total2: 14_000_000 + 1_001_350_000,
+		ResolutionPct: 0.04, Runs: make([]count.Run, 4), Wall: 3500 * time.Millisecond, Valgrind: "valgrind-3.19.0",
 		PerOps: []float64{16021.5, 16021.7}, HalfWidthPct: 0.0079,
 		Children: "the benchmark starts processes as it runs (1751 minor page faults and 49ms of CPU at N = 2, 135000 and 4s at N = 62502): " +
 			"their instructions are not in the count"}
-	in.Benches[1].Count = &registry.InstrCount{PerOp: -1, Reason: "failed", Error: "count: BenchmarkNoisy: the process at -test.benchtime=2x failed under valgrind (exit status 2)",
+	in.Counts[in.Benches[1].Name] = count.Result{PerOp: -1, Reason: "failed", Error: "count: BenchmarkNoisy: the process at -test.benchtime=2x failed under valgrind (exit status 2)",
 		Output: "panic: boom\n\ngoroutine 1 [running]:\n"}
-	in.Benches[3].Count = &registry.InstrCount{PerOp: 3.2, N1: 2, N2: 1_000_000_002, Total1: 14_000_000, Total2: 3_214_000_000,
+	in.Counts[in.Benches[3].Name] = count.Result{PerOp: 3.2, N1: 2, N2: 1_000_000_002, Total1: 14_000_000, Total2: 3_214_000_000,
 		ResolutionPct: 0.0125, Capped: "N2 − N1 reached its limit of 1000000000 ops", PerOps: []float64{3.2}, HalfWidthPct: -1}
 	return in
 }
@@ -61,10 +61,10 @@ func TestCountsText(t *testing.T) {
 
 func TestCountsOneFindingPerReason(t *testing.T) {
 	in := fixture()
-	missing := registry.InstrCount{PerOp: -1, Reason: "valgrind-missing", Error: "count: instructions are counted under valgrind, and there is no valgrind on PATH: install it"}
+	missing := count.Result{PerOp: -1, Reason: "valgrind-missing", Error: "count: instructions are counted under valgrind, and there is no valgrind on PATH: install it"}
+	in.Counts = map[string]count.Result{}
 	for i := range 4 {
-		c := missing
-		in.Benches[i].Count = &c
+		in.Counts[in.Benches[i].Name] = missing
 	}
 	text := renderFlat(t, in)
 	f := lineWith(t, text, "instructions not counted (valgrind-missing)")

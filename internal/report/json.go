@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/benchkit/go-benchkit/internal/against"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"io"
 	"time"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/env"
-	"github.com/benchkit/go-benchkit/internal/registry"
 	"github.com/benchkit/go-benchkit/internal/stats"
 )
 
@@ -147,11 +147,11 @@ type JSONInstructions struct {
 }
 
 // jsonInstrOf converts a count; per_op is null when it was not made.
-func jsonInstrOf(c registry.InstrCount) *JSONInstructions {
+func jsonInstrOf(c count.Result) *JSONInstructions {
 	j := &JSONInstructions{
 		N1: c.N1, N2: c.N2, Total1: c.Total1, Total2: c.Total2, ResolutionPct: known(c.ResolutionPct), Capped: c.Capped, Children: c.Children,
 		PerProcess: append([]float64{}, c.PerOps...), HalfWidthPct: known(c.HalfWidthPct),
-		Processes: c.Processes, WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: c.Reason, Error: c.Error, Output: c.Output,
+		Processes: c.Processes(), WallNs: int64(c.Wall), Valgrind: c.Valgrind, Reason: string(c.Reason), Error: c.Error, Output: c.Output,
 	}
 	if c.Counted() {
 		j.PerOp = known(c.PerOp)

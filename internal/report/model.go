@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"github.com/benchkit/go-benchkit/internal/against"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/settings"
 	"math"
 	"time"
@@ -45,6 +46,10 @@ type Input struct {
 	Meta Meta
 	// Against is the cross-build comparison of -benchkit.against, or nil.
 	Against *against.Result
+	// Counts are the benchmarks' instructions per op under valgrind
+	// (-benchkit.count=instructions), or why each could not be counted,
+	// by the benchmark's name in Benches; nil without counts.
+	Counts map[string]count.Result
 }
 
 // Warmup summarises the warm-up that ran before the benchmarks.
@@ -245,7 +250,7 @@ type Row struct {
 	// (-benchkit.count=instructions), or why it could not be counted; nil
 	// when counts were off. It was counted at GOMAXPROCS=1, whatever the
 	// row's procs.
-	Count *registry.InstrCount
+	Count *count.Result
 }
 
 // Shown reports whether the row belongs in the benchmark table: a

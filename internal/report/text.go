@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"fmt"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"io"
 	"slices"
 	"strconv"
@@ -188,7 +189,7 @@ func benchmarkCells(r Row, counted bool) []string {
 
 // instrCell is the instr/op cell: the count, "n/a" when the benchmark
 // could not be counted, "-" when it was not counted at all.
-func instrCell(c *registry.InstrCount) string {
+func instrCell(c *count.Result) string {
 	switch {
 	case c == nil:
 		return "-"

@@ -90,33 +90,35 @@ func compareOnly(benches []registry.Bench) []string {
 
 // countTracked counts the instructions per op of every benchmark Track
 // or Loop recorded in d.reg, one after another, each in processes of
-// this test binary under valgrind, and records each count (or why it
+// this test binary under valgrind, and returns each count (or why it
 // failed) under every key of the benchmark; a benchmark that only called
-// control.Compare is recorded as not counted, with why. It says on
-// stderr what it is doing, since each benchmark takes seconds.
-func countTracked(d Deps) {
+// control.Compare is not counted, and says why. It says on stderr what
+// it is doing, since each benchmark takes seconds.
+func countTracked(d Deps) map[string]count.Result {
+	counts := map[string]count.Result{}
 	benches := d.reg.Benchmarks()
 	for _, name := range compareOnly(benches) {
-		d.reg.SetCount(name, count.Record(count.Result{}, &count.Error{Reason: reasonCompareOnly, Message: compareOnlyMessage}))
+		counts[name] = count.Outcome(count.Result{}, &count.Error{Reason: reasonCompareOnly, Message: compareOnlyMessage})
 	}
 	targets := countTargets(benches)
 	if len(targets) == 0 {
-		return
+		return counts
 	}
 	vg, bin, err := countSetup(d.counter)
 	if err != nil {
 		for _, t := range targets {
-			recordCount(d.reg, t, count.Result{}, err)
+			recordCount(counts, t, count.Result{}, err)
 		}
-		return
+		return counts
 	}
 	fmt.Fprintf(d.stderr, "benchkit: counting the instructions per op of %s under %s, one at a time (seconds each; docs/counts.md)\n",
 		textfmt.Plural(len(targets), "benchmark"), vg.Version)
 	args := count.Args(d.fs)
 	for _, t := range targets {
 		res, err := d.counter.instructions(vg, count.Target{Binary: bin, Benchmark: t.name, Args: args}, count.Limits{NsPerOp: t.nsPerOp})
-		recordCount(d.reg, t, res, err)
+		recordCount(counts, t, res, err)
 	}
+	return counts
 }
 
 // forAgainst is the counter of -benchkit.against: valgrind is found
@@ -151,10 +153,10 @@ func countSetup(c counter) (count.Valgrind, string, error) {
 	return vg, bin, nil
 }
 
-// recordCount records t's count res, or err, under each of t's keys.
-func recordCount(reg *registry.Registry, t countTarget, res count.Result, err error) {
-	c := count.Record(res, err)
+// recordCount puts t's count res, or err, under each of t's keys.
+func recordCount(counts map[string]count.Result, t countTarget, res count.Result, err error) {
+	c := count.Outcome(res, err)
 	for _, k := range t.keys {
-		reg.SetCount(k, c)
+		counts[k] = c
 	}
 }

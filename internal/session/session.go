@@ -128,10 +128,10 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	selected.Store(&selection{start: time.Now(), total: countSelected(testingb.BenchmarkNames(m), d.fs)})
 	defer selected.Store(nil)
 	code = m.Run()
-	if cfg.Count == settings.CountInstructions {
-		countTracked(d)
-	}
 	in := input(cfg, d, snap, wu)
+	if cfg.Count == settings.CountInstructions {
+		in.Counts = countTracked(d)
+	}
 	in.Meta = meta(d, start, snap)
 	a := report.Analyze(in)
 	if output(cfg, d, in, a) && code == 0 {
