@@ -77,25 +77,14 @@ func (t *batcher) perIter() []float64 {
 	return out
 }
 
-// Loop runs `for b.Loop() { f() }` for the benchmark b, so the compiler
-// keeps f's result alive, and times batches of iterations so that one run
-// (-count=1) has a CV and a timeline:
-//
-//	func BenchmarkSum(b *testing.B) {
-//		benchkit.Loop(b, func() uint64 { return Sum(xs) })
-//	}
-//
-// There is no `for k.Loop()` wrapper: the compiler keeps a loop body alive
-// only when the condition is literally b.Loop(). Loop calls [Track]
-// (joining it if Track was already called) and adds batchcv%, the CV in
-// percent of the run's batches, and the batch timeline for the report's
-// strip plot (ns per iteration, oldest first). A batch is k iterations
-// timed with one clock read, k doubling until a batch lasts 10 µs; 256
-// slots merged pairwise when full keep memory fixed whatever b.N is. Loop
-// adds an indirect call of f per iteration (docs/measurements.md measures
-// it); for nanosecond-scale bodies use Track with a plain loop. Only f's
-// result is kept alive: a closure that returns an unrelated constant may
-// be optimised down to it.
+// Loop runs `for b.Loop() { f() }` for the benchmark b, keeping f's
+// result alive, and times batches of iterations so that one run (-count=1)
+// has a spread. It calls [Track] (joining it if Track was already called)
+// and adds batchcv%, the CV of the run's batches, to the line and the
+// batch timeline to the report. Each iteration pays an indirect call of f:
+// for nanosecond-scale bodies use Track with a plain `for b.Loop()`. Only
+// f's result is kept alive: a closure that returns an unrelated constant
+// may be optimised down to it.
 //
 // Loop panics if b is nil and fails the benchmark if f is nil, if b.Loop
 // already ran in this call of the benchmark function (a second Loop or
@@ -128,27 +117,13 @@ func Loop[T any](b *testing.B, f func() T, opts ...Option) {
 
 // LoopWithSetup runs `for b.Loop()` with a per-iteration setup that is not
 // timed: each iteration stops the timer, calls setup, starts the timer and
-// calls f with setup's result, in the only order that measures f alone,
-// and keeps f's result alive:
-//
-//	func BenchmarkProcess(b *testing.B) {
-//		benchkit.LoopWithSetup(b,
-//			func() string { return buildFixture(1024) }, // not timed
-//			func(s string) string { return process(s) }, // timed
-//		)
-//	}
-//
-// It calls [Track] and checks everything Track does. Each StopTimer/
-// StartTimer pair costs about 10 µs of wall time, and testing grows b.N
-// until f's own time reaches -benchtime, so cheap work behind a costly
-// setup takes long: when the pairs cost more wall time than the work (and
-// at least 10 ms), it raises setup-cost with the fix (a pool of inputs
-// made before the loop, or -benchtime=Nx). A 200 µs setup before a 100 ns
-// f would run for about 40 minutes at -benchtime=1s: LoopWithSetup
-// projects the wall time from its first iterations and fails the
-// benchmark at once when the projection exceeds 100 × -benchtime (at
-// least 2 minutes, at most 5; never under
-// -benchtime=Nx, which bounds the run).
+// calls f with setup's result, and keeps f's result alive. It calls [Track]
+// and checks everything Track does. The timer pairs cost wall time that
+// -benchtime does not count: when they cost more than the work it raises
+// setup-cost, and when the run is headed past 100 × -benchtime (at least 2
+// minutes, at most 5; never under -benchtime=Nx) it fails the benchmark at
+// once. The fix for both is a pool of inputs made before the loop, or
+// -benchtime=Nx (docs/troubleshooting.md).
 //
 // LoopWithSetup panics if b is nil and fails the benchmark as Loop does,
 // and when setup or f is nil.

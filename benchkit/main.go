@@ -14,27 +14,23 @@ import (
 //
 //	func TestMain(m *testing.M) { benchkit.Main(m) }
 //
-// When -test.bench is non-empty after flag parsing, Main records the
-// environment (load, governor, turbo, GOMAXPROCS, virtualisation and
-// steal, race/cover/-N -l builds), runs the warm-up (package warmup), runs
-// m.Run, prints the hygiene report (every line starting with
-// "benchkit │ ", so that benchstat still reads the output), writes the
-// files asked for (the JSON report, the samples file, the HTML report,
-// the Bencher and github-action-benchmark exports), and exits. Without
-// -bench it only runs m; with -bench but nothing recorded it prints
-// nothing (the files, if asked, are still written).
+// With a non-empty -test.bench, Main records the environment, runs the
+// warm-up (package warmup) and m.Run, prints the report (each line starting
+// "benchkit │ ", which benchstat skips), writes the files asked for, and
+// exits; with nothing recorded it prints nothing (the files are still
+// written). Without -bench, or in a child process ([IsChild]), it only
+// runs m.
 //
-// The exit code is m.Run's when it is not 0. Otherwise it is 1 when a gate
-// failed (control's Gate, -benchkit.gate or -benchkit.gate.allocs), a flag
-// failed its benchmark (a stopped timer always does, any flag under
-// [FailOnFlags] or strict mode) even in a later -count repeat that go test
-// itself lost, a process of this binary failed under -benchkit.against, or
-// a requested file could not be written; it is 2, before anything runs,
-// for an invalid setting or a -benchkit.against that cannot run, with a
+// The exit code is m.Run's when it is not 0; else 1 when a gate failed, a
+// flag failed its benchmark (even in a later -count repeat that go test
+// itself lost), a process of this binary failed under -benchkit.against,
+// or a requested file could not be written; 2, before anything runs, for
+// an invalid setting or a -benchkit.against that cannot run, with a
 // message naming the fix; else 0.
 //
-// Settings, each with a flag (registered when Main is called, never at
-// import time), an environment variable and, for some, a [MainOption]:
+// Settings: a flag (registered when Main is called, never at import time),
+// an environment variable and, for some, a [MainOption]; the flag
+// overrides the variable, the variable the option:
 //
 //	flag                             env var                     option             default
 //	-benchkit.json=path              BENCHKIT_JSON               MainJSON           "" (no file)
@@ -57,52 +53,26 @@ import (
 //	-benchkit.progress=on|off        BENCHKIT_PROGRESS           -                  on
 //	-benchkit.count=kind             BENCHKIT_COUNT              -                  off (or instructions)
 //
-// Precedence, lowest first: the default, the options, the environment
-// variable, the flag: the person running the command overrides the code.
-// -benchkit.forks is read by package control; -benchkit.metrics where the
-// metrics are reported, so that BENCHKIT_METRICS works without Main.
-// -benchkit.against and the five after it compare with another build
-// (docs/ci.md): in lockstep, a benchmark that calls [Track] or [Loop] in
-// both builds runs in short runs interleaved across live processes of
-// each; any other in rounds of whole processes. -benchkit.progress=off
-// silences the progress lines -benchkit.against prints on stderr between
-// its triples and rounds, at most one every 5 seconds. -benchkit.html
-// writes one self-contained page with the report's plots; -benchkit.bmf
-// (Bencher Metric Format) and -benchkit.gab (github-action-benchmark's
-// customSmallerIsBetter) export the results for those dashboards
-// (docs/report.md, docs/ci.md). -benchkit.count=instructions,
-// after the benchmarks, counts the instructions per op of every benchmark
-// that called Track, Loop or LoopWithSetup under valgrind, in processes
-// of this test binary (seconds each), and shows them in the report's
-// instr/op column, the JSON report and the samples file; a benchmark that
-// cannot be counted (no valgrind, or it fails under it) is named with the
-// reason and the fix, and fails nothing (docs/counts.md).
+// -benchkit.forks and -benchkit.metrics work without Main too. The files
+// are described in docs/report.md, -benchkit.against and the five settings
+// after it in docs/ci.md, -benchkit.count in docs/counts.md. A file path
+// is relative to the package directory; one that ends with a separator or
+// names a directory gets a file per package, named after the import path
+// with '/' replaced by '_', for go test ./... (through the environment
+// variables: a TestMain without Main rejects -benchkit.* flags).
 //
-// A file path is relative to the package directory. A path that ends with
-// a separator or names a directory gets one file per package, named after
-// the import path with '/' replaced by '_': use that with go test ./...,
-// preferably through the environment variables (a package whose TestMain
-// does not call Main rejects an unknown -benchkit.* flag).
-//
-// In a child process benchkit started (a fork of control.Compare, a
-// process of -benchkit.against), Main only runs m and exits with its
-// code: the parent reports. Main calls flag.Parse if nobody has; a
-// TestMain that parses flags itself calls [RegisterFlags] first. Main
-// calls os.Exit: a TestMain with teardown calls [Run]. It panics if m is
-// nil.
+// Main calls flag.Parse if nobody has (see [RegisterFlags]) and os.Exit
+// (see [Run]). It panics if m is nil.
 func Main(m M, opts ...MainOption) {
 	os.Exit(Run(m, opts...))
 }
 
 // M is what [Main] and [Run] need of the package's tests: a *testing.M,
-// or a stand-in for it in a test of your own TestMain. Run runs the tests
-// and benchmarks and returns the exit code, as testing.M.Run does.
+// or a stand-in for it in a test of your own TestMain.
 type M interface{ Run() int }
 
-// Run does everything [Main] does (the settings, the environment probe,
-// the warm-up, m.Run, the report, the files, the exit code) and returns
-// the exit code instead of calling os.Exit, for a TestMain that has
-// teardown to do after the tests:
+// Run does everything [Main] does and returns the exit code instead of
+// calling os.Exit, for a TestMain that has teardown to do after the tests:
 //
 //	func TestMain(m *testing.M) {
 //		db := startDB()
@@ -142,13 +112,10 @@ func isNilValue(v any) bool {
 
 // IsChild reports whether this process is a child benchkit started: a
 // fork of control.Compare or a process of -benchkit.against. Main reports
-// nothing in a child, and a fork ends as soon as its measurement is
-// handed over, so the code after Compare and TestMain's teardown run only
-// in the parent. TestMain's setup runs in every child, while the
-// parent's setup is still in place: use IsChild to keep setup that must
-// happen once out of the children, such as a server on a fixed port
-// (the children can reach the parent's) or a fixture the parent's
-// teardown removes:
+// nothing in a child, and a fork ends once its measurement is handed over,
+// so the code after Compare and TestMain's teardown run in the parent only.
+// TestMain's setup runs in every child: use IsChild to keep out of the
+// children setup that must happen once, such as a server on a fixed port:
 //
 //	func TestMain(m *testing.M) {
 //		if !benchkit.IsChild() {

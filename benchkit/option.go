@@ -43,10 +43,9 @@ type optionFunc func(*config)
 func (f optionFunc) apply(c *config) { f(c) }
 
 // ExpectAllocs declares that one op of the benchmark allocates at least n
-// times on the heap. A run whose allocs/op (testing's count over the timed
-// part, divided by b.N, unrounded) rounds to fewer than n is flagged: the
-// allocation, and most likely the work around it, did not happen,
-// typically because the compiler removed a call whose result was
+// times on the heap. A run whose allocs/op rounds to fewer than n is
+// flagged: the allocation, and most likely the work around it, did not
+// happen, typically because the compiler removed a call whose result was
 // discarded. It panics if n < 1.
 func ExpectAllocs(n int) Option {
 	if n < 1 {
@@ -55,11 +54,9 @@ func ExpectAllocs(n int) Option {
 	return optionFunc(func(c *config) { c.expectAllocs = n })
 }
 
-// FailOnFlags makes every flag raised for the benchmark (probably
-// eliminated work, fewer allocations than declared, heavy timer toggling,
-// setup costlier than the work, misuse) fail it with b.Error instead of
-// being logged with b.Log. The default is to warn. A stopped timer always
-// fails the benchmark, with or without this option, because failing is what
+// FailOnFlags makes every flag raised for the benchmark fail it with
+// b.Error instead of being logged with b.Log (the default). A stopped
+// timer fails the benchmark with or without this option: failing is what
 // stops testing from ramping b.N to 1e9. A flag that failed the benchmark
 // makes [Main] exit 1 even when go test passes, as it does when only a
 // later -count repeat failed.
@@ -80,20 +77,17 @@ var allowable = map[registry.FlagKind]bool{
 }
 
 // Allow accepts flags of the given kind for this benchmark, for the
-// reason why: such a flag is still recorded, and the report and the JSON
-// show it with the reason, but it is not logged, it does not fail the
-// benchmark under [FailOnFlags], and it does not fail the run in Main's
-// strict mode. Use it for a correct benchmark that a timing check flags
-// on every run, such as a 1 ns body the eliminated-work check cannot
-// tell from an empty loop (after reading its assembly):
+// reason why: they are still recorded, and the report and the JSON show
+// them with the reason, but they are not logged and fail nothing, under
+// [FailOnFlags] or Main's strict mode. Use it for a correct benchmark that
+// a timing check flags on every run, such as a 1 ns body the
+// eliminated-work check cannot tell from an empty loop:
 //
 //	benchkit.Track(b, benchkit.Allow("eliminated", "one AND; kept, per go test -gcflags=-S"))
 //
-// kind is one of the flags judged from timing: "eliminated",
-// "timer-toggling" or "setup-cost" (LoopWithSetup still stops a run headed past
-// its limit). Allow panics for any other kind, with the reason it cannot
-// be allowed, and for an empty why: the report shows the reason to
-// whoever reads the flag next.
+// kind is "eliminated", "timer-toggling" or "setup-cost" (LoopWithSetup
+// still stops a run headed past its limit). Allow panics for any other
+// kind, saying why it cannot be allowed, and for an empty why.
 func Allow(kind, why string) Option {
 	k := registry.FlagKind(kind)
 	if !allowable[k] {

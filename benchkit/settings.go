@@ -24,10 +24,8 @@ func MainJSON(path string) MainOption {
 	return mainOptionFunc(func(c *settings.Config) { c.JSONPath = path })
 }
 
-// MainSamples writes every sample (one benchmark result line per run, and
-// the Loop batches of single-run benchmarks in a separate block) to path
-// in the Go benchmark format, for `benchstat path`. An empty path writes no
-// file.
+// MainSamples writes every sample to path in the Go benchmark format, for
+// `benchstat path` (docs/report.md); "" writes none.
 func MainSamples(path string) MainOption {
 	return mainOptionFunc(func(c *settings.Config) { c.SamplesPath = path })
 }
@@ -42,17 +40,16 @@ const (
 
 // MainReport sends the text report to dest: [ReportStdout] (the default,
 // also for ""), [ReportStderr], [ReportOff], or a file path (with
-// [MainJSON]'s rules; a directory gets "<pkg>.report.txt"). With ReportOff
-// or a file, the reasons a failed run failed still go to stderr. go test
-// merges the binary's stderr into its output, so only a file or ReportOff
-// keeps the report out of it.
+// [MainJSON]'s rules; a directory gets "<pkg>.report.txt"). Only a file or
+// ReportOff keeps the report out of go test's output; with either, the
+// reasons a failed run failed still go to stderr.
 func MainReport(dest string) MainOption {
 	return mainOptionFunc(func(c *settings.Config) { c.Report = settings.ReportDest(dest) })
 }
 
 // MainWarmup sets the warm-up's time limit; 0 turns the warm-up off. The
-// warm-up stops earlier, as soon as its batch times are stable (see
-// package warmup). It panics if limit is negative.
+// warm-up stops earlier once its batch times are stable (package warmup).
+// It panics if limit is negative.
 func MainWarmup(limit time.Duration) MainOption {
 	if limit < 0 {
 		panic(fmt.Sprintf("benchkit: MainWarmup(%v): the warm-up limit must be positive, or 0 to turn it off", limit))
@@ -60,9 +57,9 @@ func MainWarmup(limit time.Duration) MainOption {
 	return mainOptionFunc(func(c *settings.Config) { c.Warmup = limit })
 }
 
-// MainRunsNeededFor sets the change, in percent, that the report's runs-needed
-// column sizes for (Lehr's rule, runs ≈ 16·(cv/Δ)²). It panics unless pct
-// is positive and finite.
+// MainRunsNeededFor sets the change, in percent, that the report's
+// runs-needed column sizes for (Lehr's rule, docs/statistics.md). It
+// panics unless pct is positive and finite.
 func MainRunsNeededFor(pct float64) MainOption {
 	if !(pct > 0) || math.IsInf(pct, 0) {
 		panic(fmt.Sprintf("benchkit: MainRunsNeededFor(%v): the change to resolve must be a positive percentage, e.g. 5", pct))
@@ -70,17 +67,18 @@ func MainRunsNeededFor(pct float64) MainOption {
 	return mainOptionFunc(func(c *settings.Config) { c.Delta = pct })
 }
 
-// MainStrict makes every flag a benchmark raised (eliminated work, timer
-// misuse, setup cost, ...) fail the run: Main exits 1 when m passed. Each
-// such flag also fails its benchmark when raised (b.Error), so that go
-// test -json names it; a kind the benchmark accepted with [Allow] fails
-// nothing.
+// MainStrict makes every flag a benchmark raised fail the run: Main exits
+// 1 when m passed. Each such flag also fails its benchmark when raised
+// (b.Error), so that go test -json names it; a kind the benchmark
+// accepted with [Allow] fails nothing.
 func MainStrict() MainOption {
 	return mainOptionFunc(func(c *settings.Config) { c.Strict = true })
 }
 
 // RegisterFlags defines [Main]'s -benchkit.* flags on flag.CommandLine,
-// for a TestMain that calls flag.Parse itself before Main:
+// for a TestMain that calls flag.Parse itself, which would otherwise
+// reject them; the environment variables work either way. Calling it more
+// than once, or before Main, is harmless:
 //
 //	func TestMain(m *testing.M) {
 //		benchkit.RegisterFlags()
@@ -88,12 +86,6 @@ func MainStrict() MainOption {
 //		setUp() // reads the parsed flags
 //		benchkit.Main(m)
 //	}
-//
-// Without it, flag.Parse rejects a -benchkit.* flag with "flag provided
-// but not defined: -benchkit.json" and exits 2 before Main runs (Main
-// registers its flags only when it is called, never at import time). The
-// environment variables (BENCHKIT_JSON, ...) work either way. Calling
-// RegisterFlags more than once, or before Main, is harmless.
 func RegisterFlags() { settings.Register(flag.CommandLine, settings.Defaults()) }
 
 // options returns opts as the session applies them.

@@ -86,31 +86,23 @@ type setupStats struct {
 
 var states sync.Map // *testing.B → *state
 
-// Track audits and records the benchmark b. Call it once, at the top of the
-// benchmark function, before any b.StopTimer; it works with `for b.Loop()`
-// and `for range b.N` bodies, in sub-benchmarks, and with -count, -cpu
-// lists and -benchtime=Nx:
+// Track audits and records the benchmark b: it records the run under the
+// name go test prints, for [Main]'s report, checks it (see the package
+// doc), and adds cv% (the CV of ns/op over this benchmark's -count repeats
+// so far, from the second on) and wait% (the time its threads waited for
+// a CPU, over wall time; Linux) to its line, never NaN or Inf, leaving
+// ns/op alone; -benchkit.metrics=off (or BENCHKIT_METRICS=off, with or
+// without Main) leaves them off the line.
 //
-//	func BenchmarkSum(b *testing.B) {
-//		benchkit.Track(b)
-//		for b.Loop() {
-//			sink.Keep(Sum(xs))
-//		}
-//	}
-//
-// Through b.Cleanup it records the run testing prints under the name go
-// test prints (b.Name() with the -P suffix; a testing.Benchmark run as
-// "testing.Benchmark(p.TestX.func1)"), for [Main]'s report, adds cv% and
-// wait% to the benchmark's line and checks the run (the package doc's
-// Metrics and Checks sections).
-//
-// Track panics if b is nil. A second call in one run of the benchmark
-// function (Loop and LoopWithSetup call it) is ignored and flagged as
-// misuse. A benchmark that skips or fails records nothing; one that calls
-// b.Run is not measured itself, records nothing, and gets a misuse flag
-// (call Track in the functions given to b.Run). In a RunParallel
-// benchmark call Track before b.RunParallel: a Track inside the body is
-// ignored, with a misuse flag.
+// Call Track once, at the top of the benchmark function, before any
+// b.StopTimer; it works with `for b.Loop()` and `for range b.N` bodies, in
+// sub-benchmarks, and with -count, -cpu lists and -benchtime=Nx. It panics
+// if b is nil. A second call in one run (Loop and LoopWithSetup call it) is
+// ignored and flagged as misuse. A benchmark that skips or fails records
+// nothing. One that calls b.Run is not measured itself: Track there
+// records nothing and raises misuse (call it in the functions given to
+// b.Run). In a RunParallel benchmark call Track before b.RunParallel:
+// inside the body it is ignored, with a misuse flag.
 func Track(b *testing.B, opts ...Option) {
 	if b == nil {
 		panic("benchkit: Track called with a nil *testing.B; pass the benchmark's own b: func BenchmarkX(b *testing.B) { benchkit.Track(b); ... }")

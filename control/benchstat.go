@@ -20,21 +20,20 @@ func Benchstat(b *testing.B, r int, base Impl, cands ...Impl) {
 
 // Benchstat is the benchstat-compatible mode: it registers r rounds of
 // sub-benchmarks named round=<rrr>/impl=<name>, one per implementation
-// including the control copy of the baseline (named "control"), each an
-// ordinary `for b.Loop() { f() }` benchmark run for -benchtime. Round 000
-// runs the implementations in the order given (baseline first, then the
-// control), so benchstat takes the baseline as its first column; every
-// later round runs them in a fresh pseudo-random order ([Seed]). Run with
-// -count=1 and read with
+// including the control copy of the baseline ("control"), each an ordinary
+// `for b.Loop() { f() }` benchmark run for -benchtime. Round 000 runs them
+// in the order given, so benchstat takes the baseline as its first column;
+// later rounds in a pseudo-random order ([Seed]). Run with -count=1 and
+// read with
 //
 //	go test -run='^$' -bench=BenchmarkX -count=1 | benchstat -col /impl -ignore /round -
 //
-// The run costs about r × (len(cands)+2) × -benchtime. Names are checked as
-// in [Compare]; r must be at least 1. Benchstat computes no verdict (benchstat
-// does); [Compare] is the mode with verdicts. Benchstat logs its
-// seed and notes on the parent benchmark, which go test shows only with
-// -v; a -count above 1 is also recorded for benchkit's report. Gate, BatchTime,
-// Negligible, Confidence and Bootstrap do not apply and are ignored.
+// The run costs about r × (len(cands)+2) × -benchtime. r must be at least
+// 1; names are checked as in [Compare]. Benchstat computes no verdict
+// (Compare does); Gate, BatchTime, Negligible, Confidence and Bootstrap do
+// not apply. It logs its seed and notes on the parent benchmark, which go
+// test shows only with -v; a -count above 1 is also recorded for
+// benchkit's report.
 func (c Comparer) Benchstat(b *testing.B, r int, base Impl, cands ...Impl) {
 	b.Helper()
 	cfg := buildConfig(c.opts)

@@ -37,27 +37,20 @@ func Compare(b *testing.B, base Impl, cands ...Impl) verdict.Result {
 
 // Compare measures base, a control copy of base and each candidate inside
 // the one benchmark b, interleaved, and reports the verdicts. Call it once,
-// as the whole body of a benchmark function:
+// as the whole body of a benchmark function (see the package doc). It
+// spends about -benchtime × max(2, 1 + len(cands)) in all, reports the
+// metrics on b's line (ns/op is the baseline's median time per call), logs
+// one verdict per candidate by [verdict.Analyze]'s rule, records the
+// result for benchkit's report and returns it. With [Gate], a decided
+// regression beyond the threshold fails b with b.Errorf, once, on the
+// combined result. An implementation slower than the whole budget fails
+// nothing: the verdict is Undecided and says so.
 //
-//	func BenchmarkItoa(b *testing.B) {
-//		control.Compare(b,
-//			control.Func("sprintf", func() string { return fmt.Sprint(n) }),
-//			control.Func("itoa", func() string { return strconv.Itoa(n) }))
-//	}
-//
-// It spends about -benchtime × max(2, 1 + len(cands)) in all, reports the
-// metrics on b's line, logs one verdict per candidate, records the result
-// for benchkit's end-of-run report and returns it; [Analyze] states the
-// verdict rule. With [Gate], a decided regression beyond the threshold
-// fails b with b.Errorf, once, on the combined result.
-//
-// The Result is the whole comparison's: with forks, the forks combined.
-// Code before Compare runs in every fork too (a fork re-executes the
-// benchmark to reach it); in a fork Compare does not return: once its
-// measurement is handed to the parent the fork ends, so that the code
-// after Compare, b's cleanups and TestMain's teardown run in the parent
-// only. benchkit.IsChild tells a TestMain's setup that it runs in a fork.
-// An implementation that calls b.Skip skips b, in forks too.
+// With forks, the Result combines them. Code before Compare runs in every
+// fork too; in a fork Compare does not return, so that the code after it,
+// b's cleanups and TestMain's teardown run in the parent only (see
+// benchkit.IsChild). A fork that fails fails b, with its output. An
+// implementation that calls b.Skip skips b, in forks too.
 //
 // Compare fails b for a bad call (a zero Impl, a nil function, a bad
 // name, an invalid option, a second Compare in one benchmark function) and

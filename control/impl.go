@@ -39,14 +39,18 @@ func (i Impl) Name() string { return i.name }
 //
 //	control.Func("itoa", func() string { return strconv.Itoa(n) })
 //
-// Each call of f costs one indirect function call on top of f's work (a
-// nanosecond or two); [Compare] measures that cost and reports it.
+// Each call of f costs an indirect call (a nanosecond or two) on top of
+// f's work, which pulls every difference toward 0% for nanosecond-scale
+// work: Compare reports it (closure-ns/op) and warns when it exceeds a
+// tenth of the baseline's time. For work of a few nanoseconds, compare a
+// larger unit (a loop of 100 calls inside f).
 //
-// A name must be non-empty, hold no whitespace, control character (NUL,
-// ESC, …), '/', '#' or ',', not end in "-<digits>" (go test would read
-// that as a GOMAXPROCS suffix), and not be [ControlName]. [Compare] also
-// rejects a name whose metric unit is one of its own: "closure"
-// (closure-ns/op is the call overhead). Func does not check; [Compare] and
+// A name must be non-empty, unique in the comparison, hold no whitespace,
+// control character (NUL, ESC, …), '/', '#' or ',', not end in
+// "-<digits>" (go test would read that as a GOMAXPROCS suffix), and not be
+// [ControlName]. [Compare] also
+// rejects a name whose metric unit is one of its own ("closure") or
+// another implementation's. Func does not check; [Compare] and
 // [Benchstat] do, and fail the benchmark with a message naming the fix.
 func Func[T any](name string, f func() T) Impl {
 	if f == nil {
@@ -202,7 +206,7 @@ func validate(base Impl, cands []Impl) ([]Impl, error) {
 }
 
 // ownUnits are the metric units Compare reports for itself, with what each
-// measures; see the package doc's "Metrics" section.
+// measures; docs/report.md lists them.
 var ownUnits = map[string]string{
 	"ns/op":         "the baseline's time per call",
 	"closure-ns/op": "Compare's own closure-call overhead",

@@ -67,11 +67,10 @@ func (c *config) bad(format string, args ...any) {
 	c.errs = append(c.errs, fmt.Sprintf(format, args...))
 }
 
-// Gate makes [Compare] fail the benchmark (b.Errorf) when a candidate's
-// verdict is Slower and its estimated slowdown, the median ratio, exceeds
-// pct percent. An Undecided or Same comparison never fails the gate; the
-// log says why it did not decide. Gate(0) turns the gate off (the
-// default). pct must be a finite non-negative number.
+// Gate makes [Compare] fail the benchmark (b.Errorf) when a candidate is
+// decided Slower by more than pct percent. An Undecided or Same candidate
+// never fails the gate; the log says why it did not decide. Gate(0) turns
+// the gate off (the default). pct must be a finite non-negative number.
 func Gate(pct float64) Option {
 	return optionFunc(func(c *config) {
 		if !(pct >= 0) || math.IsInf(pct, 0) {
@@ -83,9 +82,8 @@ func Gate(pct float64) Option {
 }
 
 // Confidence sets the family-wise confidence level of the intervals, in
-// (0, 1); the default is 0.95. With k candidates, k+1 intervals are
-// reported (the candidates and the control), and each is computed at the
-// Bonferroni level 1 − (1 − level)/(k+1).
+// (0, 1); the default is 0.95. [verdict.Analyze] states how it is split
+// over the intervals.
 func Confidence(level float64) Option {
 	return optionFunc(func(c *config) {
 		if !(level > 0 && level < 1) {
@@ -96,9 +94,8 @@ func Confidence(level float64) Option {
 	})
 }
 
-// Negligible sets the size of a difference, in percent, that counts as no
-// difference: a candidate whose whole interval lies within ±pct is Same,
-// and the control is trusted while its median lies within ±pct/2. The
+// Negligible sets ε, the size of a difference, in percent, that counts as
+// no difference ([verdict.Analyze] states how the rule uses it). The
 // default is 1 (percent). pct must be a finite number > 0.
 func Negligible(pct float64) Option {
 	return optionFunc(func(c *config) {
@@ -119,15 +116,10 @@ func Seed(s uint64) Option {
 
 // BatchTime sets the target duration of one batch of the slowest
 // implementation, from which the iteration count shared by every
-// implementation is fitted (see the package doc); the default is 50µs ([DefaultBatchTime]). It must be between 10µs and
-// 1s. Rounds and Analyze ignore it.
-//
-// Shorter batches pair more tightly in time: on a shared 2-core machine a
-// 1ms batch of an allocating workload often contains a GC cycle or a
-// preemption, and the control's interval was about 15–30 times wider than
-// at 50µs (the sweep is in the repository's docs/measurements.md). Below
-// about 20µs the two clock reads per batch (about 40–80ns each) start to
-// count.
+// implementation is fitted; the default is [DefaultBatchTime]. It must be
+// between 10µs and 1s. Benchstat and Analyze ignore it. Longer batches
+// hold more GC cycles and preemptions, shorter ones more of the clock's
+// cost: docs/measurements.md has the sweep behind the default.
 func BatchTime(d time.Duration) Option {
 	return optionFunc(func(c *config) {
 		if d < 10*time.Microsecond || d > time.Second {
@@ -140,11 +132,9 @@ func BatchTime(d time.Duration) Option {
 
 // Bootstrap replaces the sign-test interval by a percentile bootstrap of
 // the median ratio with the given number of resamples (at least 100; 2000
-// is typical), seeded by [Seed]. The sign test is the default: nanobench
-// measured it to keep its coverage on skewed ratios where the bootstrap
-// did not. The bootstrap sorts resamples × rounds values: with the
-// default 50µs batches a 3s budget gives 10,000–25,000 rounds, and 2000
-// resamples then take seconds after the measurement.
+// is typical), seeded by [Seed]. It sorts resamples × rounds values, which
+// can take seconds after the measurement. docs/statistics.md says why the
+// sign test is the default.
 func Bootstrap(resamples int) Option {
 	return optionFunc(func(c *config) {
 		if resamples < 100 {
@@ -157,15 +147,17 @@ func Bootstrap(resamples int) Option {
 
 // DefaultForks is the number of processes [Compare] spreads its rounds
 // over when neither [Forks], BENCHKIT_FORKS nor -benchkit.forks says
-// otherwise. docs/measurements.md has the calibration it was chosen by.
+// otherwise (docs/measurements.md has the calibration behind it).
 const DefaultForks = 10
 
 // Forks sets the number of fresh processes [Compare] spreads its rounds
-// over: n = 1 measures within this process, as Compare did before forks
-// existed, and its interval then describes this process only. n must be
-// at least 1. The environment variable BENCHKIT_FORKS and the flag
-// -benchkit.forks (registered by benchkit.Main) override it. See the
-// package doc's "Forks" section.
+// over, at least 1. BENCHKIT_FORKS and -benchkit.forks (registered by
+// benchkit.Main) override it, up to [MaxForks]. Compare measures within
+// this process, its interval then describing this process only, with
+// Forks(1), under testing.Benchmark, under a go test flag that writes a
+// file (-cpuprofile, -memprofile, -blockprofile, -mutexprofile, -trace,
+// -coverprofile), and when the test binary cannot be re-executed; it says
+// so in its log. docs/statistics.md describes the forks.
 func Forks(n int) Option {
 	return optionFunc(func(c *config) {
 		if n < 1 {

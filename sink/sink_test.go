@@ -92,8 +92,8 @@ func TestOpaqueDoesNotAllocate(t *testing.T) { testNoAllocs(t, opaqueCases()) }
 // Keep over sink variables: on the same values, a store to a package-level
 // variable moves a buffer to the heap, and a store to an any boxes an
 // integer, while Keep allocates nothing. If these stop allocating, the
-// "Why there are no sink variables" section of the package doc is out of
-// date.
+// package doc's note on sink variables, and docs/compatibility.md's, are
+// out of date.
 func TestSinkVariablesAllocate(t *testing.T) {
 	i := 0
 	tests := []struct {

@@ -10,22 +10,14 @@ import (
 )
 
 // Defaults used by [Run] when the corresponding option is not given.
-//
-// They were chosen by measurement on a shared 2-vCPU KVM guest, running Run
-// in 20–30 fresh processes per candidate rule and sweep, at load averages
-// from 1 to 13: Stable(5, 0.05) with 2ms batches converged most reliably,
-// and one second bounds what a busy machine can cost. The sweeps are
-// summarised in the repository's docs/measurements.md.
 const (
-	// DefaultStreak is the number of consecutive batches whose times must
-	// agree (see [Stable]).
+	// DefaultStreak is the number of batches whose times must agree ([Stable]).
 	DefaultStreak = 5
-	// DefaultTolerance is the largest allowed spread of those batch times,
-	// as a fraction: 0.05 is 5% (see [Stable]).
+	// DefaultTolerance is their largest allowed spread, a fraction ([Stable]).
 	DefaultTolerance = 0.05
-	// DefaultLimit is the wall-time budget of one Run (see [Limit]).
+	// DefaultLimit is the wall-time budget of one Run ([Limit]).
 	DefaultLimit = time.Second
-	// DefaultBatchTime is the target duration of one batch (see [BatchTime]).
+	// DefaultBatchTime is the target duration of one batch ([BatchTime]).
 	DefaultBatchTime = 2 * time.Millisecond
 )
 
@@ -33,27 +25,24 @@ const (
 type Result struct {
 	// Duration is the wall time Run spent, calibration included.
 	Duration time.Duration
-	// Batches is the number of timed batches after calibration. Every
-	// batch runs the same number of workload units.
+	// Batches is the number of timed batches, each of the same work.
 	Batches int
 	// Converged reports whether the last k batches agreed within the
-	// tolerance (see [Stable]) before the limit passed (and, with
-	// [MinTime], after the minimum passed).
+	// tolerance ([Stable]) before the limit passed (and after [MinTime]).
 	Converged bool
-	// FirstToLast is the first batch's time over the last batch's time: a
-	// speed ratio, >1 when the machine sped up during the warm-up, <1 when
-	// it slowed down. It is 1 when fewer than two batches ran.
+	// FirstToLast is the first batch's time over the last's: >1 when the
+	// machine sped up during the warm-up, <1 when it slowed down, 1 when
+	// fewer than two batches ran.
 	FirstToLast float64
-	// Spread is (max−min)/min of the last k batch times (or of all of them
-	// when fewer than k ran), as a fraction; 0 when fewer than two ran.
-	// Converged is Spread <= tolerance with k batches present.
+	// Spread is (max−min)/min of the last k batch times (of all, when
+	// fewer ran), as a fraction; 0 when fewer than two ran. Converged is
+	// Spread <= tolerance with k batches present.
 	Spread float64
-	// Warnings holds the conditions a reader should know about, each an
-	// error whose message starts with "warmup:" and names the numbers and
-	// the fix: not converged within the limit, the limit ending during
-	// calibration.
+	// Warnings are errors whose messages start with "warmup:" and name
+	// the numbers and the fix: not converged within the limit, the limit
+	// ending during calibration.
 	Warnings []error
-	// Streak and Tolerance are the rule Run applied (see [Stable]).
+	// Streak and Tolerance are the rule Run applied ([Stable]).
 	Streak    int
 	Tolerance float64
 }
@@ -136,15 +125,10 @@ type config struct {
 }
 
 // Stable sets the convergence rule: Run stops as soon as the times of the
-// last k consecutive batches satisfy
-//
-//	(max − min) / min ≤ tolerance
-//
-// where tolerance is a fraction (0.05 is 5%). The default is
-// Stable([DefaultStreak], [DefaultTolerance]).
-//
-// Stable panics if k < 1 or tolerance is not a positive finite number: those
-// are programming errors.
+// last k consecutive batches satisfy (max − min) / min ≤ tolerance, where
+// tolerance is a fraction (0.05 is 5%). The default is
+// Stable([DefaultStreak], [DefaultTolerance]). Stable panics if k < 1 or
+// tolerance is not a positive finite number.
 func Stable(k int, tolerance float64) Option {
 	if k < 1 {
 		panic(fmt.Sprintf("warmup: Stable(%d, %v): k must be at least 1 batch; use Stable(%d, %v) for the default", k, tolerance, DefaultStreak, DefaultTolerance))
@@ -157,9 +141,7 @@ func Stable(k int, tolerance float64) Option {
 
 // Limit sets the wall-time budget of Run, calibration included; Run returns
 // after the first batch that ends at or past it, converged or not. The
-// default is [DefaultLimit].
-//
-// Limit panics if d <= 0: that is a programming error.
+// default is [DefaultLimit]. Limit panics if d <= 0.
 func Limit(d time.Duration) Option {
 	if d <= 0 {
 		panic(fmt.Sprintf("warmup: Limit(%v): the limit must be positive; use Limit(%v) for the default", d, DefaultLimit))
@@ -167,15 +149,13 @@ func Limit(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.limit = d })
 }
 
-// MinTime sets a floor on the warm-up: Run does not stop before d has
-// passed, even when the batch times settled earlier; it stops at the first
-// batch after d whose streak is stable (or at the limit). This is Google
-// Benchmark's MinWarmUpTime combined with the stability rule: use it where
+// MinTime sets a floor on the warm-up: Run stops at the first batch after
+// d whose streak is stable (or at the limit), even when the batch times
+// settled earlier, as Google Benchmark's MinWarmUpTime does. Use it where
 // a slow ramp (a laptop's clock, a thermal governor) takes longer than the
 // stability rule notices, for example MinTime(time.Second). If d exceeds
-// the limit, the limit is raised to d. The default is 0: no floor.
-//
-// MinTime panics if d < 0: that is a programming error.
+// the limit, the limit is raised to d. The default is 0: no floor. MinTime
+// panics if d < 0.
 func MinTime(d time.Duration) Option {
 	if d < 0 {
 		panic(fmt.Sprintf("warmup: MinTime(%v): the minimum must not be negative; use MinTime(0) for no minimum", d))
@@ -183,13 +163,10 @@ func MinTime(d time.Duration) Option {
 	return optionFunc(func(c *config) { c.minTime = d })
 }
 
-// BatchTime sets the target duration of one batch. Run calibrates once how
-// many units of its workload take about d and then times batches of that
-// many units. Shorter batches converge sooner but are more sensitive to
-// scheduler noise; batches much shorter than 100µs are dominated by the
-// clock. The default is [DefaultBatchTime].
-//
-// BatchTime panics if d <= 0: that is a programming error.
+// BatchTime sets the target duration of one batch. Shorter batches
+// converge sooner but are more sensitive to scheduler noise; batches much
+// shorter than 100µs are dominated by the clock. The default is
+// [DefaultBatchTime]. BatchTime panics if d <= 0.
 func BatchTime(d time.Duration) Option {
 	if d <= 0 {
 		panic(fmt.Sprintf("warmup: BatchTime(%v): the batch time must be positive; use BatchTime(%v) for the default", d, DefaultBatchTime))
@@ -215,22 +192,14 @@ func newConfig(opts []Option) config {
 }
 
 // Run warms the machine up: it runs a fixed, deterministic, CPU-bound
-// workload (a dependent multiply–xor chain over an 8 KiB slice, its result
-// kept alive) in batches of equal work, each about [BatchTime] long, until
-// the times of the last k batches agree within the tolerance of [Stable],
-// or until [Limit] passes. Before the first timed batch it calibrates the
-// number of workload units per batch (about 2× the batch time).
-//
-// The workload allocates one 8 KiB slice per Run and nothing per batch: a
-// garbage collection would land in a random batch and make the stability
-// test measure the collector instead of the CPU.
-//
-// Run blocks for about the limit at most: it starts no batch after the
-// limit, but a batch it started before can overrun it (a preempted 2ms
-// batch can take tens of milliseconds on a busy machine). It is safe to
-// call from several goroutines, although warming up concurrently defeats
-// the purpose. Not converging is not an error: it is reported in
-// [Result.Converged] and [Result.Warnings].
+// workload that allocates nothing per batch, in batches of equal work,
+// each about [BatchTime] long after a calibration, until the times of the
+// last k batches agree within the tolerance of [Stable], or until [Limit]
+// passes. It starts no batch after the limit, but one it started before
+// can overrun it (by tens of milliseconds on a busy machine). Not
+// converging is not an error: it is reported in [Result.Converged] and
+// [Result.Warnings]. Run is safe to call from several goroutines, although
+// warming up concurrently defeats the purpose. It panics on a nil Option.
 func Run(opts ...Option) Result {
 	c := newConfig(opts)
 	src := c.src

@@ -15,30 +15,26 @@ import (
 // the default: [DefaultConfidence], [DefaultNegligible], no gate, the sign
 // test.
 type Options struct {
-	// Confidence is the family-wise level of the intervals, in (0, 1);
-	// each of the k+1 intervals (candidates and control) is at the
-	// Bonferroni level 1 − (1 − Confidence)/(k+1).
+	// Confidence is the family-wise level of the intervals, in (0, 1).
 	Confidence float64
 	// Negligible is ε, in percent; Gate the regression threshold in
 	// percent (0: none).
 	Negligible, Gate float64
-	// Bootstrap, when > 0, replaces the sign-test interval of [Analyze]
-	// by a percentile bootstrap with that many resamples, seeded by Seed.
+	// Bootstrap, when > 0, replaces [Analyze]'s sign-test interval by a
+	// percentile bootstrap with that many resamples, seeded by Seed.
 	Bootstrap int
 	Seed      uint64
-	// Unit names the independent units whose disagreement widens an
-	// interval, for reasons: in [AnalyzeGroups] the groups ("forks", the
-	// default, or "triples"); in [Analyze] "" when the rounds are batches
-	// of one process, or "rounds" when each round is fresh processes.
-	// UnitFix says how to narrow such an interval ("more forks
-	// (-benchkit.forks) narrow it").
+	// Unit names, in reasons, the independent units whose disagreement
+	// widens an interval: in [AnalyzeGroups] the groups ("forks", the
+	// default, or "triples"); in [Analyze] "" for batches of one process,
+	// "rounds" when each round is fresh processes. UnitFix says how to
+	// narrow such an interval ("more forks (-benchkit.forks) narrow it").
 	Unit, UnitFix string
 	// TooFewFix says how to get the rounds an interval needs; "" is
 	// "raise -benchtime".
 	TooFewFix string
-	// Stopped, when not "", says why measuring stopped before its budget
-	// was spent: every verdict is then Undecided with that reason, and no
-	// gate fails.
+	// Stopped, when not "", says why measuring stopped early: every
+	// verdict is then Undecided with that reason, and no gate fails.
 	Stopped string
 }
 
@@ -117,21 +113,14 @@ func Analyze(base, control Sample, cands []Sample, o Options) (Result, error) {
 // processes (forks, or triples of live processes): groups[g] holds group
 // g's samples in the order base, control, candidates, each with one time
 // per round of that group (groups may have different numbers of rounds).
-// The rule is [Analyze]'s with one change, the interval:
-//
-//  1. Per group g and implementation i, the group's estimate is the
-//     median over its rounds of t_i/t_base, m_i(g).
-//  2. Δ_i is (mean over groups of m_i(g) − 1)·100, and its interval
-//     Student's t-interval over the groups' estimates at the Bonferroni
-//     level: each group's estimate carries its own sampling
-//     error and their spread adds what differs between processes, so the
-//     interval holds across processes.
-//  3. Fewer than 2 groups, or a group without rounds: every verdict is
-//     Undecided.
-//
-// The bootstrap does not apply. It returns an error when a group's
-// samples do not pair up (as Analyze's) or the groups do not name the
-// same implementations in the same order.
+// The rule is [Analyze]'s with the interval taken over groups: group g's
+// estimate m_i(g) is its median over rounds of t_i/t_base; Δ_i is (mean
+// over groups of m_i(g) − 1)·100, with Student's t-interval over the
+// m_i(g) at the Bonferroni level. With fewer than 2 groups, or a group
+// without rounds, every verdict is Undecided. The bootstrap does not
+// apply. It returns an error when a group's samples do not pair up (as
+// Analyze's) or the groups do not name the same implementations in the
+// same order.
 func AnalyzeGroups(groups [][]Sample, o Options) (Result, error) {
 	o = o.withDefaults()
 	if o.Unit == "" {

@@ -71,8 +71,7 @@ func (r rule) ControlOff(ctl interval) bool {
 }
 
 // ControlWide is how wide, in multiples of ε, the control's interval may
-// be and still be called Same: a copy of the baseline "the same" within
-// ±63 points says nothing about the code.
+// be and still be called Same.
 const ControlWide = 10
 
 // DecideControl returns the control's verdict and reason: Undecided
@@ -155,10 +154,8 @@ func (r rule) decideOff(ctl interval, e interval, ok bool) (Verdict, string) {
 }
 
 // PlacementPct is the size, in percent, below which a decided difference
-// is one code placement alone can make: a distinct copy of identical code
-// ran 0.35% and 0.55% faster than the original in two builds of seed
-// 000's sum (docs/measurements.md), which neither the control nor forks
-// can see.
+// may be one that code placement alone makes, which neither the control
+// nor forks can see (docs/measurements.md).
 const PlacementPct = 1.0
 
 // placement is the note a decided verdict carries when its estimate is

@@ -26,16 +26,14 @@ type Sample struct {
 // Estimate is one implementation's difference from the baseline.
 type Estimate struct {
 	Name string
-	// NsPerOp is the median over rounds of the implementation's time per
-	// operation, in nanoseconds (over groups, the median of the groups'
-	// medians).
+	// NsPerOp is the implementation's median time per operation in
+	// nanoseconds (over groups, the median of the groups' medians).
 	NsPerOp float64
-	// DeltaPct is (median over rounds of t_impl/t_base − 1)·100, and
-	// [LoPct, HiPct] its confidence interval at Result.Confidence. Over
-	// groups (forks, triples of processes) DeltaPct is the mean of the
-	// groups' deltas and the interval a t-interval around it. Without an
-	// interval (too few rounds or groups, a time that could not be paired)
-	// LoPct and HiPct are NaN, and the verdict is Undecided.
+	// DeltaPct is the difference from the baseline in percent, and
+	// [LoPct, HiPct] its interval at Result.Confidence, as [Analyze] and
+	// [AnalyzeGroups] define them. Without an interval (too few rounds or
+	// groups, a time that could not be paired) both bounds are NaN and the
+	// verdict is Undecided.
 	DeltaPct, LoPct, HiPct float64
 	Verdict                Verdict
 	// Reason says, with the numbers, why the verdict was reached.
@@ -43,10 +41,9 @@ type Estimate struct {
 	// ForkDeltaPct holds each group's own delta, in order, when the
 	// comparison ran in several processes; nil within one process.
 	ForkDeltaPct []float64
-	// GateFailed is true when a gate was set (Result.Gate) and this
-	// candidate is decided Slower by more than it. GateNote, when the
-	// estimate lies above the gate but is Undecided, says the gate was not
-	// applied and why; "" otherwise.
+	// GateFailed is true when this candidate is decided Slower by more
+	// than Result.Gate. GateNote, when the estimate lies above the gate
+	// but is Undecided, says why the gate was not applied; "" otherwise.
 	GateFailed bool
 	GateNote   string
 }
@@ -57,34 +54,31 @@ type Result struct {
 	// operation in nanoseconds.
 	Baseline        string
 	BaselineNsPerOp float64
-	// Control is the second copy of the baseline measured as a candidate:
-	// its interval is the harness's own error bar in this run.
+	// Control is the second copy of the baseline, measured as a candidate.
 	Control    Estimate
 	Candidates []Estimate
-	// Rounds is the number of measured rounds (warm-up rounds are not
-	// counted). Confidence is the level of each interval after the
-	// Bonferroni correction.
+	// Rounds is the number of measured rounds, warm-up excluded;
+	// Confidence the level of each interval after the Bonferroni
+	// correction.
 	Rounds     int
 	Confidence float64
 	// Forks is the number of processes (or groups of processes) the
-	// rounds were spread over; 1 means within one process (the interval
-	// then describes this process, not the code).
+	// rounds were spread over; 1 means within one process.
 	Forks int
 	// Negligible and Gate are the thresholds used, in percent (Gate 0: no
-	// gate). GateFailed is true when a candidate failed the gate
-	// (Estimate.GateFailed).
+	// gate); GateFailed is true when a candidate failed the gate.
 	Negligible float64
 	Gate       float64
 	GateFailed bool
-	// Measurement details, filled by the measuring caller (zero from the
-	// analysis alone): iterations per batch, calibrated closure-call
-	// overhead per operation in ns, the order seed, and the budget in ns.
+	// Measurement details, set by the measuring caller (zero from the
+	// analysis alone): iterations per batch, closure-call overhead per
+	// operation in ns, the order seed, and the budget in ns.
 	BatchIters      int
 	OverheadNsPerOp float64
 	Seed            uint64
 	BudgetNs        float64
-	// Warnings are conditions that weaken the result; they do not change
-	// the verdicts.
+	// Warnings are conditions that weaken the result without changing the
+	// verdicts.
 	Warnings []string
 }
 
