@@ -21,12 +21,14 @@ import (
 // written). Without -bench, or in a child process ([IsChild]), it only
 // runs m.
 //
-// The exit code is m.Run's when it is not 0; else 1 when a gate failed, a
-// flag failed its benchmark (even in a later -count repeat that go test
-// itself lost), a process of this binary failed under -benchkit.against,
-// or a requested file could not be written; 2, before anything runs, for
-// an invalid setting or a -benchkit.against that cannot run, with a
-// message naming the fix; else 0.
+// The exit code is m.Run's when it is not 0; else 1 when a gate failed (or,
+// under -benchkit.against, compared nothing), a flag failed its benchmark
+// (even in a later -count repeat that go test itself lost), a process of
+// this binary failed under -benchkit.against, a binary changed on disk
+// mid-run, or a requested file could not be written; 2, before anything
+// runs, for an invalid setting or a -benchkit.against that cannot run,
+// with a message naming the fix; an interrupted -benchkit.against ends by
+// the signal (or with 128 plus its number), reporting nothing; else 0.
 //
 // Settings: a flag (registered when Main is called, never at import time),
 // an environment variable and, for some, a [MainOption]; the flag
