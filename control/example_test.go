@@ -36,7 +36,7 @@ func ExampleWith() {
 	_ = benchmarkGate
 }
 
-// Rounds registers round=<r>/impl=<name> sub-benchmarks for benchstat:
+// Benchstat registers round=<r>/impl=<name> sub-benchmarks for benchstat:
 //
 //	go test -run='^$' -bench=FormatRounds -count=1 | benchstat -col /impl -ignore /round -
 func ExampleBenchstat() {
