@@ -340,6 +340,21 @@ func countCell(c against.Count) string {
 	return s
 }
 
+// instrSide is one binary's count of a benchmark, named for notes.
+type instrSide struct {
+	name string
+	c    count.Result
+}
+
+// instrSides returns the base's and this binary's counts, none without
+// counts.
+func instrSides(ch *against.InstrChange) []instrSide {
+	if ch == nil {
+		return nil
+	}
+	return []instrSide{{"the base", ch.Base}, {"this binary", ch.New}}
+}
+
 // instrNotes say, one line per binary and reason, which benchmarks could
 // not be counted and why (the message names the fix), then which were
 // counted in their own process only: they started processes.
@@ -347,13 +362,7 @@ func instrNotes(a *against.Result) []string {
 	var order []string
 	names := map[string][]string{}
 	for _, b := range a.Benches {
-		if b.Instr == nil {
-			continue
-		}
-		for _, side := range []struct {
-			name string
-			c    count.Result
-		}{{"the base", b.Instr.Base}, {"this binary", b.Instr.New}} {
+		for _, side := range instrSides(b.Instr) {
 			if side.c.Counted() {
 				continue
 			}
@@ -369,13 +378,7 @@ func instrNotes(a *against.Result) []string {
 		out = append(out, listNames(names[key], 8)+": instructions not counted in "+key)
 	}
 	for _, b := range a.Benches {
-		if b.Instr == nil {
-			continue
-		}
-		for _, side := range []struct {
-			name string
-			c    count.Result
-		}{{"the base", b.Instr.Base}, {"this binary", b.Instr.New}} {
+		for _, side := range instrSides(b.Instr) {
 			if side.c.Counted() && side.c.Children != "" {
 				out = append(out, b.Name+": instructions counted in "+side.name+"'s benchmark process only: "+side.c.Children)
 			}

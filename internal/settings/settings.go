@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -166,24 +167,9 @@ var settings = []setting{
 		def:   func(c Config) string { return c.Against.Base },
 		set:   func(c *Config, v string) error { c.Against.Base = strings.TrimSpace(v); return nil },
 	},
-	{
-		flag: "benchkit.pairing", env: "BENCHKIT_PAIRING",
-		usage: "how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default) or rounds (rounds of whole processes) (env BENCHKIT_PAIRING)",
-		def: func(c Config) string {
-			if c.Against.Pairing == "" {
-				return "lockstep"
-			}
-			return c.Against.Pairing
-		},
-		set: func(c *Config, v string) error {
-			switch v = strings.TrimSpace(v); v {
-			case "lockstep", "rounds":
-				c.Against.Pairing = v
-				return nil
-			}
-			return fmt.Errorf("%q is not a pairing: use lockstep or rounds", v)
-		},
-	},
+	choiceSetting("benchkit.pairing", "BENCHKIT_PAIRING",
+		"how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default) or rounds (rounds of whole processes) (env BENCHKIT_PAIRING)",
+		"lockstep", "", []string{"lockstep", "rounds"}, "is not a pairing: use lockstep or rounds", func(c *Config) *string { return &c.Against.Pairing }),
 	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` fresh triples of processes (lockstep) or rounds of processes for -benchkit.against (default 10)",
 		"is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", func(c *Config) *int { return &c.Against.Rounds }),
 	pctSetting("benchkit.gate", "BENCHKIT_GATE", "with -benchkit.against, fail on a decided slowdown beyond `percent`",
@@ -193,27 +179,10 @@ var settings = []setting{
 	pctSetting("benchkit.gate.instructions", "BENCHKIT_GATE_INSTRUCTIONS",
 		"with -benchkit.against and -benchkit.count=instructions, fail on a rise in instructions per op beyond `percent`",
 		true, "is not a percentage: use a number such as 1 (0 turns the gate off)", func(c *Config) *float64 { return &c.Against.GateInstr }),
-	{
-		flag: "benchkit.count", env: "BENCHKIT_COUNT",
-		usage: "after the benchmarks, count the instructions per op of each tracked one under valgrind: `instructions` or off (env BENCHKIT_COUNT)",
-		def: func(c Config) string {
-			if c.Count == "" {
-				return CountOff
-			}
-			return c.Count
-		},
-		set: func(c *Config, v string) error {
-			switch v = strings.TrimSpace(v); v {
-			case CountOff:
-				c.Count = ""
-			case CountInstructions:
-				c.Count = CountInstructions
-			default:
-				return fmt.Errorf("%q is not a count: use instructions (counted under valgrind, docs/counts.md) or off", v)
-			}
-			return nil
-		},
-	},
+	choiceSetting("benchkit.count", "BENCHKIT_COUNT",
+		"after the benchmarks, count the instructions per op of each tracked one under valgrind: `instructions` or off (env BENCHKIT_COUNT)",
+		CountOff, CountOff, []string{CountOff, CountInstructions}, "is not a count: use instructions (counted under valgrind, docs/counts.md) or off",
+		func(c *Config) *string { return &c.Count }),
 }
 
 // The number of processes control.Compare spreads a comparison over:
@@ -287,6 +256,30 @@ func (c Config) CheckAgainstOnly() error {
 	}
 	return fmt.Errorf("benchkit: %s applies to a cross-build comparison, and none was asked for: add -benchkit.against=base.test (docs/ci.md), or drop %s (or its environment variable) (checked before the run: nothing ran)",
 		strings.Join(given, ", "), map[bool]string{true: "them", false: "it"}[len(given) > 1])
+}
+
+// choiceSetting is one of values. The field's zero value "" shows as
+// def; the value zero (when not "") is stored as "". bad ends the message
+// for a value that is none of them.
+func choiceSetting(flag, env, usage, def, zero string, values []string, bad string, field func(*Config) *string) setting {
+	return setting{flag: flag, env: env, usage: usage,
+		def: func(c Config) string {
+			if v := *field(&c); v != "" {
+				return v
+			}
+			return def
+		},
+		set: func(c *Config, v string) error {
+			v = strings.TrimSpace(v)
+			if !slices.Contains(values, v) {
+				return fmt.Errorf("%q %s", v, bad)
+			}
+			if v == zero {
+				v = ""
+			}
+			*field(c) = v
+			return nil
+		}}
 }
 
 // pathSetting is a setting that holds a file path as given.
