@@ -2,6 +2,7 @@ package against
 
 import (
 	"flag"
+	"math"
 	"testing"
 	"time"
 
@@ -188,4 +189,12 @@ func TestFlagsOKCount(t *testing.T) {
 	assert.NoError(t, flagsOK(fs, "."))
 	require.NoError(t, fs.Set("test.count", "3"))
 	assert.ErrorContains(t, flagsOK(fs, "."), "-count=3 cannot apply: drop -count")
+}
+
+// TestDetectable: the smallest change either way the control's interval
+// lets a run decide: beyond it by a candidate interval as wide.
+func TestDetectable(t *testing.T) {
+	assert.InDelta(t, 2.0, detectable(verdict.Estimate{LoPct: -1, HiPct: 1}), 1e-12)
+	assert.InDelta(t, 2.5, detectable(verdict.Estimate{DeltaPct: 0.5, LoPct: -0.5, HiPct: 1.5}), 1e-12, "a control off centre: the far side")
+	assert.Zero(t, detectable(verdict.Estimate{LoPct: math.NaN(), HiPct: math.NaN()}), "no interval: nothing to say")
 }

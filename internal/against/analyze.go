@@ -22,7 +22,7 @@ func (st *state) result() Result {
 	}
 	a.Pairing, a.RunTargetNs, a.GateInstr = st.p.Pairing, int64(runTarget), st.p.GateInstr
 	for _, lb := range st.locked {
-		a.Benches = append(a.Benches, lockedOf(lb, a))
+		a.Benches = append(a.Benches, lockedOf(lb, a, lb.rate))
 		a.Rounds = max(a.Rounds, len(lb.groups))
 		if w := idleWarning(lb.name, lb.idle.Pct()); w != "" {
 			a.Warnings = append(a.Warnings, w)
@@ -139,9 +139,22 @@ func finish(b *Bench, res vd.Result, err error, units string, a Result) {
 	} else {
 		b.ControlEst, b.NewEst = res.Control, res.Candidates[0]
 	}
+	b.DetectablePct = detectable(b.ControlEst)
 	b.Allocs = countOf(b.Base.AllocsPerOp, b.New.AllocsPerOp, b.Control.AllocsPerOp)
 	b.Bytes = countOf(b.Base.BytesPerOp, b.New.BytesPerOp, b.Control.BytesPerOp)
 	gate(b, a)
+}
+
+// detectable is the smallest change either way that a comparison with
+// the control's interval [lo, hi] could decide: a candidate interval of
+// the same half-width h lies beyond the control's when its centre is above
+// hi + h or below lo − h. 0 without an interval.
+func detectable(ctl vd.Estimate) float64 {
+	if !ctl.HasInterval() {
+		return 0
+	}
+	h := (ctl.HiPct - ctl.LoPct) / 2
+	return max(ctl.HiPct+h, h-ctl.LoPct)
 }
 
 // countOf compares a deterministic count: the (lower) median of base's and of
@@ -180,10 +193,11 @@ func gate(b *Bench, a Result) {
 // lockedOf analyses a benchmark measured in lockstep: each triple's
 // median ratio of new to base and of control to base, and Student's
 // t-interval over the triples (verdict.AnalyzeGroups), as Compare's forks
-// are; the counts as benchOf compares them.
-func lockedOf(lb lockedBench, a Result) Bench {
+// are, at the family-wise false-alarm rate rate (0: the default); the
+// counts as benchOf compares them.
+func lockedOf(lb lockedBench, a Result, rate float64) Bench {
 	b := Bench{Name: lb.name, Base: lb.sides[sideBase], New: lb.sides[sideNew], Control: lb.sides[sideControl],
-		Mode: ModeLockstep, Groups: lb.groups, IdleCPUPct: lb.idle.Pct()}
+		Mode: ModeLockstep, Groups: lb.groups, IdleCPUPct: lb.idle.Pct(), Design: lb.design}
 	groups := make([][]vd.Sample, 0, len(lb.groups))
 	at := 0
 	for _, n := range lb.groups {
@@ -191,8 +205,13 @@ func lockedOf(lb lockedBench, a Result) Bench {
 		groups = append(groups, []vd.Sample{{Name: "base", NsPerOp: cut(b.Base)}, {Name: "control", NsPerOp: cut(b.Control)}, {Name: "new", NsPerOp: cut(b.New)}})
 		at += n
 	}
-	res, err := vd.AnalyzeGroups(groups, vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "triples",
-		UnitFix: "more triples (-benchkit.rounds) or a longer -benchtime narrow it", TooFewFix: "raise -benchtime"})
+	o := vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "triples",
+		UnitFix: "a longer -benchtime buys more triples and narrows it", TooFewFix: "raise -benchtime"}
+	if rate > 0 {
+		o.Confidence = 1 - rate
+	}
+	res, err := vd.AnalyzeGroups(groups, o)
+	b.Confidence = res.Confidence
 	finish(&b, res, err, "runs", a)
 	return b
 }

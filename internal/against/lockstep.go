@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	vd "github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/env"
@@ -70,6 +71,12 @@ func (p Plan) sizeFor(nsPerOp float64) sizing {
 type triple struct {
 	ns, allocs, bytes [sides][]float64
 	idle              idleCPU
+	// warm is the rounds discarded at the start, warmNs their ns/op by
+	// side; wall is the triple's whole wall time (the processes' start
+	// and end included), roundsWall that of its rounds alone.
+	warm             int
+	warmNs           [sides][]float64
+	wall, roundsWall time.Duration
 }
 
 // idleCPU adds up, over a triple's runs, the CPU time the two processes
@@ -116,17 +123,20 @@ func (ic idleCPU) Pct() float64 {
 	return 100 * float64(ic.cpu) / float64(ic.wall)
 }
 
-// lockstep measures one benchmark, sized sz, in p.Rounds fresh triples
-// of live processes (base, new, base again), one run at a time in
-// balanced random order, and records it; roundDone is called after every
-// round with the triple (from 0) and its rounds done. A process that
-// fails, hangs or speaks garbage ends the benchmark with its output: left
-// out when it is the base's, a failure of the run when it is this
-// binary's.
-func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roundDone func(t, rounds int)) {
+// lockstep measures one benchmark, sized sz, in fresh triples of live
+// processes (base, new, base again), one run at a time in balanced random
+// order, as its design shapes and stops them (design.go), and records it;
+// roundDone is called after every round with the triple (from 0) and the
+// wall time spent on the benchmark so far. A process that fails, hangs or
+// speaks garbage ends the benchmark with its output: left out when it is
+// the base's, a failure of the run when it is this binary's.
+func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roundDone func(t int, spent time.Duration)) {
+	d := st.p.newDesign(sz)
 	var ts []triple
-	for t := 0; t < st.p.Rounds; t++ {
-		tr, err := st.runTriple(lf, sz, t, dir, fs, func(r int) { roundDone(t, r) })
+	start := time.Now()
+	for t := 0; ; t++ {
+		warm, runs := d.shape()
+		tr, err := st.runTriple(lf, sz, warm, runs, t, dir, fs, func() { roundDone(t, time.Since(start)) })
 		if st.stopped != nil {
 			return
 		}
@@ -140,14 +150,29 @@ func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roun
 			st.warnings = append(st.warnings, fmt.Sprintf("benchkit: %s: compared over the %s before a process failed", lf.name, pluralTriples(t)))
 		}
 		if err != nil {
+			d.stop = "a process ended it"
 			break
 		}
 		ts = append(ts, tr)
+		if d.next(ts, time.Since(start), func(rate float64) vd.Verdict {
+			return lockedOf(collect(lf, sz, ts, d), st.look(), rate).NewEst.Verdict
+		}) {
+			break
+		}
 	}
 	if len(ts) == 0 {
 		return
 	}
-	st.addLockstep(lf, sz, ts)
+	if d.rate == 0 {
+		d.rate = d.spend.Final()
+	}
+	st.locked = append(st.locked, collect(lf, sz, ts, d))
+}
+
+// look is what an interim analysis needs of the result: the rule's ε and
+// the time gate.
+func (st *state) look() Result {
+	return Result{Negligible: vd.DefaultNegligible, GatePct: st.p.Gate}
 }
 
 func pluralTriples(n int) string {
@@ -158,9 +183,12 @@ func pluralTriples(n int) string {
 }
 
 // runTriple starts the three processes of triple t and drives them
-// through warmRounds + sz.rounds rounds, calling roundDone with the
-// rounds done after each.
-func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagSet, roundDone func(r int)) (triple, error) {
+// through warm + runs rounds, the first warm discarded, calling roundDone
+// after each.
+func (st *state) runTriple(lf leaf, sz sizing, warm, runs, t int, dir string, fs *flag.FlagSet, roundDone func()) (tr triple, err error) {
+	began := time.Now()
+	tr.warm = warm
+	defer func() { tr.wall = time.Since(began) }() // after the processes ended
 	var procs [sides]*child.Live
 	defer func() {
 		for _, l := range procs {
@@ -170,27 +198,32 @@ func (st *state) runTriple(lf leaf, sz sizing, t int, dir string, fs *flag.FlagS
 		}
 	}()
 	for s := range sides {
-		l, err := st.startLive(s, lf, sz, dir, fs)
+		l, err := st.startLive(s, lf, sz, warm+runs, dir, fs)
 		if err != nil {
 			return triple{}, st.lockstepFailed(s, t, lf, err)
 		}
 		procs[s] = l
 	}
-	var tr triple
 	sched := stats.NewSchedule(sides, st.p.seed+uint64(t))
-	for r := 0; r < warmRounds+sz.rounds; r++ {
+	for r := 0; r < warm+runs; r++ {
 		idle := &tr.idle
-		if r < warmRounds {
+		if r < warm {
 			idle = nil // the processes' start-up is not waiting
 		}
+		roundStart := time.Now()
 		steps, s, err := lockstepRound(procs, sched, sz, r == 0, idle)
 		if err != nil {
 			return triple{}, st.lockstepFailed(s, t, lf, err)
 		}
-		if r >= warmRounds {
+		tr.roundsWall += time.Since(roundStart)
+		if r >= warm {
 			tr.add(steps)
+		} else {
+			for side, step := range steps {
+				tr.warmNs[side] = append(tr.warmNs[side], float64(step.TimedNs)/float64(step.N))
+			}
 		}
-		roundDone(r + 1)
+		roundDone()
 	}
 	return tr, nil
 }
@@ -242,8 +275,8 @@ func (tr *triple) add(steps [sides]child.Step) {
 }
 
 // startLive starts side s's process for lf: exactly lf's benchmark, runs
-// of sz.n iterations, enough -count repeats for every round.
-func (st *state) startLive(s int, lf leaf, sz sizing, dir string, fs *flag.FlagSet) (*child.Live, error) {
+// of sz.n iterations, enough -count repeats for rounds rounds.
+func (st *state) startLive(s int, lf leaf, sz sizing, rounds int, dir string, fs *flag.FlagSet) (*child.Live, error) {
 	path, protocol := st.exe(s), st.baseProtocol
 	if s == sideNew {
 		protocol = child.Protocol
@@ -252,7 +285,7 @@ func (st *state) startLive(s int, lf leaf, sz sizing, dir string, fs *flag.FlagS
 		return nil, st.stopped
 	}
 	marker := filepath.Join(dir, fmt.Sprintf("lockstep-%s.json", sideNames[s]))
-	runs := warmRounds + sz.rounds + 2
+	runs := rounds + 2
 	args := child.Args(fs, lf.full, strconv.Itoa(sz.n)+"x", lf.procs)
 	for i, a := range args {
 		if a == "-test.count=1" {
@@ -332,9 +365,10 @@ func (st *state) lockstepFailed(s, t int, lf leaf, err error) error {
 	return errors.New(f.Message)
 }
 
-// addLockstep records a benchmark measured in triples: its sides'
-// samples round by round, triple after triple, and the rounds per triple.
-func (st *state) addLockstep(lf leaf, sz sizing, ts []triple) {
+// collect gathers a benchmark measured in triples: its sides' samples
+// round by round, triple after triple, the rounds per triple, the
+// waiting processes' CPU, and how its design ran.
+func collect(lf leaf, sz sizing, ts []triple, d *design) lockedBench {
 	var sd [sides]Side
 	groups := make([]int, len(ts))
 	idle := idleCPU{ok: true}
@@ -350,7 +384,8 @@ func (st *state) addLockstep(lf leaf, sz sizing, ts []triple) {
 			}
 		}
 	}
-	st.locked = append(st.locked, lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle})
+	return lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle,
+		design: d.describe(ts), rate: d.rate}
 }
 
 // lockedBench is a benchmark measured in lockstep.
@@ -360,6 +395,10 @@ type lockedBench struct {
 	groups []int
 	n      int
 	idle   idleCPU
+	// design says how its triples were shaped and why they stopped; rate
+	// is the family-wise false-alarm rate of its analysis.
+	design string
+	rate   float64
 }
 
 // IdleCPUWarnPct is the waiting processes' CPU time, in percent of the

@@ -44,7 +44,7 @@ func TestLockedOfSharesTheEstimator(t *testing.T) {
 		groups = append(groups, []vd.Sample{{Name: "base", NsPerOp: g[sideBase]}, {Name: "control", NsPerOp: g[sideControl]}, {Name: "new", NsPerOp: g[sideNew]}})
 	}
 	a := Result{Negligible: 1, GatePct: 5, Pairing: ModeLockstep}
-	b := lockedOf(lb, a)
+	b := lockedOf(lb, a, 0)
 	want, err := vd.AnalyzeGroups(groups, vd.Options{Negligible: 1, Gate: 5, Unit: "triples"})
 	require.NoError(t, err)
 	assert.Equal(t, want.Candidates[0].DeltaPct, b.NewEst.DeltaPct)

@@ -50,6 +50,9 @@ type Plan struct {
 	// -test.benchtime, skip the user's -test.skip ("" none).
 	pattern, share, skip string
 	seed                 uint64
+	// roundsSet is -benchkit.rounds given: lockstep runs that many
+	// triples of a fixed shape, and looks only at the end.
+	roundsSet bool
 	// timeout bounds the first round's processes (go test's -timeout, or
 	// 10 minutes); later ones get child.Deadline of the slowest so far.
 	timeout time.Duration
@@ -65,6 +68,7 @@ func NewPlan(s settings.Against, pkg string, counter count.CountFunc, fs *flag.F
 	if p.GateInstr > 0 && p.counter == nil {
 		return p, errors.New("benchkit: -benchkit.gate.instructions needs the counts: add -benchkit.count=instructions")
 	}
+	p.roundsSet = p.Rounds > 0
 	if p.Rounds == 0 {
 		p.Rounds = DefaultRounds
 	}

@@ -82,6 +82,16 @@ type Bench struct {
 	Mode     string
 	ModeNote string
 	Groups   []int
+	// Design, in lockstep, says how the triples were shaped and why they
+	// stopped ("processes differ by 6.1%, runs by 1.8%: 48 triples of 6
+	// runs; stopped: …"); Confidence is the level of its intervals, which
+	// a sequential design sets per benchmark (0: Result.Confidence).
+	Design     string
+	Confidence float64
+	// DetectablePct is the smallest change, in percent either way, that
+	// this run could have decided: the control's interval and a candidate
+	// interval as wide beyond it; 0 without a control interval.
+	DetectablePct float64
 	// IdleCPUPct, in lockstep, is the CPU time the two waiting processes
 	// of a triple used while the third ran, in percent of the runs' wall
 	// time, over every triple; -1 when unknown (outside Linux, or in

@@ -121,7 +121,8 @@ func (st *state) interrupted(res child.Result) bool {
 
 // Progress is how far a phase of Measure is. In lockstep (Unit
 // "triple"), Bench is the benchmark being measured, the Index-th of
-// Benches, in its Done-th triple of Total; in the rounds of processes
+// Benches, in its Done-th triple of Total (0 when its design decides how
+// many as it goes); in the rounds of processes
 // (Unit "round"), Done rounds of Total are over. Work and Planned are the
 // expected cost of what is done and of the whole phase (in lockstep,
 // each benchmark's runs at the time per op discovery measured; in rounds,
@@ -200,7 +201,7 @@ func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
 	var planned, before time.Duration
 	for i, lf := range lock {
 		sizes[i] = st.p.sizeFor(lf.nsPerOp)
-		planned += sizes[i].cost(st.p.Rounds)
+		planned += st.p.newDesign(sizes[i]).planned(sizes[i])
 	}
 	start := time.Now()
 	for i, lf := range lock {
@@ -208,12 +209,16 @@ func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
 			return
 		}
 		sz := sizes[i]
-		st.lockstep(lf, sz, dir, fs, func(t, rounds int) {
-			work := before + time.Duration(t*(warmRounds+sz.rounds)+rounds)*sz.roundCost()
-			st.report(Progress{Unit: "triple", Bench: lf.name, Index: i + 1, Benches: len(lock), Done: t + 1, Total: st.p.Rounds,
-				Work: work, Planned: planned, Elapsed: time.Since(start)})
+		mine := st.p.newDesign(sz).planned(sz)
+		total := 0
+		if st.p.roundsSet || st.p.bt.N > 0 {
+			total = st.p.Rounds
+		}
+		st.lockstep(lf, sz, dir, fs, func(t int, spent time.Duration) {
+			st.report(Progress{Unit: "triple", Bench: lf.name, Index: i + 1, Benches: len(lock), Done: t + 1, Total: total,
+				Work: before + min(spent, mine), Planned: planned, Elapsed: time.Since(start)})
 		})
-		before += sz.cost(st.p.Rounds)
+		before += mine
 	}
 	st.lockedTops = fullyLocked(st.locked, st.seen)
 }

@@ -193,7 +193,7 @@ func TestAgainstLockstep(t *testing.T) {
 	out := renderFlat(t, in)
 	assert.Equal(t, []string{"Work-2", "lockstep", "102.0ns"}, fields(lineWith(t, out, "Work-2", "lockstep  "))[:3], "base/op: the median of every run")
 	assert.Equal(t, []string{"Same-2", "rounds"}, fields(lineWith(t, out, "Same-2", "rounds  "))[:2])
-	lineWith(t, out, "· lockstep: per benchmark 2 triples of live processes, one run of N iterations (about 3ms each) at a time in balanced random order, 2–3 runs per process per triple; Δ is the mean over triples")
+	lineWith(t, out, "· lockstep: triples of live processes, one run of N iterations (about 3ms each) at a time in balanced random order, 2–3 runs per process per triple (each benchmark's design below); Δ is the mean over triples")
 	lineWith(t, out, "· rounds: 3 rounds of 3 whole processes")
 	lineWith(t, out, "Same-2: rounds, not lockstep: it calls neither benchkit.Track nor benchkit.Loop (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
 
@@ -352,4 +352,33 @@ func TestNoIntervalEverywhere(t *testing.T) {
 	require.NoError(t, GAB(&gab, in, Analyze(in)))
 	assert.NotContains(t, gab.String(), `"range"`)
 	assert.Contains(t, gab.String(), "no interval")
+}
+
+// TestAgainstDesign: a lockstep benchmark's design (its variance
+// components, triples, runs and why it stopped) and its intervals' own
+// level are said under the table and in the JSON; an undecided one says
+// the smallest change the run could have told.
+func TestAgainstDesign(t *testing.T) {
+	a := lockstepFixture()
+	w := &a.Benches[0]
+	w.Design = "processes differ by 6.1%, runs by 1.8%: 48 triples of 5–41 runs; stopped: the budget of 16s (16 × -benchtime) spent"
+	w.Confidence = 0.98
+	w.NewEst.Verdict, w.GatesFailed = verdict.Undecided, nil
+	w.DetectablePct = 4.25
+	in := Input{Against: a}
+	out := renderFlat(t, in)
+	lineWith(t, out, "Work-2: processes differ by 6.1%, runs by 1.8%: 48 triples of 5–41 runs; stopped: the budget of 16s (16 × -benchtime) spent (its intervals at 98%)")
+	lineWith(t, out, "Work-2: undecided; this run could tell a change beyond ±4.25% (its control's interval and as much again)")
+
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, in))
+	rep, err := ReadJSON(&buf)
+	require.NoError(t, err)
+	b := rep.Against.Benchmarks[0]
+	assert.Equal(t, w.Design, b.Design)
+	require.NotNil(t, b.Confidence)
+	assert.Equal(t, 0.98, *b.Confidence)
+	require.NotNil(t, b.DetectablePct)
+	assert.Equal(t, 4.25, *b.DetectablePct)
+	assert.Nil(t, rep.Against.Benchmarks[1].Confidence, "a rounds row has the comparison's level")
 }

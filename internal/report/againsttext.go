@@ -2,13 +2,14 @@ package report
 
 import (
 	"fmt"
-	"github.com/benchkit/go-benchkit/internal/against"
-	"github.com/benchkit/go-benchkit/internal/count"
+	"math"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
+	"github.com/benchkit/go-benchkit/internal/against"
+	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
@@ -52,6 +53,17 @@ func againstNotes(a *against.Result) []string {
 		if b.Mode == against.ModeRounds && b.ModeNote != "" {
 			out = append(out, b.Name+": rounds, not lockstep: "+b.ModeNote+" (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
 		}
+		if b.Design != "" {
+			note := b.Name + ": " + b.Design
+			if b.Confidence > 0 && math.Abs(b.Confidence-a.Confidence) > 1e-9 {
+				note += fmt.Sprintf(" (its intervals at %s%%)", fmtNum(b.Confidence*100))
+			}
+			out = append(out, note)
+		}
+		if b.NewEst.Verdict == verdict.Undecided && b.DetectablePct > 0 {
+			out = append(out, fmt.Sprintf("%s: undecided; this run could tell a change beyond ±%s (its control's interval and as much again): a longer -benchtime tells smaller ones",
+				b.Name, textfmt.Pct(b.DetectablePct)[1:]))
+		}
 	}
 	out = append(out, instrNotes(a)...)
 	for _, b := range a.Benches {
@@ -94,9 +106,9 @@ func againstModes(a *against.Result) []string {
 	}
 	var out []string
 	if len(lock) > 0 {
-		out = append(out, fmt.Sprintf("lockstep: per benchmark %s of live processes, one run of N iterations (about %s each) at a time in balanced random order, %s; "+
-			"Δ is the mean over triples of each triple's median run-by-run ratio, with Student's t-interval over the triples",
-			textfmt.Plural(len(lock[0].Groups), "triple"), textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))
+		out = append(out, fmt.Sprintf("lockstep: triples of live processes, one run of N iterations (about %s each) at a time in balanced random order, %s "+
+			"(each benchmark's design below); Δ is the mean over triples of each triple's median run-by-run ratio, with Student's t-interval over the triples",
+			textfmt.Dur(time.Duration(a.RunTargetNs)), roundsPerTriple(lock)))
 	}
 	if rounds {
 		out = append(out, fmt.Sprintf("rounds: %s of 3 whole processes, each running the selection once at -benchtime=%s; "+

@@ -292,6 +292,14 @@ func num(x float64) *float64 {
 	return &x
 }
 
+// positive returns x, or nil when x is not above 0 (benchkit's "none").
+func positive(x float64) *float64 {
+	if !finite(x) || x <= 0 {
+		return nil
+	}
+	return &x
+}
+
 // known returns x, or nil when x is negative (benchkit's "unknown") or
 // not finite.
 func known(x float64) *float64 {
@@ -559,6 +567,14 @@ type JSONAgainstBench struct {
 	// used during the runs, in percent of the runs' wall time; null when
 	// unknown.
 	WaitingCPUPct *float64 `json:"waiting_cpu_pct"`
+	// Design says, in lockstep, how the triples were shaped and why they
+	// stopped; Confidence is the level of this benchmark's intervals
+	// (null: the comparison's); DetectablePct the smallest change either
+	// way the run could have decided, in percent (null without a control
+	// interval).
+	Design        string   `json:"design"`
+	Confidence    *float64 `json:"confidence"`
+	DetectablePct *float64 `json:"detectable_pct"`
 }
 
 // JSONProcFailure is one element of "against.failures": a process that
@@ -590,7 +606,7 @@ func jsonAgainstOf(a *against.Result) *JSONAgainst {
 			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed(), GateNote: b.GateNote,
 			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...), Instructions: jsonInstrChangeOf(b.Instr),
-			WaitingCPUPct: known(b.IdleCPUPct),
+			WaitingCPUPct: known(b.IdleCPUPct), Design: b.Design, Confidence: positive(b.Confidence), DetectablePct: positive(b.DetectablePct),
 		})
 	}
 	for _, f := range a.Failures {

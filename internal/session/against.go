@@ -109,7 +109,10 @@ func progressLines(w io.Writer, every time.Duration) func(against.Progress) {
 		last = pr.Elapsed
 		where := fmt.Sprintf("%s %d of %d done", pr.Unit, pr.Done, pr.Total)
 		if pr.Bench != "" {
-			where = fmt.Sprintf("%s (benchmark %d of %d), %s %d of %d", pr.Bench, pr.Index, pr.Benches, pr.Unit, pr.Done, pr.Total)
+			where = fmt.Sprintf("%s (benchmark %d of %d), %s %d", pr.Bench, pr.Index, pr.Benches, pr.Unit, pr.Done)
+			if pr.Total > 0 {
+				where += fmt.Sprintf(" of %d", pr.Total)
+			}
 		}
 		fmt.Fprintf(w, "%s-benchkit.against: %s; %v so far, about %v to go%s\n",
 			report.Prefix, where, pr.Elapsed.Round(time.Second), pr.Left().Round(time.Second), hint)

@@ -73,7 +73,7 @@ func BenchmarkGate(b *testing.B) {
 		b.Fatal("deliberate failure (MAINREPORT_FAIL_BENCH=1)")
 	}
 	if os.Getenv("MAINREPORT_GATE") == "1" {
-		registry.Default().AddComparison(b.Name(), registry.Comparison{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 100, Rounds: 20, Confidence: 0.975, Gate: 5, GateFailed: true, Control: verdict.Estimate{Name: "old", NsPerOp: 100, DeltaPct: 0.1, LoPct: -1, HiPct: 1, Verdict: verdict.Same}, Candidates: []verdict.Estimate{{Name: "new", NsPerOp: 110, DeltaPct: 10, LoPct: 9, HiPct: 11, Verdict: verdict.Slower}}}})
+		registry.Default().AddComparison(b.Name(), registry.Comparison{Result: verdict.Result{Baseline: "old", BaselineNsPerOp: 100, Rounds: 20, Confidence: 0.975, Gate: 5, GateFailed: true, Control: verdict.Estimate{Name: "old", NsPerOp: 100, DeltaPct: 0.1, LoPct: -1, HiPct: 1, Verdict: verdict.Same}, Candidates: []verdict.Estimate{{Name: "new", NsPerOp: 110, DeltaPct: 10, LoPct: 9, HiPct: 11, Verdict: verdict.Slower, GateFailed: true}}}})
 	}
 	for b.Loop() {
 		sink.Keep(sum(xs[:8]))
