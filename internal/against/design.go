@@ -20,9 +20,9 @@ import (
 //   - pilotTriples triples of half the default runs per process, from
 //     which the variance components and the costs are estimated;
 //   - then triples of the runs per process that make the estimate the
-//     most precise for the budget (stats.OptimalRuns), at least minRuns
-//     and at most maxTripleRounds, and few enough that minTriples in all
-//     fit in the budget, while the next one fits in it, at most
+//     most precise for the budget (stats.OptimalRuns), at least minRuns,
+//     at most maxTripleRounds and few enough that DefaultRounds triples
+//     in all fit in the budget, while the next one fits in it, at most
 //     maxTriples; at least minTriples whatever the budget, so that a
 //     short -benchtime still gives an interval (and costs more than the
 //     budget when the processes' start dominates);
@@ -138,11 +138,14 @@ func (d *design) next(ts []triple, spent time.Duration, analyse func(rate float6
 }
 
 // replan returns the runs per process of the next triples: the optimal
-// allocation for the variance components, capped so that at least
-// minTriples fit in the budget when fewer have run.
+// allocation for the variance components, and at most as many as let
+// the triples reach DefaultRounds within the budget (one more at least):
+// when processes hardly differ, the optimum is one long triple, but an
+// interval over few triples is wide for its few degrees of freedom.
 func (d *design) replan(n int, spent time.Duration) int {
 	hi := maxTripleRounds
-	if left := minTriples - n; left > 0 && d.roundCost > 0 {
+	if d.roundCost > 0 {
+		left := max(DefaultRounds-n, 1)
 		per := (d.budget - spent) / time.Duration(left)
 		hi = max(minRuns, min(hi, int((per-d.fixedCost)/d.roundCost)-d.warm))
 	}
