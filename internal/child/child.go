@@ -96,6 +96,12 @@ type Spec struct {
 	// Protocol is the lockstep protocol a child of [Start] speaks: 0 for
 	// this package's ([Protocol]), 1 for the first version (no token).
 	Protocol int
+	// AuxRandom, when not nil, replaces the 16 random bytes the kernel
+	// gives the new program (AT_RANDOM), from which the Go runtime seeds
+	// its random state and so every map's hash seed: processes started
+	// with the same bytes draw the same seeds, as far as they draw them
+	// in the same order. Only where [AuxRandom] reports true.
+	AuxRandom *[16]byte
 }
 
 func (s Spec) shown() string {
@@ -204,7 +210,7 @@ func Run(s Spec) (Result, error) {
 		return Result{}, fmt.Errorf("child: %s: %w", s.shown(), err)
 	}
 	start := time.Now()
-	if err := startLocked(cmd); err != nil {
+	if err := startLocked(cmd, s.AuxRandom); err != nil {
 		return Result{}, fmt.Errorf("child: cannot start %s: %w", s.shown(), err)
 	}
 	hold("", cmd.Process)

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +146,19 @@ func TestHelperChild(t *testing.T) {
 		f, err := os.Open(os.Args[0])
 		fmt.Println("reopened as", f.Fd(), err)
 		time.Sleep(time.Hour)
+	case "rand":
+		// The runtime's random state, and a map's iteration order,
+		// as they come from its seed.
+		m := map[int]bool{}
+		for i := range 64 {
+			m[i] = true
+		}
+		order := ""
+		for k := range m {
+			order += strconv.Itoa(k) + ","
+		}
+		fmt.Println(rand.Uint64(), order)
+		os.Exit(0)
 	case "tempdir":
 		dir, _, err := TempDir("benchkit-signal-")
 		if err != nil {
@@ -288,4 +303,37 @@ func TestSelects(t *testing.T) {
 	} {
 		assert.Equal(t, tc.want, Selects(tc.bench, tc.skip, tc.name), "bench %q skip %q name %q", tc.bench, tc.skip, tc.name)
 	}
+}
+
+// TestAuxRandom: children started with the same AT_RANDOM bytes draw the
+// same runtime random numbers and iterate a map built first in the same
+// order; other bytes give others. Where the bytes cannot be set, a Spec
+// that asks for them is refused.
+func TestAuxRandom(t *testing.T) {
+	run := func(b *[16]byte) (string, error) {
+		r, err := Run(Spec{Path: os.Args[0], Args: []string{"-test.run=^TestHelperChild$", "-test.count=1"},
+			Env: append(Env("BenchmarkX", filepath.Join(t.TempDir(), "r")), "BENCHKIT_TEST_CHILD=rand"), Timeout: time.Minute, AuxRandom: b})
+		return string(r.Stdout), err
+	}
+	one, other := &[16]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, &[16]byte{16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1}
+	if !AuxRandom() {
+		_, err := run(one)
+		assert.ErrorContains(t, err, "cannot set a child's AT_RANDOM bytes")
+		return
+	}
+	a, err := run(one)
+	if err != nil && strings.Contains(err.Error(), "operation not permitted") {
+		t.Skipf("ptrace is not permitted here: %v", err)
+	}
+	require.NoError(t, err)
+	b, err := run(one)
+	require.NoError(t, err)
+	c, err := run(other)
+	require.NoError(t, err)
+	d, err := run(nil)
+	require.NoError(t, err)
+	t.Logf("same bytes: %q %q; others: %q; the kernel's: %q", a, b, c, d)
+	assert.Equal(t, a, b, "the same bytes: the same seeds")
+	assert.NotEqual(t, a, c, "other bytes: other seeds")
+	assert.NotEqual(t, a, d, "the kernel's bytes")
 }

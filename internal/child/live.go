@@ -67,7 +67,7 @@ func Start(s Spec) (*Live, error) {
 		return nil, fmt.Errorf("child: %s: %w", s.shown(), err)
 	}
 	l.start = time.Now()
-	err = startLocked(cmd)
+	err = startLocked(cmd, s.AuxRandom)
 	w.Close() // the child holds its own copy
 	if err != nil {
 		cancel()

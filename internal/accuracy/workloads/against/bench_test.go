@@ -30,3 +30,21 @@ func BenchmarkAlloc(b *testing.B) {
 		BuildList(allocNodes + extraNodes)
 	}
 }
+
+func BenchmarkMap(b *testing.B) {
+	gate.HarnessOnly(b, tableEnv, "against")
+	benchkit.Track(b)
+	keys := sink.Opaque(Keys[:mapKeys+extraKeys])
+	for b.Loop() {
+		sink.Keep(Lookup(keys))
+	}
+}
+
+func BenchmarkAllocLive(b *testing.B) {
+	gate.HarnessOnly(b, tableEnv, "against")
+	BuildLive()
+	benchkit.Track(b)
+	for b.Loop() {
+		BuildList(allocNodes + extraNodes)
+	}
+}

@@ -2,13 +2,20 @@
 // (internal/accuracy/against): one package built several ways, as if at
 // several commits, each benchmark with benchkit.Track and b.Loop.
 //
-//	BenchmarkCompute  FNV-1a (calibrate.FNV) over 2000 bytes (compute-bound, about 2 µs)
-//	BenchmarkAlloc    builds a linked list of 200 48-byte nodes
-//	                  (allocating, about 4 µs with its share of GC)
+//	BenchmarkCompute    FNV-1a (calibrate.FNV) over 2000 bytes (compute-bound, about 2 µs)
+//	BenchmarkMap        looks up 256 string keys in a map built when the
+//	                    process starts (its layout, and so its speed, is
+//	                    the hash seed the process drew)
+//	BenchmarkAlloc      builds a linked list of 200 48-byte nodes
+//	                    (allocating, about 4 µs with its share of GC)
+//	BenchmarkAllocLive  BenchmarkAlloc's list with a live heap of 200,000
+//	                    nodes (9.6 MB) kept alive beside it, which every
+//	                    collection marks
 //
 // Built plainly they are the base. With -tags against_plus2 each does 2%
-// more of its work (40 more bytes, 4 more nodes), with -tags
-// against_plus5 5% more (100 bytes, 10 nodes): the +2% and +5% builds.
+// more of its work (40 more bytes, 4 more nodes, 5 more lookups), with
+// -tags against_plus5 5% more (100 bytes, 10 nodes, 13 lookups): the +2%
+// and +5% builds.
 // The identical-code A/A builds the plain package a second time with
 // -trimpath, so that the two binaries differ (file paths) and the code
 // does not.
@@ -17,10 +24,15 @@
 // environment (the table sets it) or under a -benchtime=Nx smoke run.
 package against
 
-// Sizes of the base's work: bytes hashed, nodes built.
+import "fmt"
+
+// Sizes of the base's work: bytes hashed, nodes built, keys looked up,
+// and the nodes of BenchmarkAllocLive's live heap.
 const (
 	computeBytes = 2000
 	allocNodes   = 200
+	mapKeys      = 256
+	liveNodes    = 200_000
 )
 
 // Data is what BenchmarkCompute hashes: the base's bytes and the extra
@@ -50,4 +62,47 @@ func BuildList(n int) {
 		head = &node{next: head, data: [5]uint64{uint64(i)}}
 	}
 	Held = head
+}
+
+// Keys are the map's keys, Map the map BenchmarkMap looks them up in
+// (the base's 256 keys and the +5% build's 13 more), built when the
+// process starts.
+var (
+	Keys = func() []string {
+		k := make([]string, mapKeys+13)
+		for i := range k {
+			k[i] = fmt.Sprintf("benchkit-key-%05d-%x", i, i*2654435761)
+		}
+		return k
+	}()
+	Map = func() map[string]int {
+		m := make(map[string]int, len(Keys))
+		for i, k := range Keys {
+			m[k] = i
+		}
+		return m
+	}()
+)
+
+// Lookup sums the values of keys in Map.
+func Lookup(keys []string) int {
+	sum := 0
+	for _, k := range keys {
+		sum += Map[k]
+	}
+	return sum
+}
+
+// Live is BenchmarkAllocLive's live heap: a list of liveNodes nodes,
+// built once, kept alive for the process's life.
+var Live *node
+
+// BuildLive builds Live once.
+func BuildLive() {
+	if Live != nil {
+		return
+	}
+	for i := range liveNodes {
+		Live = &node{next: Live, data: [5]uint64{uint64(i)}}
+	}
 }

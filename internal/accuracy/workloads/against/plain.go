@@ -3,4 +3,4 @@
 package against
 
 // Extra work of this build: none (the base).
-const extraBytes, extraNodes = 0, 0
+const extraBytes, extraNodes, extraKeys = 0, 0, 0
