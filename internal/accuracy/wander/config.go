@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/child"
 )
 
 // config is the parsed command line.
@@ -16,6 +17,9 @@ type config struct {
 	pkg, bench         string
 	timeout            time.Duration
 	verbose            bool
+	// seeds runs a second set of -procs processes, interleaved with the
+	// first, all started with one AT_RANDOM (child.AuxRandom).
+	seeds bool
 }
 
 // parseFlags parses args (without the table's name) into a config.
@@ -30,6 +34,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fs.StringVar(&cfg.bench, "bench", "^BenchmarkSteady$", "-test.bench pattern: the benchmarks to measure (the first, sum if present, is the correlation's reference)")
 		fs.DurationVar(&cfg.timeout, "timeout", 10*time.Minute, "deadline of each process")
 		fs.BoolVar(&cfg.verbose, "v", false, "print each process's runs to stderr")
+		fs.BoolVar(&cfg.seeds, "seeds", false, "also run -procs processes that all start with one AT_RANDOM (the same runtime seeds), interleaved with the others (Linux)")
 	})
 	if err != nil {
 		return config{}, err
@@ -41,11 +46,18 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("-procs %d -count %d -long %d -timeout %v: want -procs ≥ 2, -count ≥ 2, -long 0 or ≥ 2, -timeout > 0",
 			cfg.procs, cfg.count, cfg.long, cfg.timeout)
 	}
+	if cfg.seeds && !child.AuxRandom() {
+		return config{}, fmt.Errorf("-seeds: this platform cannot set a process's AT_RANDOM bytes (Linux only)")
+	}
 	return cfg, nil
 }
 
 // commandLine returns the go run command that repeats this run.
 func (c config) commandLine() string {
-	return harness.CommandLine("wander", fmt.Sprintf("-procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v",
-		c.procs, c.count, c.long, c.benchtime, c.pkg, c.bench, c.timeout), c.verbose)
+	seeds := ""
+	if c.seeds {
+		seeds = " -seeds"
+	}
+	return harness.CommandLine("wander", fmt.Sprintf("-procs %d -count %d -long %d -benchtime %s -pkg %s -bench '%s' -timeout %v%s",
+		c.procs, c.count, c.long, c.benchtime, c.pkg, c.bench, c.timeout, seeds), c.verbose)
 }

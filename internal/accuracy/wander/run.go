@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
+	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/report"
 )
 
@@ -24,35 +26,60 @@ func run(cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer ws.Close()
-	var procs []runs
+	var procs, seeded []runs
+	seed := &[16]byte{}
+	for i := range seed {
+		seed[i] = byte(rand.Uint32())
+	}
 	for i := range cfg.procs {
-		r, err := runProc(cfg, ws.Bin, filepath.Join(ws.Dir, fmt.Sprintf("p%d.json", i)), cfg.count)
+		r, err := runProc(cfg, ws.Bin, filepath.Join(ws.Dir, fmt.Sprintf("p%d.json", i)), cfg.count, nil)
 		if err != nil {
 			return fmt.Errorf("process %d of %d: %w", i+1, cfg.procs, err)
 		}
 		procs = append(procs, r)
 		cfg.log(stderr, fmt.Sprintf("process %d", i+1), r)
+		if !cfg.seeds {
+			continue
+		}
+		r, err = runProc(cfg, ws.Bin, filepath.Join(ws.Dir, fmt.Sprintf("s%d.json", i)), cfg.count, seed)
+		if err != nil {
+			return fmt.Errorf("process %d of %d with one seed: %w", i+1, cfg.procs, err)
+		}
+		seeded = append(seeded, r)
+		cfg.log(stderr, fmt.Sprintf("process %d, one seed", i+1), r)
 	}
 	var long runs
 	if cfg.long > 0 {
-		if long, err = runProc(cfg, ws.Bin, filepath.Join(ws.Dir, "long.json"), cfg.long); err != nil {
+		if long, err = runProc(cfg, ws.Bin, filepath.Join(ws.Dir, "long.json"), cfg.long, nil); err != nil {
 			return fmt.Errorf("the long process: %w", err)
 		}
 		cfg.log(stderr, "long process", long)
 	}
-	printTable(stdout, procs, long, cfg.long)
+	printTable(stdout, procs, seeded, long, cfg.long)
 	fmt.Fprintf(stdout, "\n%s\n\ncommand: %s\n", ws.Machine, cfg.commandLine())
 	return nil
 }
 
 // runProc runs the -bench benchmarks in one fresh process with
 // -test.count=count and returns each workload's runs from its JSON report
-// at path ([runsOf]). BENCHKIT_SIGNALS=1 lets the signals workloads
-// measure (they skip without it); other packages ignore it.
-func runProc(cfg config, bin, path string, count int) (runs, error) {
+// at path ([runsOf]); with seed not nil the process starts with those
+// AT_RANDOM bytes. BENCHKIT_SIGNALS=1 and BENCHKIT_AGAINST_TABLE=1 let
+// the signals and against workloads measure (they skip without it).
+func runProc(cfg config, bin, path string, count int, seed *[16]byte) (runs, error) {
 	args := []string{"-test.run=^$", "-test.bench=" + cfg.bench, fmt.Sprintf("-test.count=%d", count), "-test.benchtime=" + cfg.benchtime}
-	env := append(os.Environ(), "BENCHKIT_SIGNALS=1")
-	rep, _, _, err := harness.RunReport(bin, path, args, env, cfg.timeout)
+	env := []string{"BENCHKIT_SIGNALS=1", "BENCHKIT_AGAINST_TABLE=1"}
+	if seed == nil {
+		rep, _, _, err := harness.RunReport(bin, path, args, append(os.Environ(), env...), cfg.timeout)
+		if err != nil {
+			return nil, err
+		}
+		return runsOf(rep, count)
+	}
+	res, err := child.Run(child.Spec{Path: bin, Args: append(args, "-benchkit.json="+path), Env: env, Timeout: cfg.timeout, AuxRandom: seed})
+	if err != nil {
+		return nil, fmt.Errorf("%v\n%s", err, child.Tail(res, 40))
+	}
+	rep, err := harness.ReadReport(path)
 	if err != nil {
 		return nil, err
 	}

@@ -115,24 +115,30 @@ func names(procs []runs) []string {
 // GOMAXPROCS.
 func isSum(name string) bool { return benchname.Trim(name, runtime.GOMAXPROCS(0)) == "Steady/work=sum" }
 
-// printTable writes the markdown table and its footnote.
-func printTable(w io.Writer, procs []runs, long runs, longCount int) {
+// printTable writes the markdown table and its footnote; seeded, when
+// not empty, adds the between-process CV of processes that all started
+// with one AT_RANDOM.
+func printTable(w io.Writer, procs, seeded []runs, long runs, longCount int) {
 	ns := names(procs)
 	if len(ns) == 0 {
 		fmt.Fprintln(w, "no workloads measured")
 		return
 	}
 	ref := ns[0]
-	fmt.Fprintf(w, "| workload | processes | median (ns/op) | between processes: CV of medians | within a process: CV of its runs | r with %s | CV of its ratio to %s | one process, %d runs: CV | max/min | lag-1 autocorrelation |\n", ref, ref, longCount)
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintf(w, "| workload | processes | median (ns/op) | between processes: CV of medians | one seed: CV of medians | within a process: CV of its runs | r with %s | CV of its ratio to %s | one process, %d runs: CV | max/min | lag-1 autocorrelation |\n", ref, ref, longCount)
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, n := range ns {
 		s := summarise(n, ref, procs, long)
-		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, s.n, num(s.median, "%.4g"),
-			num(s.betweenCV, "%.1f%%"), num(s.withinCV, "%.1f%%"), num(s.rWithRef, "%.2f"), num(s.ratioCV, "%.1f%%"),
+		oneSeed := math.NaN()
+		if len(seeded) > 0 {
+			oneSeed = summarise(n, ref, seeded, nil).betweenCV
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", s.name, s.n, num(s.median, "%.4g"),
+			num(s.betweenCV, "%.1f%%"), num(oneSeed, "%.1f%%"), num(s.withinCV, "%.1f%%"), num(s.rWithRef, "%.2f"), num(s.ratioCV, "%.1f%%"),
 			num(s.longCV, "%.1f%%"), num(s.longMaxMin, "%.2f"), num(s.longLag1, "%.2f"))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "between processes: CV of the processes' medians (the run-to-run truth); within a process: median over processes of the CV of one process's consecutive runs; r: Pearson's correlation across processes of log medians with the first row's; ratio: each process's median over the first row's in the same process, what a comparison interleaved within one process would see of the machine's changes; one process: the long process's runs in the order they ran.")
+	fmt.Fprintln(w, "between processes: CV of the processes' medians (the run-to-run truth); one seed (with -seeds): the same of as many processes, interleaved with those, that all started with one AT_RANDOM, so the same runtime seeds (map hash seeds among them); within a process: median over processes of the CV of one process's consecutive runs; r: Pearson's correlation across processes of log medians with the first row's; ratio: each process's median over the first row's in the same process, what a comparison interleaved within one process would see of the machine's changes; one process: the long process's runs in the order they ran.")
 	fmt.Fprintln(w, "Reading: a long process that spreads as much as separate processes, far more than a few consecutive runs, means the machine changes speed over time; separate processes spreading far more than the long process means something fixed per process differs.")
 }
 

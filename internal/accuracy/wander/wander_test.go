@@ -74,18 +74,25 @@ func TestNamesPutsSumFirst(t *testing.T) {
 
 func TestPrintTable(t *testing.T) {
 	var buf bytes.Buffer
-	printTable(&buf, synthetic(4, 3), nil, 0)
+	printTable(&buf, synthetic(4, 3), nil, nil, 0)
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	require.GreaterOrEqual(t, len(lines), 5)
 	assert.Contains(t, lines[0], "r with Steady/work=sum-2")
 	assert.True(t, strings.HasPrefix(lines[2], "| Steady/work=sum-2 | 4 |"), lines[2])
 	for _, l := range lines[2:5] {
-		assert.Equal(t, 11, strings.Count(l, "|"), l)
+		assert.Equal(t, 12, strings.Count(l, "|"), l)
 		assert.True(t, strings.HasSuffix(l, "| – | – | – |"), "no long process: %s", l)
+		assert.Equal(t, "–", strings.TrimSpace(strings.Split(l, "|")[5]), "no -seeds: no one-seed column value")
 	}
 
+	// With one-seed processes, their between-process CV fills its column.
 	buf.Reset()
-	printTable(&buf, nil, nil, 0)
+	printTable(&buf, synthetic(4, 3), synthetic(4, 3), nil, 0)
+	lines = strings.Split(strings.TrimSpace(buf.String()), "\n")
+	assert.Regexp(t, `^\d+\.\d%$`, strings.TrimSpace(strings.Split(lines[3], "|")[5]), lines[3])
+
+	buf.Reset()
+	printTable(&buf, nil, nil, nil, 0)
 	assert.Equal(t, "no workloads measured\n", buf.String())
 }
 
