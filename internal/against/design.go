@@ -64,10 +64,10 @@ type design struct {
 	fixedCost       time.Duration
 	roundCost       time.Duration
 	looks           int
-	// stop says why the benchmark stopped, rate the family-wise
-	// false-alarm rate of the analysis it stopped at.
-	stop string
-	rate float64
+	// stop says why the benchmark stopped (stopCode as Bench.Stop), rate
+	// the family-wise false-alarm rate of the analysis it stopped at.
+	stop, stopCode string
+	rate           float64
 }
 
 // newDesign returns the design of a benchmark sized sz.
@@ -107,7 +107,7 @@ func (d *design) next(ts []triple, spent time.Duration, analyse func(rate float6
 	n := len(ts)
 	if d.fixed {
 		if n >= d.triples {
-			d.stop = fmt.Sprintf("the %s asked for", pluralTriples(d.triples))
+			d.stop, d.stopCode = fmt.Sprintf("the %s asked for", pluralTriples(d.triples)), StopRounds
 			return true
 		}
 		return false
@@ -117,7 +117,7 @@ func (d *design) next(ts []triple, spent time.Duration, analyse func(rate float6
 		d.looks++
 		rate := d.spend.Look(d.looks)
 		if v := analyse(rate); v != vd.Undecided {
-			d.stop, d.rate = fmt.Sprintf("decided at look %d, after %s", d.looks, pluralTriples(n)), rate
+			d.stop, d.stopCode, d.rate = fmt.Sprintf("decided at look %d, after %s", d.looks, pluralTriples(n)), StopDecided, rate
 			return true
 		}
 	}
@@ -127,9 +127,9 @@ func (d *design) next(ts []triple, spent time.Duration, analyse func(rate float6
 	cost := d.fixedCost + time.Duration(d.warm+d.runs)*d.roundCost
 	switch {
 	case n >= maxTriples:
-		d.stop = fmt.Sprintf("the most triples a benchmark gets (%d)", maxTriples)
+		d.stop, d.stopCode = fmt.Sprintf("the most triples a benchmark gets (%d)", maxTriples), StopMax
 	case n >= minTriples && spent+cost > d.budget:
-		d.stop = fmt.Sprintf("the budget of %s (%d × -benchtime) spent", textfmt.Dur(d.budget), budgetFactor)
+		d.stop, d.stopCode = fmt.Sprintf("the budget of %s (%d × -benchtime) spent", textfmt.Dur(d.budget), budgetFactor), StopBudget
 	default:
 		return false
 	}

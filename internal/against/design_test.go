@@ -52,6 +52,7 @@ func TestDesignFixed(t *testing.T) {
 		assert.Equal(t, i == 3, stop, "stops after the 4 triples asked for, whatever a look would say")
 	}
 	assert.Equal(t, "the 4 triples asked for", d.stop)
+	assert.Equal(t, StopRounds, d.stopCode)
 }
 
 // TestDesignAdaptive: processes that differ more than runs get fewer
@@ -82,6 +83,7 @@ func TestDesignAdaptive(t *testing.T) {
 	assert.Equal(t, minRuns, len(ts[len(ts)-1].ns[sideBase]), "processes 6%% apart, runs 2%%: as few runs as allowed, as many triples")
 	assert.Greater(t, len(ts), 20)
 	assert.Contains(t, maps.stop, "budget")
+	assert.Equal(t, StopBudget, maps.stopCode)
 	assert.Equal(t, maps.spend.Final(), maps.rate)
 	assert.Regexp(t, `^processes differ by [5-7]\.\d%, runs by [12]\.?\d*%: \d+ triples of 5–83 runs; stopped: the budget`, maps.describe(ts),
 		"one process's components, not a ratio's")
@@ -95,6 +97,7 @@ func TestDesignAdaptive(t *testing.T) {
 	decided, ts := run(0.001, 0.01, func(float64) vd.Verdict { return vd.Slower })
 	assert.Len(t, ts, lookAt[0], "a clear change stops at the first look")
 	assert.Equal(t, "decided at look 1, after 3 triples", decided.stop)
+	assert.Equal(t, StopDecided, decided.stopCode)
 	assert.Equal(t, decided.spend.Look(1), decided.rate)
 	assert.True(t, strings.HasPrefix(decided.describe(ts), "processes differ by"))
 }

@@ -150,7 +150,7 @@ func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roun
 			st.warnings = append(st.warnings, fmt.Sprintf("benchkit: %s: compared over the %s before a process failed", lf.name, pluralTriples(t)))
 		}
 		if err != nil {
-			d.stop = "a process ended it"
+			d.stop, d.stopCode = "a process ended it", StopFailed
 			break
 		}
 		ts = append(ts, tr)
@@ -384,8 +384,12 @@ func collect(lf leaf, sz sizing, ts []triple, d *design) lockedBench {
 			}
 		}
 	}
-	return lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle,
-		design: d.describe(ts), rate: d.rate}
+	lb := lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle,
+		design: d.describe(ts), rate: d.rate, stop: d.stopCode, between: -1, within: -1}
+	if d.compsOK {
+		lb.between, lb.within = d.perProcess()
+	}
+	return lb
 }
 
 // lockedBench is a benchmark measured in lockstep.
@@ -399,6 +403,10 @@ type lockedBench struct {
 	// is the family-wise false-alarm rate of its analysis.
 	design string
 	rate   float64
+	// stop is Bench.Stop; between and within the per-process variance
+	// components in percent, -1 unknown.
+	stop            string
+	between, within float64
 }
 
 // IdleCPUWarnPct is the waiting processes' CPU time, in percent of the

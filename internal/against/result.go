@@ -88,6 +88,15 @@ type Bench struct {
 	// a sequential design sets per benchmark (0: Result.Confidence).
 	Design     string
 	Confidence float64
+	// Stop says, in lockstep, why the triples stopped: StopDecided (an
+	// interim look decided), StopBudget (the budget could not buy
+	// another), StopRounds (the -benchkit.rounds asked for), StopMax (the
+	// most a benchmark gets), StopFailed (a process ended it); "" in
+	// rounds. BetweenPct and WithinPct are the variance components the
+	// design saw, as one process's coefficients of variation in percent:
+	// how much processes differ, and runs within one; -1 when unknown.
+	Stop                  string
+	BetweenPct, WithinPct float64
 	// DetectablePct is the smallest change, in percent either way, that
 	// this run could have decided: the control's interval and a candidate
 	// interval as wide beyond it; 0 without a control interval.
@@ -116,6 +125,15 @@ const (
 	GateTime   = "time"
 	GateAllocs = "allocs"
 	GateInstr  = "instructions"
+)
+
+// Why lockstep's triples stopped (Bench.Stop).
+const (
+	StopDecided = "decided"
+	StopBudget  = "budget"
+	StopRounds  = "rounds"
+	StopMax     = "max"
+	StopFailed  = "failed"
 )
 
 // GateFailed reports whether the benchmark failed any gate.

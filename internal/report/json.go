@@ -575,6 +575,13 @@ type JSONAgainstBench struct {
 	Design        string   `json:"design"`
 	Confidence    *float64 `json:"confidence"`
 	DetectablePct *float64 `json:"detectable_pct"`
+	// Stop is why lockstep's triples stopped: "decided", "budget",
+	// "rounds", "max" or "failed" ("" in rounds); BetweenPct and
+	// WithinPct how much processes and runs within one differed, as one
+	// process's CVs in percent (null when unknown).
+	Stop       string   `json:"stop"`
+	BetweenPct *float64 `json:"between_pct"`
+	WithinPct  *float64 `json:"within_pct"`
 }
 
 // JSONProcFailure is one element of "against.failures": a process that
@@ -607,6 +614,7 @@ func jsonAgainstOf(a *against.Result) *JSONAgainst {
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed(), GateNote: b.GateNote,
 			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...), Instructions: jsonInstrChangeOf(b.Instr),
 			WaitingCPUPct: known(b.IdleCPUPct), Design: b.Design, Confidence: positive(b.Confidence), DetectablePct: positive(b.DetectablePct),
+			Stop: b.Stop, BetweenPct: known(b.BetweenPct), WithinPct: known(b.WithinPct),
 		})
 	}
 	for _, f := range a.Failures {
