@@ -65,6 +65,9 @@ type state struct {
 	// timed time and the counts: the run-queue probes (a few hundred µs
 	// of /proc reads a step) are skipped, and the wait is unknown.
 	noWait bool
+	// gc0 is the collector's state at the step's start, in a lockstep
+	// child: after the collection testing forces before every run.
+	gc0 env.GC
 
 	// previous step of the same b (b.N-style ramp)
 	prev     step
@@ -144,6 +147,8 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		if l := child.Lockstep(); l != nil {
 			l.Begin() // a lockstep child's first run waits for the parent's go
 			st.noWait = true
+			st.gc0 = env.ReadGC()
+			child.GCPhase(st.gc0.HeapGoal - st.gc0.HeapLive)
 		}
 		if !st.noWait {
 			st.cont0 = env.ReadContention()
@@ -258,14 +263,14 @@ func (st *state) end() {
 	st.b.Helper()
 	how, cur := st.endStep()
 	if l := child.Lockstep(); l != nil {
-		lockstepReport(l, st.b, how, cur)
+		lockstepReport(l, st.b, how, cur, st.gc0, env.ReadGC())
 	}
 }
 
-// lockstepReport tells the lockstep parent how the step ended, and waits;
-// a ramp step is not reported, so that each run costs the parent one
-// exchange.
-func lockstepReport(l *child.Link, b *testing.B, how stepEnd, cur step) {
+// lockstepReport tells the lockstep parent how the step ended, with what
+// the collector did between gc0 and gc1, and waits; a ramp step is not
+// reported, so that each run costs the parent one exchange.
+func lockstepReport(l *child.Link, b *testing.B, how stepEnd, cur step, gc0, gc1 env.GC) {
 	switch how {
 	case stepParent:
 		return // the sub-benchmarks report their own steps
@@ -280,7 +285,15 @@ func lockstepReport(l *child.Link, b *testing.B, how stepEnd, cur step) {
 		if a, by, ok := testingb.Allocs(b); ok {
 			allocs, bytes = int64(a), int64(by)
 		}
-		l.Step(child.Step{N: cur.N, TimedNs: int64(cur.Timed), Allocs: allocs, Bytes: bytes, Final: how == stepFinal})
+		s := child.Step{N: cur.N, TimedNs: int64(cur.Timed), Allocs: allocs, Bytes: bytes, Final: how == stepFinal,
+			GCCycles: -1, GCCPUNs: -1, HeapGoal: gc0.HeapGoal, HeapLive: gc0.HeapLive}
+		if gc0.Cycles >= 0 && gc1.Cycles >= 0 {
+			s.GCCycles = gc1.Cycles - gc0.Cycles
+		}
+		if gc0.CPUNs >= 0 && gc1.CPUNs >= 0 {
+			s.GCCPUNs = gc1.CPUNs - gc0.CPUNs
+		}
+		l.Step(s)
 	}
 }
 

@@ -54,8 +54,10 @@ type design struct {
 	budget  time.Duration // the wall time of an adaptive one
 	spend   stats.Spending
 	// runs and warm shape the next triple: measured rounds, and rounds
-	// discarded before them.
+	// discarded before them; size its runs.
 	runs, warm int
+	size       runSize
+	sz         sizing
 	// what the triples so far showed: the variance components of the
 	// control's run-by-run ratios (fractions), the fixed and per-round
 	// costs of a triple, the looks taken.
@@ -72,7 +74,8 @@ type design struct {
 
 // newDesign returns the design of a benchmark sized sz.
 func (p Plan) newDesign(sz sizing) *design {
-	d := &design{spend: stats.Spending{Alpha: 1 - vd.DefaultConfidence, Interim: interimShare}, warm: warmRounds}
+	d := &design{spend: stats.Spending{Alpha: 1 - vd.DefaultConfidence, Interim: interimShare}, warm: warmRounds,
+		sz: sz, size: runSize{n: sz.n, run: sz.run}}
 	if p.roundsSet || p.bt.N > 0 {
 		d.fixed, d.triples, d.runs = true, p.Rounds, sz.rounds
 		d.rate = 1 - vd.DefaultConfidence
@@ -94,8 +97,9 @@ func (d *design) planned(sz sizing) time.Duration {
 	return d.budget
 }
 
-// shape returns the warm-up and measured rounds of the next triple.
-func (d *design) shape() (warm, runs int) { return d.warm, d.runs }
+// shape returns the warm-up and measured rounds of the next triple, and
+// the size of its runs.
+func (d *design) shape() (warm, runs int, rs runSize) { return d.warm, d.runs, d.size }
 
 // next takes the triples so far, spent wall time after them, and decides
 // whether to go on: it learns the costs, the warm-up and the variance
@@ -105,6 +109,12 @@ func (d *design) shape() (warm, runs int) { return d.warm, d.runs }
 // another triple, or the design is complete.
 func (d *design) next(ts []triple, spent time.Duration, analyse func(rate float64) vd.Verdict) bool {
 	n := len(ts)
+	if n == 1 {
+		d.size = sizeForCollector(ts[0], d.sz)
+		if d.fixed && d.size.n > d.sz.n { // as long in all as the runs it was sized for
+			d.runs = max(minTripleRounds, d.runs*d.sz.n/d.size.n)
+		}
+	}
 	if d.fixed {
 		if n >= d.triples {
 			d.stop, d.stopCode = fmt.Sprintf("the %s asked for", pluralTriples(d.triples)), StopRounds
@@ -155,18 +165,17 @@ func (d *design) replan(n int, spent time.Duration) int {
 // learn updates the costs, the warm-up and the variance components from
 // the triples so far.
 func (d *design) learn(ts []triple) {
-	var fixed, perRound []float64
+	var fixed, perIter []float64
 	for _, tr := range ts {
 		rounds := tr.warm + len(tr.ns[sideBase])
-		if rounds == 0 {
+		if rounds == 0 || tr.n <= 0 {
 			continue
 		}
-		r := tr.roundsWall / time.Duration(rounds)
-		perRound = append(perRound, float64(r))
+		perIter = append(perIter, float64(tr.roundsWall)/float64(rounds*tr.n))
 		fixed = append(fixed, float64(max(tr.wall-tr.roundsWall, 0)))
 	}
-	if m, ok := stats.Median(perRound); ok {
-		d.roundCost = time.Duration(m)
+	if m, ok := stats.Median(perIter); ok { // a round of the next triple's runs
+		d.roundCost = time.Duration(m * float64(d.size.n))
 	}
 	if m, ok := stats.Median(fixed); ok {
 		d.fixedCost = time.Duration(m)
@@ -235,4 +244,42 @@ func (d *design) describe(ts []triple) string {
 // carries two of each, so its components are √2 times a process's.
 func (d *design) perProcess() (between, within float64) {
 	return 100 * d.between / math.Sqrt2, 100 * d.within / math.Sqrt2
+}
+
+// Runs of an allocating benchmark. testing collects before every run, so
+// a run of N ops that allocates B bytes an op holds ⌊N·B/H⌋ collections
+// (H the heap's headroom after that collection) whatever the build: the
+// same number in every run, and none when N·B < H. So after the first
+// triple, which measures B and H, the runs of an allocating benchmark
+// begin at a random phase of the collector's cycle (the child allocates
+// a uniform share of H as garbage before the run, outside its timing:
+// child.EnvGCPhase), and hold ⌊N·B/H⌋ or one more, the more with chance
+// frac(N·B/H): two numbers of collections, from which the collector can
+// be separated (gc.go), with the long run's rate on average. N is raised
+// to gcFill·H/B when that is larger, so that enough runs hold one, and
+// capped so that a run lasts at most maxGCRun.
+const (
+	gcFill   = 0.6
+	maxGCRun = 30 * time.Millisecond
+)
+
+// sizeForCollector returns the runs of the triples after the first: at a
+// random phase of the collector, of enough iterations to hold a
+// collection often, when the first triple's runs allocated; else as they
+// were.
+func sizeForCollector(tr triple, sz sizing) runSize {
+	rs := runSize{n: sz.n, run: sz.run}
+	bytes, okB := stats.Median(tr.bytes[sideBase])
+	h, okH := stats.Median(positive(tr.gc[sideBase].headroom))
+	if !okB || !okH || bytes <= 0 || h <= 0 {
+		return rs
+	}
+	rs.gcPhase = true
+	want := int(math.Ceil(gcFill * h / bytes))
+	most := max(sz.n, int(float64(maxGCRun)/max(sz.nsPerOp, 1)))
+	if want > sz.n {
+		rs.n = min(want, most)
+		rs.run = time.Duration(float64(rs.n) * sz.nsPerOp)
+	}
+	return rs
 }

@@ -17,7 +17,7 @@ import (
 // by within, with warm discarded rounds (the first two 30% slow) and the
 // given costs.
 func synthTriple(r *rand.Rand, warm, runs int, between, within float64, fixed, perRound time.Duration) triple {
-	tr := triple{warm: warm, roundsWall: time.Duration(warm+runs) * perRound}
+	tr := triple{warm: warm, n: 3000, roundsWall: time.Duration(warm+runs) * perRound}
 	tr.wall = tr.roundsWall + fixed
 	for s := range sides {
 		level := 100 * (1 + between*r.NormFloat64())
@@ -41,7 +41,7 @@ func TestDesignFixed(t *testing.T) {
 	p := Plan{bt: testflag.Benchtime{D: time.Second}, roundsSet: true}
 	p.Rounds = 4
 	d := p.newDesign(sizing{n: 3000, rounds: 166, run: 3 * time.Millisecond})
-	warm, runs := d.shape()
+	warm, runs, _ := d.shape()
 	assert.Equal(t, warmRounds, warm)
 	assert.Equal(t, 166, runs)
 	r := rand.New(rand.NewPCG(1, 2))
@@ -69,7 +69,7 @@ func TestDesignAdaptive(t *testing.T) {
 		var ts []triple
 		spent := time.Duration(0)
 		for {
-			warm, runs := d.shape()
+			warm, runs, _ := d.shape()
 			tr := synthTriple(r, warm, runs, between, within, 150*time.Millisecond, 9*time.Millisecond)
 			ts = append(ts, tr)
 			spent += tr.wall

@@ -35,10 +35,21 @@ const (
 )
 
 // sizing is one benchmark's lockstep plan: N iterations a run, rounds a
-// triple, and how long a run is expected to take.
+// triple, how long a run is expected to take, and the time per op it was
+// sized from.
 type sizing struct {
 	n, rounds int
 	run       time.Duration
+	nsPerOp   float64
+}
+
+// runSize is the runs of one triple: N iterations each, expected to take
+// run, and whether each begins at a random phase of the collector's cycle
+// (gcPhase: child.EnvGCPhase).
+type runSize struct {
+	n       int
+	run     time.Duration
+	gcPhase bool
 }
 
 // roundCost is a round's expected time: one run of each process.
@@ -56,12 +67,12 @@ func (sz sizing) cost(triples int) time.Duration {
 func (p Plan) sizeFor(nsPerOp float64) sizing {
 	ns := max(nsPerOp, 1)
 	if p.bt.N > 0 {
-		return sizing{n: p.bt.N, rounds: minTripleRounds, run: time.Duration(ns * float64(p.bt.N))}
+		return sizing{n: p.bt.N, rounds: minTripleRounds, run: time.Duration(ns * float64(p.bt.N)), nsPerOp: ns}
 	}
 	n := max(1, int(math.Round(float64(runTarget)/ns)))
 	run := time.Duration(ns * float64(n))
 	rounds := int(float64(p.bt.D) * runShare / float64(max(run, time.Microsecond)))
-	return sizing{n: n, rounds: min(max(rounds, minTripleRounds), maxTripleRounds), run: run}
+	return sizing{n: n, rounds: min(max(rounds, minTripleRounds), maxTripleRounds), run: run, nsPerOp: ns}
 }
 
 // triple is one round's worth of samples of each side, per round: the
@@ -77,6 +88,10 @@ type triple struct {
 	warm             int
 	warmNs           [sides][]float64
 	wall, roundsWall time.Duration
+	// gc is what the collector did in each side's measured runs; n is
+	// the iterations of every run.
+	gc [sides]gcRuns
+	n  int
 }
 
 // idleCPU adds up, over a triple's runs, the CPU time the two processes
@@ -135,8 +150,8 @@ func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roun
 	var ts []triple
 	start := time.Now()
 	for t := 0; ; t++ {
-		warm, runs := d.shape()
-		tr, err := st.runTriple(lf, sz, warm, runs, t, dir, fs, func() { roundDone(t, time.Since(start)) })
+		warm, runs, rs := d.shape()
+		tr, err := st.runTriple(lf, rs, warm, runs, t, dir, fs, func() { roundDone(t, time.Since(start)) })
 		if st.stopped != nil {
 			return
 		}
@@ -185,9 +200,9 @@ func pluralTriples(n int) string {
 // runTriple starts the three processes of triple t and drives them
 // through warm + runs rounds, the first warm discarded, calling roundDone
 // after each.
-func (st *state) runTriple(lf leaf, sz sizing, warm, runs, t int, dir string, fs *flag.FlagSet, roundDone func()) (tr triple, err error) {
+func (st *state) runTriple(lf leaf, rs runSize, warm, runs, t int, dir string, fs *flag.FlagSet, roundDone func()) (tr triple, err error) {
 	began := time.Now()
-	tr.warm = warm
+	tr.warm, tr.n = warm, rs.n
 	defer func() { tr.wall = time.Since(began) }() // after the processes ended
 	var procs [sides]*child.Live
 	defer func() {
@@ -198,7 +213,7 @@ func (st *state) runTriple(lf leaf, sz sizing, warm, runs, t int, dir string, fs
 		}
 	}()
 	for s := range sides {
-		l, err := st.startLive(s, lf, sz, warm+runs, dir, fs)
+		l, err := st.startLive(s, lf, rs, warm+runs, dir, fs)
 		if err != nil {
 			return triple{}, st.lockstepFailed(s, t, lf, err)
 		}
@@ -211,7 +226,7 @@ func (st *state) runTriple(lf leaf, sz sizing, warm, runs, t int, dir string, fs
 			idle = nil // the processes' start-up is not waiting
 		}
 		roundStart := time.Now()
-		steps, s, err := lockstepRound(procs, sched, sz, r == 0, idle)
+		steps, s, err := lockstepRound(procs, sched, rs, r == 0, idle)
 		if err != nil {
 			return triple{}, st.lockstepFailed(s, t, lf, err)
 		}
@@ -233,7 +248,7 @@ func (st *state) runTriple(lf leaf, sz sizing, warm, runs, t int, dir string, fs
 // the side that failed. Where the processes' CPU time can be read, it
 // adds what the waiting ones used during each run to idle (nil: not
 // counted).
-func lockstepRound(procs [sides]*child.Live, sched *stats.Schedule, sz sizing, first bool, idle *idleCPU) ([sides]child.Step, int, error) {
+func lockstepRound(procs [sides]*child.Live, sched *stats.Schedule, rs runSize, first bool, idle *idleCPU) ([sides]child.Step, int, error) {
 	var steps [sides]child.Step
 	var before [sides]time.Duration
 	ok := idle != nil
@@ -242,7 +257,7 @@ func lockstepRound(procs [sides]*child.Live, sched *stats.Schedule, sz sizing, f
 	}
 	for _, s := range sched.Next() {
 		start := time.Now()
-		step, err := drive(procs[s], sz, first)
+		step, err := drive(procs[s], rs, first)
 		if err != nil {
 			return steps, s, err
 		}
@@ -267,6 +282,7 @@ func (tr *triple) add(steps [sides]child.Step) {
 	for s, step := range steps {
 		n := float64(step.N)
 		tr.ns[s] = append(tr.ns[s], float64(step.TimedNs)/n)
+		tr.gc[s].add(step)
 		if step.Allocs >= 0 {
 			tr.allocs[s] = append(tr.allocs[s], math.Trunc(float64(step.Allocs)/n))
 			tr.bytes[s] = append(tr.bytes[s], math.Trunc(float64(step.Bytes)/n))
@@ -275,8 +291,9 @@ func (tr *triple) add(steps [sides]child.Step) {
 }
 
 // startLive starts side s's process for lf: exactly lf's benchmark, runs
-// of sz.n iterations, enough -count repeats for rounds rounds.
-func (st *state) startLive(s int, lf leaf, sz sizing, rounds int, dir string, fs *flag.FlagSet) (*child.Live, error) {
+// of rs.n iterations, enough -count repeats for rounds rounds, each run at
+// a random phase of the collector's cycle when rs.gcPhase.
+func (st *state) startLive(s int, lf leaf, rs runSize, rounds int, dir string, fs *flag.FlagSet) (*child.Live, error) {
 	path, protocol := st.exe(s), st.baseProtocol
 	if s == sideNew {
 		protocol = child.Protocol
@@ -286,7 +303,7 @@ func (st *state) startLive(s int, lf leaf, sz sizing, rounds int, dir string, fs
 	}
 	marker := filepath.Join(dir, fmt.Sprintf("lockstep-%s.json", sideNames[s]))
 	runs := rounds + 2
-	args := child.Args(fs, lf.full, strconv.Itoa(sz.n)+"x", lf.procs)
+	args := child.Args(fs, lf.full, strconv.Itoa(rs.n)+"x", lf.procs)
 	for i, a := range args {
 		if a == "-test.count=1" {
 			args[i] = "-test.count=" + strconv.Itoa(runs)
@@ -294,7 +311,10 @@ func (st *state) startLive(s int, lf leaf, sz sizing, rounds int, dir string, fs
 	}
 	args = append(args, "-test.benchmem=true")
 	env := append(append(child.Env(lf.full, marker), child.ChildEnv(dir)...), "BENCHKIT_AGAINST=")
-	timeout := time.Duration(runs)*lockstepDeadline(sz.run, false) + lockstepDeadline(sz.run, true)
+	if rs.gcPhase {
+		env = append(env, child.EnvGCPhase+"=1")
+	}
+	timeout := time.Duration(runs)*lockstepDeadline(rs.run, false) + lockstepDeadline(rs.run, true)
 	return child.Start(child.Spec{Path: path, Shown: st.shown(s), Args: withoutBenchkitFlags(args), Env: env, Timeout: timeout, Protocol: protocol})
 }
 
@@ -313,11 +333,11 @@ func withoutBenchkitFlags(args []string) []string {
 
 // drive runs the process's next benchmark run: steps until the final one
 // (a b.N-style benchmark reports its N=1 ramp step first), each within
-// its deadline. The final step must be the run of sz.n iterations the
+// its deadline. The final step must be the run of rs.n iterations the
 // process was started for.
-func drive(l *child.Live, sz sizing, first bool) (child.Step, error) {
+func drive(l *child.Live, rs runSize, first bool) (child.Step, error) {
 	for {
-		rep, err := l.Go(lockstepDeadline(sz.run, first))
+		rep, err := l.Go(lockstepDeadline(rs.run, first))
 		if err != nil {
 			return child.Step{}, err
 		}
@@ -328,8 +348,8 @@ func drive(l *child.Live, sz sizing, first bool) (child.Step, error) {
 			return child.Step{}, fmt.Errorf("the benchmark failed: %s", rep.Reason)
 		}
 		if rep.Step.Final {
-			if rep.Step.N != sz.n {
-				return child.Step{}, l.Fail(fmt.Errorf("reported a run of %d iterations where it was started for runs of %d", rep.Step.N, sz.n))
+			if rep.Step.N != rs.n {
+				return child.Step{}, l.Fail(fmt.Errorf("reported a run of %d iterations where it was started for runs of %d", rep.Step.N, rs.n))
 			}
 			return rep.Step, nil
 		}
@@ -380,12 +400,13 @@ func collect(lf leaf, sz sizing, ts []triple, d *design) lockedBench {
 			sd[s].AllocsPerOp = append(sd[s].AllocsPerOp, tr.allocs[s]...)
 			sd[s].BytesPerOp = append(sd[s].BytesPerOp, tr.bytes[s]...)
 			for range tr.ns[s] {
-				sd[s].Iters = append(sd[s].Iters, sz.n)
+				sd[s].Iters = append(sd[s].Iters, tr.n)
 			}
 		}
 	}
 	lb := lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle,
 		design: d.describe(ts), rate: d.rate, stop: d.stopCode, between: -1, within: -1}
+	lb.gc, lb.gcParts, lb.gcWhy, lb.gcOK = recompose(ts)
 	if d.compsOK {
 		lb.between, lb.within = d.perProcess()
 	}
@@ -407,6 +428,13 @@ type lockedBench struct {
 	// components in percent, -1 unknown.
 	stop            string
 	between, within float64
+	// gc are the triples' costs recomposed with the collector at a long
+	// run's rate, when gcOK; gcWhy says why not where the runs held
+	// collections.
+	gc      []gcSample
+	gcParts GCParts
+	gcWhy   string
+	gcOK    bool
 }
 
 // IdleCPUWarnPct is the waiting processes' CPU time, in percent of the

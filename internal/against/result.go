@@ -97,6 +97,12 @@ type Bench struct {
 	// how much processes differ, and runs within one; -1 when unknown.
 	Stop                  string
 	BetweenPct, WithinPct float64
+	// GC, in lockstep where the runs held collections, is the cost per op
+	// recomposed with the collector at the rate a long run pays it (its
+	// estimate is then NewEst), with its parts; GCNote says why a
+	// benchmark whose runs held collections could not be recomposed ("").
+	GC     *GCParts
+	GCNote string
 	// DetectablePct is the smallest change, in percent either way, that
 	// this run could have decided: the control's interval and a candidate
 	// interval as wide beyond it; 0 without a control interval.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -22,13 +23,17 @@ const EnvLockstep = "BENCHKIT_CHILD_LOCKSTEP"
 // the benchmark it runs (benchkit's Track reports only the runs testing
 // prints, not testing's N=1 call before each, which goes straight on):
 //
-//	step <token> <N> <timed ns> <allocs> <bytes> <final 0|1>
+//	step <token> <N> <timed ns> <allocs> <bytes> <final 0|1> <gc cycles> <gc cpu ns> <heap goal> <heap live>
 //	skip <token> <reason>
 //	fail <token> <reason>
 //
 // allocs and bytes are testing's counts over the timed part of the step
 // (-1 when unknown); final says the step is the run testing prints, not a
-// ramp step. token is the one the parent sent with the go that started
+// ramp step. The collector's fields are what runtime/metrics says of the
+// step: the cycles completed during it and the collector's CPU time
+// (ns), and the heap goal and live heap (bytes) at its start, after the
+// collection testing forces before every run; each -1 when unknown, and a
+// report without them (an older child) has them unknown. token is the one the parent sent with the go that started
 // the step: 16 random hex digits, new for every step, which code running
 // in the child (the benchmark) has no way to read, so that a line the
 // benchmark writes on descriptor 3 itself is never taken for a report.
@@ -44,12 +49,45 @@ const (
 // Protocol is the version of the lockstep protocol this package speaks.
 const Protocol = 2
 
+// EnvGCPhase, set to 1 in a lockstep child's environment, makes each run
+// begin at a random phase of the collector's cycle: [GCPhase].
+const EnvGCPhase = "BENCHKIT_CHILD_GC_PHASE"
+
+// gcGarbage holds the last garbage GCPhase made, so that it is not
+// optimised away; the next collection frees it.
+var gcGarbage [][]byte
+
+// GCPhase, in a lockstep child whose parent asked for it (EnvGCPhase),
+// allocates as garbage a uniform random share of headroom bytes (the
+// heap's headroom after the collection testing forces before every run),
+// so that the run that follows meets its next collection at a random
+// point of the cycle rather than after exactly headroom bytes: a run then
+// holds as many collections as the long run's rate gives it on average.
+// Call it outside the timed region. It does nothing elsewhere.
+func GCPhase(headroom int64) {
+	if headroom <= 0 || !Is() || os.Getenv(EnvGCPhase) == "" {
+		return
+	}
+	const chunk = 32 << 10
+	left := rand.Int64N(headroom)
+	gcGarbage = gcGarbage[:0]
+	for ; left > 0; left -= chunk {
+		gcGarbage = append(gcGarbage, make([]byte, min(left, chunk)))
+	}
+	gcGarbage = nil
+}
+
 // Step is one call of a benchmark function in a lockstep child.
 type Step struct {
 	N             int
 	TimedNs       int64
 	Allocs, Bytes int64
 	Final         bool
+	// GCCycles and GCCPUNs are the collector's cycles and CPU time (ns)
+	// during the step; HeapGoal and HeapLive the heap goal and live heap
+	// (bytes) at its start. -1 when unknown.
+	GCCycles, GCCPUNs  int64
+	HeapGoal, HeapLive int64
 }
 
 // fields returns the step's report fields after the token.
@@ -58,7 +96,7 @@ func (s Step) fields() string {
 	if s.Final {
 		final = 1
 	}
-	return fmt.Sprintf("%d %d %d %d %d", s.N, s.TimedNs, s.Allocs, s.Bytes, final)
+	return fmt.Sprintf("%d %d %d %d %d %d %d %d %d", s.N, s.TimedNs, s.Allocs, s.Bytes, final, s.GCCycles, s.GCCPUNs, s.HeapGoal, s.HeapLive)
 }
 
 // parseReport reads one line a lockstep child wrote: a step, or a skip or
@@ -82,10 +120,10 @@ func parseReport(line, token string) (Report, error) {
 		return Report{Kind: kind, Reason: rest}, nil
 	}
 	f := strings.Fields(rest)
-	if len(f) != 5 {
-		return Report{}, fmt.Errorf("a step report needs 5 fields after its kind and token, got %q", line)
+	if len(f) != 5 && len(f) != 9 {
+		return Report{}, fmt.Errorf("a step report needs 5 or 9 fields after its kind and token, got %q", line)
 	}
-	var v [5]int64
+	v := [9]int64{5: -1, 6: -1, 7: -1, 8: -1}
 	for i, s := range f {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
@@ -96,7 +134,8 @@ func parseReport(line, token string) (Report, error) {
 	if v[0] < 1 || v[1] < 0 || (v[4] != 0 && v[4] != 1) {
 		return Report{}, fmt.Errorf("a step report out of range: %q", line)
 	}
-	return Report{Kind: "step", Step: Step{N: int(v[0]), TimedNs: v[1], Allocs: v[2], Bytes: v[3], Final: v[4] == 1}}, nil
+	return Report{Kind: "step", Step: Step{N: int(v[0]), TimedNs: v[1], Allocs: v[2], Bytes: v[3], Final: v[4] == 1,
+		GCCycles: v[5], GCCPUNs: v[6], HeapGoal: v[7], HeapLive: v[8]}}, nil
 }
 
 // Report is what a lockstep child said about one step.

@@ -62,3 +62,16 @@ func checkFactsShape(t *testing.T, facts []Fact) {
 		assert.True(t, f.Value != "" && !strings.ContainsAny(f.Value, "\n\r\t"), "fact %s has bad value %q", f.Name, f.Value)
 	}
 }
+
+// TestReadGC: the collector's counters move with a forced collection,
+// and the heap goal lies above the live heap.
+func TestReadGC(t *testing.T) {
+	before := ReadGC()
+	runtime.GC()
+	after := ReadGC()
+	require.GreaterOrEqual(t, before.Cycles, int64(0), "this Go release offers the cycle count")
+	assert.Greater(t, after.Cycles, before.Cycles)
+	assert.GreaterOrEqual(t, after.CPUNs, before.CPUNs)
+	assert.Greater(t, after.HeapGoal, after.HeapLive)
+	assert.Positive(t, after.HeapLive)
+}

@@ -53,6 +53,11 @@ func againstNotes(a *against.Result) []string {
 		if b.Mode == against.ModeRounds && b.ModeNote != "" {
 			out = append(out, b.Name+": rounds, not lockstep: "+b.ModeNote+" (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
 		}
+		if b.GC != nil {
+			out = append(out, b.Name+": "+b.GC.Describe(b.Bytes))
+		} else if b.GCNote != "" {
+			out = append(out, b.Name+": "+b.GCNote)
+		}
 		if b.Design != "" {
 			note := b.Name + ": " + b.Design
 			if b.Confidence > 0 && math.Abs(b.Confidence-a.Confidence) > 1e-9 {

@@ -292,6 +292,28 @@ func num(x float64) *float64 {
 	return &x
 }
 
+// JSONGCParts are the parts of a cost per op recomposed with the
+// collector at a long run's rate: the mutator's change in percent, each
+// side's collector cost in ns/op and collections per op, one collection's
+// cost in ns, and the triples that separated them.
+type JSONGCParts struct {
+	MutatorDeltaPct float64 `json:"mutator_delta_pct"`
+	CollectorBaseNs float64 `json:"collector_base_ns_per_op"`
+	CollectorNewNs  float64 `json:"collector_new_ns_per_op"`
+	CyclesPerOpBase float64 `json:"cycles_per_op_base"`
+	CyclesPerOpNew  float64 `json:"cycles_per_op_new"`
+	CycleNs         float64 `json:"cycle_ns"`
+	Triples         int     `json:"triples"`
+}
+
+func jsonGCOf(p *against.GCParts) *JSONGCParts {
+	if p == nil {
+		return nil
+	}
+	return &JSONGCParts{MutatorDeltaPct: p.MutatorDeltaPct, CollectorBaseNs: p.CollectorBaseNs, CollectorNewNs: p.CollectorNewNs,
+		CyclesPerOpBase: p.CyclesPerOpBase, CyclesPerOpNew: p.CyclesPerOpNew, CycleNs: p.CycleNs, Triples: p.Triples}
+}
+
 // positive returns x, or nil when x is not above 0 (benchkit's "none").
 func positive(x float64) *float64 {
 	if !finite(x) || x <= 0 {
@@ -582,6 +604,12 @@ type JSONAgainstBench struct {
 	Stop       string   `json:"stop"`
 	BetweenPct *float64 `json:"between_pct"`
 	WithinPct  *float64 `json:"within_pct"`
+	// GC is, where the runs held collections and the collector could be
+	// separated, the parts of the cost per op recomposed at a long run's
+	// rate (the estimate is then of that cost); null otherwise. GCNote
+	// says why runs that held collections could not be recomposed.
+	GC     *JSONGCParts `json:"gc"`
+	GCNote string       `json:"gc_note"`
 }
 
 // JSONProcFailure is one element of "against.failures": a process that
@@ -614,7 +642,7 @@ func jsonAgainstOf(a *against.Result) *JSONAgainst {
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed(), GateNote: b.GateNote,
 			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...), Instructions: jsonInstrChangeOf(b.Instr),
 			WaitingCPUPct: known(b.IdleCPUPct), Design: b.Design, Confidence: positive(b.Confidence), DetectablePct: positive(b.DetectablePct),
-			Stop: b.Stop, BetweenPct: known(b.BetweenPct), WithinPct: known(b.WithinPct),
+			Stop: b.Stop, BetweenPct: known(b.BetweenPct), WithinPct: known(b.WithinPct), GC: jsonGCOf(b.GC), GCNote: b.GCNote,
 		})
 	}
 	for _, f := range a.Failures {

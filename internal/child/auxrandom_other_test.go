@@ -1,0 +1,6 @@
+//go:build !linux
+
+package child
+
+// auxRandomNow is unavailable where AT_RANDOM cannot be set.
+func auxRandomNow() string { return "" }
