@@ -23,16 +23,17 @@
 //	against_bytes5    Alloc, AllocLive: one more allocation of 480 bytes
 //	                  (5% of the op's 9600), kept in Spare and never
 //	                  touched; the same nodes and the same mutator work
-//	against_mutator5  Alloc, AllocLive: FNV over Data's first
-//	                  mutatorBytes (mutatorLiveBytes) bytes, about 5% of
-//	                  the op's time, allocating nothing; the same nodes
+//	against_mutator5  Alloc, AllocLive: FNV over Data's first 250 (400)
+//	                  bytes, about 5% of the op's time, allocating
+//	                  nothing; the same nodes
 //
 // Under against_bytes5 and against_mutator5, BenchmarkCompute and
 // BenchmarkMap are the base's: those builds change only what an
 // allocating op does. The mutator's bytes were sized on a 2-CPU AMD
-// Turin-class virtual machine (FNV about 1.2 ns a byte, Alloc about 6 µs
-// an op, AllocLive about 10 µs, at a quiet moment); elsewhere the change is whatever the
-// table's truth column measures.
+// Turin-class virtual machine at a quiet moment (FNV about 1.2 ns a
+// byte, Alloc about 6 µs an op, AllocLive about 10 µs); elsewhere, and
+// at other moments, the change is whatever the table's truth column
+// measures.
 //
 // The identical-code A/A builds the plain package a second time with
 // -trimpath, so that the two binaries differ (file paths) and the code
