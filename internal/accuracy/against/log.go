@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -31,12 +32,26 @@ type logged struct {
 	Cells   []loggedRep `json:"cells"`
 }
 
-// loggedRep is one cell's share of a repetition.
+// loggedRep is one cell's share of a repetition: its outcome and wall
+// time (in nanoseconds) per workload. Lines from before each workload had
+// an invocation of its own hold WallNs, the wall time of one invocation
+// that measured all the workloads, instead of WallsNs.
 type loggedRep struct {
 	Scenario string             `json:"scenario"`
 	Method   string             `json:"method"`
 	Outcomes map[string]outcome `json:"outcomes"`
-	WallNs   int64              `json:"wall_ns"`
+	WallsNs  map[string]int64   `json:"walls_ns,omitempty"`
+	WallNs   int64              `json:"wall_ns,omitempty"`
+}
+
+// walls is lc's wall times per workload; none for a line of one joint
+// invocation.
+func (lc loggedRep) walls() map[string]time.Duration {
+	ws := map[string]time.Duration{}
+	for w, ns := range lc.WallsNs {
+		ws[w] = time.Duration(ns)
+	}
+	return ws
 }
 
 // settingsOf names what a repetition's numbers depend on beyond the
@@ -49,8 +64,19 @@ func settingsOf(c config, base string) (string, error) {
 		return "", err
 	}
 	sum := sha256.Sum256(b)
-	return fmt.Sprintf("code %x -benchtime %s -rounds %d -count %d -load %d -methods %s -scenarios %s", sum[:6],
-		c.benchtime, c.rounds, c.count, c.load, strings.Join(c.methods, ","), strings.Join(c.scenarios, ",")), nil
+	return fmt.Sprintf("code %x -benchtime %s -rounds %s -count %d -load %d -methods %s -scenarios %s -workloads %s", sum[:6],
+		c.benchtime, roundsSetting(c), c.count, c.load, strings.Join(c.methods, ","), strings.Join(c.scenarios, ","),
+		strings.Join(c.workloads, ",")), nil
+}
+
+// roundsSetting is -rounds as the settings name it: the number when
+// given (rounds and lockstep both ran that many), else the rounds of
+// rounds pairing and that lockstep chose its own.
+func roundsSetting(c config) string {
+	if c.roundsSet {
+		return strconv.Itoa(c.rounds)
+	}
+	return fmt.Sprintf("(rounds %d, lockstep adaptive)", c.rounds)
 }
 
 // logRead is what a log held: how many repetitions, when the first and
@@ -122,7 +148,7 @@ func readLog(path, settings string, cells []*cell) (logRead, error) {
 			if c == nil {
 				return r, fmt.Errorf("%s:%d: the table has no cell %s %s", path, line, lc.Scenario, lc.Method)
 			}
-			c.add(lc.Outcomes, time.Duration(lc.WallNs))
+			c.add(lc.Outcomes, lc.walls())
 		}
 		r.add(l)
 	}
@@ -146,25 +172,22 @@ func appendLog(path string, l logged) error {
 	return f.Close()
 }
 
-func findCell(cells []*cell, scenario, method string) *cell {
-	for _, c := range cells {
-		if c.scenario == scenario && c.method == method {
-			return c
-		}
-	}
-	return nil
-}
-
-// outcomeJSON is an outcome as a log line holds it: a NaN as null.
+// outcomeJSON is an outcome as a log line holds it: a NaN as null (or
+// left out), lockstep's fields left out elsewhere.
 type outcomeJSON struct {
 	Verdict string   `json:"verdict"`
 	Delta   *float64 `json:"delta_pct"`
 	Lo      *float64 `json:"lo_pct,omitempty"` // nil: no interval
 	Hi      *float64 `json:"hi_pct,omitempty"`
+	Triples int      `json:"triples,omitempty"`
+	Stop    string   `json:"stop,omitempty"`
+	Between *float64 `json:"between_pct,omitempty"`
+	Within  *float64 `json:"within_pct,omitempty"`
 }
 
 func (o outcome) MarshalJSON() ([]byte, error) {
-	j := outcomeJSON{Verdict: o.verdict, Delta: finite(o.delta)}
+	j := outcomeJSON{Verdict: o.verdict, Delta: finite(o.delta), Triples: o.triples, Stop: o.stop,
+		Between: finite(o.between), Within: finite(o.within)}
 	if o.hasInterval {
 		j.Lo, j.Hi = finite(o.lo), finite(o.hi)
 	}
@@ -176,7 +199,8 @@ func (o *outcome) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*o = outcome{verdict: j.Verdict, delta: orNaN(j.Delta), lo: orNaN(j.Lo), hi: orNaN(j.Hi), hasInterval: j.Lo != nil && j.Hi != nil}
+	*o = outcome{verdict: j.Verdict, delta: orNaN(j.Delta), lo: orNaN(j.Lo), hi: orNaN(j.Hi), hasInterval: j.Lo != nil && j.Hi != nil,
+		triples: j.Triples, stop: j.Stop, between: orNaN(j.Between), within: orNaN(j.Within)}
 	return nil
 }
 

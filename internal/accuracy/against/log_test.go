@@ -13,12 +13,12 @@ import (
 
 func TestLogRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log")
-	lock := outcome{verdict: "slower", delta: 5.1, lo: 4.6, hi: 5.5, hasInterval: true}
-	plain := outcome{verdict: "same", delta: 0.3, lo: math.NaN(), hi: math.NaN()}
+	lock := outcome{verdict: "slower", delta: 5.1, lo: 4.6, hi: 5.5, hasInterval: true, triples: 14, stop: "decided", between: 6.2, within: 0.9}
+	plain := noComponents("same", 0.3)
 	for rep := 1; rep <= 2; rep++ {
 		require.NoError(t, appendLog(path, logged{Settings: "s", Rep: rep, Time: time.Date(2026, 12, rep, 0, 0, 0, 0, time.UTC), Cells: []loggedRep{
-			{Scenario: "+5%", Method: "lockstep", Outcomes: map[string]outcome{"Compute": lock}, WallNs: int64(50 * time.Second)},
-			{Scenario: "+5%", Method: "plain", Outcomes: map[string]outcome{"Compute": plain}, WallNs: int64(40 * time.Second)},
+			{Scenario: "+5%", Method: "lockstep", Outcomes: map[string]outcome{"Compute": lock}, WallsNs: map[string]int64{"Compute": int64(50 * time.Second)}},
+			{Scenario: "+5%", Method: "plain", Outcomes: map[string]outcome{"Compute": plain}, WallsNs: map[string]int64{"Compute": int64(40 * time.Second)}},
 		}}))
 	}
 	cells := []*cell{{scenario: "+5%", method: "lockstep"}, {scenario: "+5%", method: "plain"}}
@@ -28,13 +28,16 @@ func TestLogRoundTrip(t *testing.T) {
 	assert.Equal(t, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), read.first, "the first repetition's time")
 	assert.Equal(t, time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC), read.last, "the last repetition's time")
 	assert.Equal(t, []outcome{lock, lock}, cells[0].outs["Compute"])
-	assert.Equal(t, []time.Duration{50 * time.Second, 50 * time.Second}, cells[0].walls)
+	assert.Equal(t, map[string][]time.Duration{"Compute": {50 * time.Second, 50 * time.Second}}, cells[0].walls)
 	got := cells[1].outs["Compute"]
 	require.Len(t, got, 2)
 	assert.False(t, got[0].hasInterval, "plain has no interval")
 	assert.True(t, math.IsNaN(got[0].lo) && math.IsNaN(got[0].hi))
 	assert.Equal(t, "same", got[0].verdict)
 	assert.InDelta(t, 0.3, got[0].delta, 1e-12)
+	assert.True(t, math.IsNaN(got[0].between) && math.IsNaN(got[0].within), "no components: NaN")
+	assert.Zero(t, got[0].triples)
+	assert.Empty(t, got[0].stop)
 }
 
 func TestLogMissingFile(t *testing.T) {
@@ -63,13 +66,14 @@ func TestSettingsNameTheCode(t *testing.T) {
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 	require.NoError(t, os.WriteFile(a, []byte("one build"), 0o644))
 	require.NoError(t, os.WriteFile(b, []byte("another build"), 0o644))
-	c := config{benchtime: "1s", rounds: 10, count: 10, methods: []string{"lockstep", "plain"}, scenarios: []string{"A/A"}}
+	c := config{benchtime: "1s", rounds: 10, roundsSet: true, count: 10, methods: []string{"lockstep", "plain"}, scenarios: []string{"A/A"},
+		workloads: []string{"Compute", "Alloc"}}
 	sa, err := settingsOf(c, a)
 	require.NoError(t, err)
 	sb, err := settingsOf(c, b)
 	require.NoError(t, err)
 	assert.NotEqual(t, sa, sb, "other code, other settings")
-	assert.Contains(t, sa, "-benchtime 1s -rounds 10 -count 10 -load 0 -methods lockstep,plain -scenarios A/A")
+	assert.Contains(t, sa, "-benchtime 1s -rounds 10 -count 10 -load 0 -methods lockstep,plain -scenarios A/A -workloads Compute,Alloc")
 	c.load = 2
 	sl, err := settingsOf(c, a)
 	require.NoError(t, err)

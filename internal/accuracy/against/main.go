@@ -1,37 +1,15 @@
 package against
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/child"
-)
-
-// config is the parsed command line.
-type config struct {
-	r         int
-	benchtime string
-	rounds    int
-	count     int
-	load      int
-	methods   []string
-	scenarios []string
-	timeout   time.Duration
-	snapshot  string // a file for the table so far, after each repetition
-	log       string // a file of every repetition measured, read back on start
-}
-
-// The methods and scenarios, in table order.
-var (
-	allMethods   = []string{"lockstep", "rounds", "plain"}
-	allScenarios = []string{"A/A", "A/A rebuilt", "+2%", "+5%"}
 )
 
 // Main runs the table with the command-line arguments args (its flags,
@@ -41,59 +19,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return harness.Main("against", args, stdout, stderr, parseFlags, run)
 }
 
-// parseFlags parses args into a config.
-func parseFlags(args []string, stderr io.Writer) (config, error) {
-	var c config
-	var methods, scenarios string
-	err := harness.ParseFlags("against", args, stderr, func(fs *flag.FlagSet) {
-		fs.IntVar(&c.r, "r", 20, "repetitions")
-		fs.StringVar(&c.benchtime, "benchtime", "1s", "-test.benchtime of every run (go test's default)")
-		fs.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds: triples (lockstep) or rounds")
-		fs.IntVar(&c.count, "count", 10, "plain: -test.count of each side")
-		fs.IntVar(&c.load, "load", 0, "busy-loop processes running during the whole table")
-		fs.StringVar(&methods, "methods", strings.Join(allMethods, ","), "the methods, comma-separated")
-		fs.StringVar(&scenarios, "scenarios", "aa,rebuilt,plus2,plus5", "the scenarios, comma-separated: aa, rebuilt, plus2, plus5")
-		fs.DurationVar(&c.timeout, "timeout", 20*time.Minute, "deadline of each run")
-		fs.StringVar(&c.snapshot, "snapshot", "", "after each repetition, write the table so far to this `file`")
-		fs.StringVar(&c.log, "log", "", "append each repetition to this `file`, and count the repetitions it holds toward -r")
-	})
-	if err != nil {
-		return c, err
-	}
-	if c.r < 1 || c.rounds < 2 || c.count < 2 || c.load < 0 {
-		return c, fmt.Errorf("-r must be ≥ 1, -rounds and -count ≥ 2 and -load ≥ 0")
-	}
-	if c.methods, err = pick(methods, allMethods, nil); err != nil {
-		return c, err
-	}
-	names := map[string]string{"aa": "A/A", "rebuilt": "A/A rebuilt", "plus2": "+2%", "plus5": "+5%"}
-	c.scenarios, err = pick(scenarios, allScenarios, names)
-	return c, err
-}
-
-// pick parses a comma-separated list of names (aliases maps a name to its
-// value) and returns the values in the order of all.
-func pick(list string, all []string, aliases map[string]string) ([]string, error) {
-	want := map[string]bool{}
-	for _, n := range strings.Split(list, ",") {
-		v := strings.TrimSpace(n)
-		if a, ok := aliases[v]; ok {
-			v = a
-		}
-		if !slices.Contains(all, v) {
-			return nil, fmt.Errorf("%q is not one of %s", n, strings.Join(all, ", "))
-		}
-		want[v] = true
-	}
-	var out []string
-	for _, v := range all {
-		if want[v] {
-			out = append(out, v)
-		}
-	}
-	return out, nil
-}
-
 // run builds the binaries, runs the repetitions and prints the table.
 func run(c config, stdout, stderr io.Writer) error {
 	dir, remove, err := child.TempDir("against-table-") // removed on SIGINT too
@@ -101,17 +26,12 @@ func run(c config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer remove()
-	bins, err := build(dir)
+	bins, err := build(dir, c.scenarios)
 	if err != nil {
 		return err
 	}
-	var cells []*cell
-	for _, s := range c.scenarios {
-		for _, m := range c.methods {
-			cells = append(cells, &cell{scenario: s, method: m})
-		}
-	}
-	settings, err := settingsOf(c, bins["A/A"])
+	cells := newCells(c)
+	settings, err := settingsOf(c, bins["base"])
 	if err != nil {
 		return err
 	}
@@ -128,17 +48,30 @@ func run(c config, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printTable(stdout, cells)
+	printTable(stdout, c.workloads, cells, nil)
+	fmt.Fprintln(stdout)
+	printWallRatios(stdout, c.workloads, cells)
 	fmt.Fprintln(stdout)
 	if measured != "" { // a table read whole from its log names its machines in the footer only
 		fmt.Fprintf(stdout, "%s · %d busy loops\n", measured, c.load)
 	}
-	fmt.Fprintln(stdout, harness.CommandLine("against",
-		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d -load %d", c.r, c.benchtime, c.rounds, c.count, c.load), false))
+	fmt.Fprintln(stdout, harness.CommandLine("against", c.flagLine(), false))
 	if read.n > 0 {
 		fmt.Fprintln(stdout, read.describe(c.log))
 	}
 	return nil
+}
+
+// newCells returns the table's cells, scenario by scenario, each with
+// every method, empty.
+func newCells(c config) []*cell {
+	var cells []*cell
+	for _, s := range c.scenarios {
+		for _, m := range c.methods {
+			cells = append(cells, &cell{scenario: s, method: m})
+		}
+	}
+	return cells
 }
 
 // measureRest measures repetitions from+1 to c.r under c.load busy
@@ -157,65 +90,112 @@ func measureRest(c config, from int, cells []*cell, bins map[string]string, dir,
 		defer stop()
 	}
 	for i := from; i < c.r; i++ {
-		if err := repetition(c, i, cells, bins, dir, settings, machine, stderr); err != nil {
+		l := repetition(c, i, cells, bins, dir, stderr)
+		l.Settings, l.Machine = settings, machine
+		if err := keep(c, l, cells); err != nil {
 			return "", err
 		}
 	}
 	return machine, nil
 }
 
-// repetition measures repetition i (from 0) of every cell, in an order
-// that rotates with i, and logs it and writes the snapshot if asked to.
-func repetition(c config, i int, cells []*cell, bins map[string]string, dir, settings, machine string, stderr io.Writer) error {
-	l := logged{Settings: settings, Rep: i + 1, Time: time.Now().UTC(), Machine: machine}
-	for k := range cells {
-		cl := cells[(k+i)%len(cells)]
-		outs, wall, err := measure(c, cl.method, bins["A/A"], bins[cl.scenario], dir)
+// unit is one invocation of a repetition: a cell's method on one
+// workload.
+type unit struct {
+	c        *cell
+	workload string
+}
+
+// units are a repetition's invocations: every cell on every workload its
+// scenario measures, rotated by i, so that no invocation always comes
+// first.
+func units(c config, i int, cells []*cell) []unit {
+	var us []unit
+	for _, cl := range cells {
+		for _, w := range c.workloads {
+			if scenarioNamed(cl.scenario).measures(w) {
+				us = append(us, unit{cl, w})
+			}
+		}
+	}
+	k := i % len(us)
+	return append(us[k:], us[:k]...)
+}
+
+// repetition measures repetition i (from 0) of every cell and workload,
+// each in its own invocation, and returns it as a log line (without its
+// settings and machine). An invocation that fails is left out, with a
+// message on stderr.
+func repetition(c config, i int, cells []*cell, bins map[string]string, dir string, stderr io.Writer) logged {
+	l := logged{Rep: i + 1, Time: time.Now().UTC()}
+	shares := map[*cell]*loggedRep{}
+	for _, u := range units(c, i, cells) {
+		o, wall, err := measure(c, u.c.method, u.workload, bins["base"], bins[scenarioNamed(u.c.scenario).bin], dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "against: repetition %d, %s %s left out: %v\n", i+1, cl.scenario, cl.method, err)
+			fmt.Fprintf(stderr, "against: repetition %d, %s %s %s left out: %v\n", i+1, u.workload, u.c.scenario, u.c.method, err)
 			continue
 		}
-		cl.add(outs, wall)
-		l.Cells = append(l.Cells, loggedRep{Scenario: cl.scenario, Method: cl.method, Outcomes: outs, WallNs: int64(wall)})
+		lc := shares[u.c]
+		if lc == nil {
+			lc = &loggedRep{Scenario: u.c.scenario, Method: u.c.method, Outcomes: map[string]outcome{}, WallsNs: map[string]int64{}}
+			shares[u.c] = lc
+		}
+		lc.Outcomes[u.workload], lc.WallsNs[u.workload] = o, int64(wall)
+	}
+	for _, cl := range cells { // in table order
+		if lc := shares[cl]; lc != nil {
+			l.Cells = append(l.Cells, *lc)
+		}
 	}
 	fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
+	return l
+}
+
+// keep adds repetition l to cells, appends it to the log and writes the
+// snapshot, when asked to.
+func keep(c config, l logged, cells []*cell) error {
+	for _, lc := range l.Cells {
+		findCell(cells, lc.Scenario, lc.Method).add(lc.Outcomes, lc.walls())
+	}
 	if c.log != "" {
 		if err := appendLog(c.log, l); err != nil {
 			return err
 		}
 	}
 	if c.snapshot != "" {
-		return writeSnapshot(c.snapshot, cells, i+1)
+		return writeSnapshot(c.snapshot, c.workloads, cells, l.Rep)
 	}
 	return nil
 }
 
-// build compiles the workloads' test binary four ways into dir and
-// returns them by scenario.
-func build(dir string) (map[string]string, error) {
+// build compiles the workloads' test binary into dir once for the base
+// and once for each of scenarios (by name) that is not the base itself,
+// and returns their paths by scenario.bin ("base" for the base).
+func build(dir string, scens []string) (map[string]string, error) {
 	const pkg = "./internal/accuracy/workloads/against"
 	bins := map[string]string{}
-	for _, b := range []struct{ scenario, name, flag string }{
-		{"A/A", "base", ""}, {"A/A rebuilt", "rebuilt", "-trimpath"},
-		{"+2%", "plus2", "-tags=against_plus2"}, {"+5%", "plus5", "-tags=against_plus5"},
-	} {
-		var flags []string
-		if b.flag != "" {
-			flags = append(flags, b.flag)
+	for _, name := range append([]string{"A/A"}, scens...) {
+		s := scenarioNamed(name)
+		if bins[s.bin] != "" {
+			continue
 		}
-		bin, err := harness.BuildAs(pkg, dir, b.name, flags...)
+		var flags []string
+		if s.flag != "" {
+			flags = append(flags, s.flag)
+		}
+		bin, err := harness.BuildAs(pkg, dir, s.bin, flags...)
 		if err != nil {
 			return nil, err
 		}
-		bins[b.scenario] = bin
+		bins[s.bin] = bin
 	}
 	return bins, nil
 }
 
 // writeSnapshot writes the table of the first reps repetitions to path.
-func writeSnapshot(path string, cells []*cell, reps int) error {
+func writeSnapshot(path string, workloads []string, cells []*cell, reps int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "after %d repetitions, %s\n\n", reps, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	printTable(&b, cells)
+	printTable(&b, workloads, cells, nil)
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
