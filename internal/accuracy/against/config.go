@@ -25,9 +25,14 @@ type config struct {
 	methods   []string
 	scenarios []string // by name, in table order
 	workloads []string // in table order
-	timeout   time.Duration
-	snapshot  string // a file for the table so far, after each repetition
-	log       string // a file of every repetition measured, read back on start
+	// truthBenchtime and truthProcs shape the truth: each build's cost
+	// per op from truthProcs fresh processes of truthBenchtime each (0
+	// processes: no truth).
+	truthBenchtime string
+	truthProcs     int
+	timeout        time.Duration
+	snapshot       string // a file for the table so far, after each repetition
+	log            string // a file of every repetition measured, read back on start
 }
 
 // The methods, in table order, and the rounds of rounds pairing unless
@@ -52,6 +57,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		fs.StringVar(&methods, "methods", strings.Join(allMethods, ","), "the methods, comma-separated")
 		fs.StringVar(&scens, "scenarios", strings.Join(defaultScenarios, ","), "the scenarios, comma-separated: "+aliasList())
 		fs.StringVar(&works, "workloads", strings.Join(allWorkloads, ","), "the workloads, comma-separated")
+		fs.StringVar(&c.truthBenchtime, "truth-benchtime", "10s", "the truth: -test.benchtime of each process")
+		fs.IntVar(&c.truthProcs, "truth-procs", 10, "the truth: fresh processes per build (0: no truth)")
 		fs.DurationVar(&c.timeout, "timeout", 20*time.Minute, "deadline of each run")
 		fs.StringVar(&c.snapshot, "snapshot", "", "after each repetition, write the table so far to this `file`")
 		fs.StringVar(&c.log, "log", "", "append each repetition to this `file`, and count the repetitions it holds toward -r")
@@ -60,8 +67,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return c, err
 	}
 	set.Visit(func(f *flag.Flag) { c.roundsSet = c.roundsSet || f.Name == "rounds" })
-	if c.r < 1 || c.rounds < 2 || c.count < 2 || c.load < 0 {
-		return c, fmt.Errorf("-r must be ≥ 1, -rounds and -count ≥ 2 and -load ≥ 0")
+	if c.r < 1 || c.rounds < 2 || c.count < 2 || c.load < 0 || c.truthProcs < 0 {
+		return c, fmt.Errorf("-r must be ≥ 1, -rounds and -count ≥ 2, -load and -truth-procs ≥ 0")
 	}
 	if c.methods, err = pick(methods, allMethods, nil); err != nil {
 		return c, err
@@ -116,6 +123,7 @@ func (c config) flagLine() string {
 	for _, n := range c.scenarios {
 		aliases = append(aliases, scenarioNamed(n).alias)
 	}
-	return fmt.Sprintf("-r %d -benchtime %s%s -count %d -load %d -methods %s -scenarios %s -workloads %s", c.r, c.benchtime, rounds,
-		c.count, c.load, strings.Join(c.methods, ","), strings.Join(aliases, ","), strings.Join(c.workloads, ","))
+	return fmt.Sprintf("-r %d -benchtime %s%s -count %d -load %d -methods %s -scenarios %s -workloads %s -truth-benchtime %s -truth-procs %d",
+		c.r, c.benchtime, rounds, c.count, c.load, strings.Join(c.methods, ","), strings.Join(aliases, ","), strings.Join(c.workloads, ","),
+		c.truthBenchtime, c.truthProcs)
 }

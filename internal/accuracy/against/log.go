@@ -20,8 +20,12 @@ import (
 // A logged repetition is one line of the -log file: every cell's outcomes
 // in one repetition, so that a table of many repetitions can be gathered
 // over several invocations (a run killed midway loses only the repetition
-// it was in). Lines are JSON, one repetition each, in the order measured.
+// it was in). Lines are JSON, one repetition or one truth ([truthLine])
+// each, in the order measured.
 type logged struct {
+	// Kind is "repetition" ("" in lines from before the log had other
+	// kinds).
+	Kind string `json:"kind,omitempty"`
 	// Settings are the flags that shape a measurement (see [settingsOf]);
 	// a log holds one setting only.
 	Settings string `json:"settings"`
@@ -54,17 +58,30 @@ func (lc loggedRep) walls() map[string]time.Duration {
 	return ws
 }
 
-// settingsOf names what a repetition's numbers depend on beyond the
-// machine: the code measured, as the first 12 hex digits of the SHA-256
-// of base (the base build holds benchkit and the workloads), and every
-// flag except -r, -timeout and the output files.
-func settingsOf(c config, base string) (string, error) {
+// repKind is the "kind" of a repetition's line.
+const repKind = "repetition"
+
+// codeHash names the code a table measures: the first 12 hex digits of
+// the SHA-256 of base, the base build, which holds benchkit and the
+// workloads.
+func codeHash(base string) (string, error) {
 	b, err := os.ReadFile(base)
 	if err != nil {
 		return "", err
 	}
 	sum := sha256.Sum256(b)
-	return fmt.Sprintf("code %x -benchtime %s -rounds %s -count %d -load %d -methods %s -scenarios %s -workloads %s", sum[:6],
+	return fmt.Sprintf("%x", sum[:6]), nil
+}
+
+// settingsOf names what a repetition's numbers depend on beyond the
+// machine: the code measured ([codeHash] of base) and every flag except
+// -r, -timeout, the truth's and the output files.
+func settingsOf(c config, base string) (string, error) {
+	code, err := codeHash(base)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("code %s -benchtime %s -rounds %s -count %d -load %d -methods %s -scenarios %s -workloads %s", code,
 		c.benchtime, roundsSetting(c), c.count, c.load, strings.Join(c.methods, ","), strings.Join(c.scenarios, ","),
 		strings.Join(c.workloads, ",")), nil
 }
@@ -80,11 +97,13 @@ func roundsSetting(c config) string {
 }
 
 // logRead is what a log held: how many repetitions, when the first and
-// the last began, and on which machines, in the order first seen.
+// the last began, and on which machines, in the order first seen; and the
+// last truth measured with the table's truth flags, nil for none.
 type logRead struct {
 	n           int
 	first, last time.Time
 	machines    []machineReps
+	truth       *truthLine
 }
 
 // machineReps counts the repetitions measured on one machine, named by
@@ -121,9 +140,11 @@ func (r logRead) describe(path string) string {
 }
 
 // readLog adds the repetitions logged in path to cells and returns what
-// it read. A missing file holds none. It fails on a line it cannot read,
-// on settings other than settings and on a cell the table does not have.
-func readLog(path, settings string, cells []*cell) (logRead, error) {
+// it read, with the last truth line whose truth flags are truthSet (a
+// truth of other flags is passed over). A missing file holds none. It
+// fails on a line it cannot read, on settings other than settings and on
+// a cell the table does not have.
+func readLog(path, settings, truthSet string, cells []*cell) (logRead, error) {
 	var r logRead
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -136,27 +157,57 @@ func readLog(path, settings string, cells []*cell) (logRead, error) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for line := 1; sc.Scan(); line++ {
-		var l logged
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return r, fmt.Errorf("%s:%d: %v (delete the file to start again)", path, line, err)
+		if err := r.readLine(sc.Bytes(), settings, truthSet, cells); err != nil {
+			return r, fmt.Errorf("%s:%d%v", path, line, err)
 		}
-		if l.Settings != settings {
-			return r, fmt.Errorf("%s:%d was measured with %s, not %s: give those flags or another -log file", path, line, l.Settings, settings)
-		}
-		for _, lc := range l.Cells {
-			c := findCell(cells, lc.Scenario, lc.Method)
-			if c == nil {
-				return r, fmt.Errorf("%s:%d: the table has no cell %s %s", path, line, lc.Scenario, lc.Method)
-			}
-			c.add(lc.Outcomes, lc.walls())
-		}
-		r.add(l)
 	}
 	return r, sc.Err()
 }
 
-// appendLog appends repetition l to path, creating the file if needed.
-func appendLog(path string, l logged) error {
+// readLine reads one line of a log (see [readLog]); its errors start with
+// ": " or " ", to follow the line's place.
+func (r *logRead) readLine(b []byte, settings, truthSet string, cells []*cell) error {
+	var kind struct {
+		Kind     string `json:"kind"`
+		Settings string `json:"settings"`
+	}
+	if err := json.Unmarshal(b, &kind); err != nil {
+		return fmt.Errorf(": %v (delete the file to start again)", err)
+	}
+	if kind.Settings != settings {
+		return fmt.Errorf(" was measured with %s, not %s: give those flags or another -log file", kind.Settings, settings)
+	}
+	switch kind.Kind {
+	case truthKind:
+		var t truthLine
+		if err := json.Unmarshal(b, &t); err != nil {
+			return fmt.Errorf(": %v (delete the file to start again)", err)
+		}
+		if t.Truth == truthSet {
+			r.truth = &t
+		}
+		return nil
+	case repKind, "":
+		var l logged
+		if err := json.Unmarshal(b, &l); err != nil {
+			return fmt.Errorf(": %v (delete the file to start again)", err)
+		}
+		for _, lc := range l.Cells {
+			c := findCell(cells, lc.Scenario, lc.Method)
+			if c == nil {
+				return fmt.Errorf(": the table has no cell %s %s", lc.Scenario, lc.Method)
+			}
+			c.add(lc.Outcomes, lc.walls())
+		}
+		r.add(l)
+		return nil
+	}
+	return fmt.Errorf(": a line of kind %q, which this table does not know (delete the file to start again)", kind.Kind)
+}
+
+// appendLog appends the line l (a repetition or a truth) to path,
+// creating the file if needed.
+func appendLog(path string, l any) error {
 	b, err := json.Marshal(l)
 	if err != nil {
 		return err

@@ -22,7 +22,7 @@ func TestLogRoundTrip(t *testing.T) {
 		}}))
 	}
 	cells := []*cell{{scenario: "+5%", method: "lockstep"}, {scenario: "+5%", method: "plain"}}
-	read, err := readLog(path, "s", cells)
+	read, err := readLog(path, "s", "", cells)
 	require.NoError(t, err)
 	assert.Equal(t, 2, read.n)
 	assert.Equal(t, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), read.first, "the first repetition's time")
@@ -41,7 +41,7 @@ func TestLogRoundTrip(t *testing.T) {
 }
 
 func TestLogMissingFile(t *testing.T) {
-	read, err := readLog(filepath.Join(t.TempDir(), "none"), "s", nil)
+	read, err := readLog(filepath.Join(t.TempDir(), "none"), "s", "", nil)
 	require.NoError(t, err)
 	assert.Zero(t, read.n, "a log not yet written holds no repetition")
 }
@@ -50,13 +50,13 @@ func TestLogRefuses(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "log")
 	require.NoError(t, appendLog(path, logged{Settings: "-load 0", Rep: 1, Cells: []loggedRep{{Scenario: "A/A", Method: "rounds"}}}))
-	_, err := readLog(path, "-load 2", nil)
+	_, err := readLog(path, "-load 2", "", nil)
 	assert.ErrorContains(t, err, "was measured with -load 0, not -load 2: give those flags or another -log file")
-	_, err = readLog(path, "-load 0", []*cell{{scenario: "A/A", method: "lockstep"}})
+	_, err = readLog(path, "-load 0", "", []*cell{{scenario: "A/A", method: "lockstep"}})
 	assert.ErrorContains(t, err, "the table has no cell A/A rounds")
 	bad := filepath.Join(dir, "bad")
 	require.NoError(t, os.WriteFile(bad, []byte("{not json\n"), 0o644))
-	_, err = readLog(bad, "s", nil)
+	_, err = readLog(bad, "s", "", nil)
 	assert.ErrorContains(t, err, bad+":1: ")
 	assert.ErrorContains(t, err, "delete the file to start again")
 }
@@ -90,7 +90,7 @@ func TestLogNamesItsMachines(t *testing.T) {
 	for i, m := range lines {
 		require.NoError(t, appendLog(path, logged{Settings: "s", Rep: i + 1, Time: time.Date(2026, 12, 1+i, 10, 0, 0, 0, time.UTC), Machine: m}))
 	}
-	read, err := readLog(path, "s", nil)
+	read, err := readLog(path, "s", "", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "3 of the repetitions read from "+path+", begun between 2026-12-01 10:00 UTC and 2026-12-03 10:00 UTC, on "+
 		"go1.26.8; CPU AMD EPYC; 2 CPUs (GOMAXPROCS 2) (1) and go1.26.8; CPU Intel Xeon; 2 CPUs (GOMAXPROCS 2) (2)", read.describe(path))

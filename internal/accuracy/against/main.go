@@ -19,20 +19,36 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return harness.Main("against", args, stdout, stderr, parseFlags, run)
 }
 
-// run builds the binaries, runs the repetitions and prints the table.
+// session is one invocation of the table: its flags, cells, builds and
+// where its progress goes.
+type session struct {
+	c        config
+	cells    []*cell
+	bins     map[string]string // the builds by scenario.bin ("base" for the base)
+	dir      string            // the temporary directory the builds are in
+	settings string            // [settingsOf]
+	code     string            // [codeHash] of the base build
+	machine  string            // the machine line, "" until something is measured
+	truth    *truthLine        // the truth, nil until read or measured (or for none)
+	stderr   io.Writer
+}
+
+// run builds the binaries, reads the log, measures the truth and the
+// repetitions still missing, and prints the table.
 func run(c config, stdout, stderr io.Writer) error {
 	dir, remove, err := child.TempDir("against-table-") // removed on SIGINT too
 	if err != nil {
 		return err
 	}
 	defer remove()
-	bins, err := build(dir, c.scenarios)
-	if err != nil {
+	s := &session{c: c, cells: newCells(c), dir: dir, stderr: stderr}
+	if s.bins, err = build(dir, c.scenarios); err != nil {
 		return err
 	}
-	cells := newCells(c)
-	settings, err := settingsOf(c, bins["base"])
-	if err != nil {
+	if s.code, err = codeHash(s.bins["base"]); err != nil {
+		return err
+	}
+	if s.settings, err = settingsOf(c, s.bins["base"]); err != nil {
 		return err
 	}
 	var read logRead
@@ -40,26 +56,88 @@ func run(c config, stdout, stderr io.Writer) error {
 		if err := os.MkdirAll(filepath.Dir(c.log), 0o755); err != nil {
 			return err // before an hour of measuring, not after it
 		}
-		if read, err = readLog(c.log, settings, cells); err != nil {
+		if read, err = readLog(c.log, s.settings, truthSetting(c), s.cells); err != nil {
 			return err
 		}
 	}
-	measured, err := measureRest(c, read.n, cells, bins, dir, settings, stderr)
-	if err != nil {
+	s.truth = read.truth
+	if err := s.measure(read); err != nil {
 		return err
 	}
-	printTable(stdout, c.workloads, cells, nil)
-	fmt.Fprintln(stdout)
-	printWallRatios(stdout, c.workloads, cells)
-	fmt.Fprintln(stdout)
-	if measured != "" { // a table read whole from its log names its machines in the footer only
-		fmt.Fprintf(stdout, "%s · %d busy loops\n", measured, c.load)
+	s.print(stdout, read)
+	return nil
+}
+
+// measure measures what the log lacks, under c.load busy loops: the
+// truth, unless the log held it or the table needs none, and repetitions
+// read.n+1 to c.r. It sets s.machine, before the loops start, when it
+// measures anything.
+func (s *session) measure(read logRead) error {
+	wantTruth := s.truth == nil && needsTruth(s.c)
+	if !wantTruth && read.n >= s.c.r {
+		return nil
 	}
-	fmt.Fprintln(stdout, harness.CommandLine("against", c.flagLine(), false))
-	if read.n > 0 {
-		fmt.Fprintln(stdout, read.describe(c.log))
+	s.machine = harness.MachineLine()
+	if s.c.load > 0 {
+		_, stop, err := harness.StartBusy(s.c.load, 24*time.Hour)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if wantTruth {
+		if err := s.measureTruth(); err != nil {
+			return err
+		}
+	}
+	for i := read.n; i < s.c.r; i++ {
+		if err := s.keep(s.repetition(i)); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// measureTruth measures the table's truth into s.truth and logs it.
+func (s *session) measureTruth() error {
+	t := truthLine{Kind: truthKind, Settings: s.settings, Truth: truthSetting(s.c), Code: s.code, Time: time.Now().UTC(), Machine: s.machine}
+	var err error
+	if t.NsPerOp, err = measureTruth(s.c, s.bins, s.stderr); err != nil {
+		return err
+	}
+	s.truth = &t
+	if s.c.log != "" {
+		return appendLog(s.c.log, t)
+	}
+	return nil
+}
+
+// truths are the truth Δs of s.truth; none without one.
+func (s *session) truths() truths {
+	if s.truth == nil {
+		return nil
+	}
+	return s.truth.deltas()
+}
+
+// print writes the table, the wall ratios and the footer: the machine
+// (when this invocation measured), the command, what the log held and
+// how the truth was measured.
+func (s *session) print(stdout io.Writer, read logRead) {
+	printTable(stdout, s.c.workloads, s.cells, s.truths())
+	fmt.Fprintln(stdout)
+	printWallRatios(stdout, s.c.workloads, s.cells)
+	fmt.Fprintln(stdout)
+	if s.machine != "" { // a table read whole from its log names its machines in the footer only
+		fmt.Fprintf(stdout, "%s · %d busy loops\n", s.machine, s.c.load)
+	}
+	fmt.Fprintln(stdout, harness.CommandLine("against", s.c.flagLine(), false))
+	if read.n > 0 {
+		fmt.Fprintln(stdout, read.describe(s.c.log))
+	}
+	if s.truth != nil {
+		fmt.Fprintln(stdout, s.truth.describe(s.c.workloads))
+	}
 }
 
 // newCells returns the table's cells, scenario by scenario, each with
@@ -72,31 +150,6 @@ func newCells(c config) []*cell {
 		}
 	}
 	return cells
-}
-
-// measureRest measures repetitions from+1 to c.r under c.load busy
-// loops and returns the machine line taken before the loops started, or
-// "" when the log already held every repetition.
-func measureRest(c config, from int, cells []*cell, bins map[string]string, dir, settings string, stderr io.Writer) (string, error) {
-	if from >= c.r {
-		return "", nil
-	}
-	machine := harness.MachineLine()
-	if c.load > 0 {
-		_, stop, err := harness.StartBusy(c.load, 24*time.Hour)
-		if err != nil {
-			return "", err
-		}
-		defer stop()
-	}
-	for i := from; i < c.r; i++ {
-		l := repetition(c, i, cells, bins, dir, stderr)
-		l.Settings, l.Machine = settings, machine
-		if err := keep(c, l, cells); err != nil {
-			return "", err
-		}
-	}
-	return machine, nil
 }
 
 // unit is one invocation of a repetition: a cell's method on one
@@ -123,16 +176,15 @@ func units(c config, i int, cells []*cell) []unit {
 }
 
 // repetition measures repetition i (from 0) of every cell and workload,
-// each in its own invocation, and returns it as a log line (without its
-// settings and machine). An invocation that fails is left out, with a
-// message on stderr.
-func repetition(c config, i int, cells []*cell, bins map[string]string, dir string, stderr io.Writer) logged {
-	l := logged{Rep: i + 1, Time: time.Now().UTC()}
+// each in its own invocation, and returns it as a log line. An invocation
+// that fails is left out, with a message on stderr.
+func (s *session) repetition(i int) logged {
+	l := logged{Kind: repKind, Settings: s.settings, Rep: i + 1, Time: time.Now().UTC(), Machine: s.machine}
 	shares := map[*cell]*loggedRep{}
-	for _, u := range units(c, i, cells) {
-		o, wall, err := measure(c, u.c.method, u.workload, bins["base"], bins[scenarioNamed(u.c.scenario).bin], dir)
+	for _, u := range units(s.c, i, s.cells) {
+		o, wall, err := measure(s.c, u.c.method, u.workload, s.bins["base"], s.bins[scenarioNamed(u.c.scenario).bin], s.dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "against: repetition %d, %s %s %s left out: %v\n", i+1, u.workload, u.c.scenario, u.c.method, err)
+			fmt.Fprintf(s.stderr, "against: repetition %d, %s %s %s left out: %v\n", i+1, u.workload, u.c.scenario, u.c.method, err)
 			continue
 		}
 		lc := shares[u.c]
@@ -142,28 +194,28 @@ func repetition(c config, i int, cells []*cell, bins map[string]string, dir stri
 		}
 		lc.Outcomes[u.workload], lc.WallsNs[u.workload] = o, int64(wall)
 	}
-	for _, cl := range cells { // in table order
+	for _, cl := range s.cells { // in table order
 		if lc := shares[cl]; lc != nil {
 			l.Cells = append(l.Cells, *lc)
 		}
 	}
-	fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
+	fmt.Fprintf(s.stderr, "against: repetition %d of %d done\n", i+1, s.c.r)
 	return l
 }
 
-// keep adds repetition l to cells, appends it to the log and writes the
-// snapshot, when asked to.
-func keep(c config, l logged, cells []*cell) error {
+// keep adds repetition l to the cells, appends it to the log and writes
+// the snapshot, when asked to.
+func (s *session) keep(l logged) error {
 	for _, lc := range l.Cells {
-		findCell(cells, lc.Scenario, lc.Method).add(lc.Outcomes, lc.walls())
+		findCell(s.cells, lc.Scenario, lc.Method).add(lc.Outcomes, lc.walls())
 	}
-	if c.log != "" {
-		if err := appendLog(c.log, l); err != nil {
+	if s.c.log != "" {
+		if err := appendLog(s.c.log, l); err != nil {
 			return err
 		}
 	}
-	if c.snapshot != "" {
-		return writeSnapshot(c.snapshot, c.workloads, cells, l.Rep)
+	if s.c.snapshot != "" {
+		return writeSnapshot(s.c.snapshot, s.c.workloads, s.cells, s.truths(), l.Rep)
 	}
 	return nil
 }
@@ -193,9 +245,9 @@ func build(dir string, scens []string) (map[string]string, error) {
 }
 
 // writeSnapshot writes the table of the first reps repetitions to path.
-func writeSnapshot(path string, workloads []string, cells []*cell, reps int) error {
+func writeSnapshot(path string, workloads []string, cells []*cell, tr truths, reps int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "after %d repetitions, %s\n\n", reps, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	printTable(&b, workloads, cells, nil)
+	printTable(&b, workloads, cells, tr)
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
