@@ -29,6 +29,10 @@ type logged struct {
 	// Settings are the flags that shape a measurement (see [settingsOf]);
 	// a log holds one setting only.
 	Settings string `json:"settings"`
+	// Code is the code the repetition measured ([codeHash]); Check is set
+	// on a check repetition, the first on its code (see [checkProblems]).
+	Code  string `json:"code"`
+	Check bool   `json:"check,omitempty"`
 	// Rep counts from 1.
 	Rep     int         `json:"rep"`
 	Time    time.Time   `json:"time"`
@@ -74,16 +78,32 @@ func codeHash(base string) (string, error) {
 }
 
 // settingsOf names what a repetition's numbers depend on beyond the
-// machine: the code measured ([codeHash] of base) and every flag except
-// -r, -timeout, the truth's and the output files.
-func settingsOf(c config, base string) (string, error) {
-	code, err := codeHash(base)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("code %s -benchtime %s -rounds %s -count %d -load %d -methods %s -scenarios %s -workloads %s", code,
+// machine and the code (which each repetition names itself): every flag
+// except -r, -timeout, the truth's and the output files.
+func settingsOf(c config) string {
+	return fmt.Sprintf("-benchtime %s -rounds %s -count %d -load %d -methods %s -scenarios %s -workloads %s",
 		c.benchtime, roundsSetting(c), c.count, c.load, strings.Join(c.methods, ","), strings.Join(c.scenarios, ","),
-		strings.Join(c.workloads, ",")), nil
+		strings.Join(c.workloads, ","))
+}
+
+// oldWorkloads are the workloads of the logs from before -workloads,
+// measured together in one invocation.
+const oldWorkloads = "Compute,Alloc"
+
+// splitOldSettings reads the settings of a line from before the code left
+// them ("code <hash> -benchtime ..."): it returns the hash and the
+// settings as [settingsOf] names them now, with the -workloads those
+// tables measured. Other settings come back as they are, with code "".
+func splitOldSettings(settings string) (code, rest string) {
+	after, ok := strings.CutPrefix(settings, "code ")
+	if !ok {
+		return "", settings
+	}
+	code, rest, _ = strings.Cut(after, " ")
+	if !strings.Contains(rest, " -workloads ") {
+		rest += " -workloads " + oldWorkloads
+	}
+	return code, rest
 }
 
 // roundsSetting is -rounds as the settings name it: the number when
@@ -97,13 +117,67 @@ func roundsSetting(c config) string {
 }
 
 // logRead is what a log held: how many repetitions, when the first and
-// the last began, and on which machines, in the order first seen; and the
-// last truth measured with the table's truth flags, nil for none.
+// the last began, on which machines and which code, in the order first
+// seen, and how many held one wall time for all workloads (see
+// [loggedRep]); and the last truth measured with the table's truth flags,
+// nil for none.
 type logRead struct {
 	n           int
 	first, last time.Time
 	machines    []machineReps
+	codes       codeSpan
+	joint       int
 	truth       *truthLine
+}
+
+// codeSpan counts repetitions by the code they measured, in the order
+// first seen.
+type codeSpan []codeReps
+
+// codeReps counts the repetitions measured on one code, and says whether
+// the first of them was a check.
+type codeReps struct {
+	code    string
+	n       int
+	checked bool
+}
+
+// add counts a repetition of code, a check repetition if check.
+func (s *codeSpan) add(code string, check bool) {
+	i := slices.IndexFunc(*s, func(c codeReps) bool { return c.code == code })
+	if i < 0 {
+		i, *s = len(*s), append(*s, codeReps{code: code, checked: check})
+	}
+	(*s)[i].n++
+}
+
+// has reports whether some repetition measured code.
+func (s codeSpan) has(code string) bool {
+	return slices.ContainsFunc(s, func(c codeReps) bool { return c.code == code })
+}
+
+// describe says which code the repetitions measured, for the footer:
+// "the repetitions measured code X" for one, "the repetitions span code
+// hashes X (20), Y (3, after a check)" for several.
+func (s codeSpan) describe() string {
+	if len(s) == 1 {
+		return "the repetitions measured code " + s[0].code
+	}
+	return "the repetitions span code hashes " + s.list()
+}
+
+// list names each code with its repetitions: "X (20), Y (3, after a
+// check)".
+func (s codeSpan) list() string {
+	var parts []string
+	for _, c := range s {
+		after := ""
+		if c.checked {
+			after = ", after a check"
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d%s)", c.code, c.n, after))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // machineReps counts the repetitions measured on one machine, named by
@@ -119,6 +193,10 @@ func (r *logRead) add(l logged) {
 		r.first = l.Time
 	}
 	r.n, r.last = r.n+1, l.Time
+	r.codes.add(l.Code, l.Check)
+	if slices.ContainsFunc(l.Cells, func(lc loggedRep) bool { return len(lc.WallsNs) == 0 }) {
+		r.joint++
+	}
 	h := harness.MachineHardware(l.Machine)
 	i := slices.IndexFunc(r.machines, func(m machineReps) bool { return m.hardware == h })
 	if i < 0 {
@@ -135,8 +213,12 @@ func (r logRead) describe(path string) string {
 		on = append(on, fmt.Sprintf("%s (%d)", m.hardware, m.n))
 	}
 	const at = "2006-01-02 15:04 UTC"
-	return fmt.Sprintf("%d of the repetitions read from %s, begun between %s and %s, on %s", r.n, path,
+	s := fmt.Sprintf("%d of the repetitions read from %s, begun between %s and %s, on %s", r.n, path,
 		r.first.Format(at), r.last.Format(at), strings.Join(on, " and "))
+	if r.joint > 0 {
+		s += fmt.Sprintf("; %d of them measured all workloads in one invocation, and their wall times are left out of wall / rep", r.joint)
+	}
+	return s
 }
 
 // readLog adds the repetitions logged in path to cells and returns what
@@ -174,8 +256,9 @@ func (r *logRead) readLine(b []byte, settings, truthSet string, cells []*cell) e
 	if err := json.Unmarshal(b, &kind); err != nil {
 		return fmt.Errorf(": %v (delete the file to start again)", err)
 	}
-	if kind.Settings != settings {
-		return fmt.Errorf(" was measured with %s, not %s: give those flags or another -log file", kind.Settings, settings)
+	code, kindSettings := splitOldSettings(kind.Settings)
+	if kindSettings != settings {
+		return fmt.Errorf(" was measured with %s, not %s: give those flags or another -log file", kindSettings, settings)
 	}
 	switch kind.Kind {
 	case truthKind:
@@ -191,6 +274,9 @@ func (r *logRead) readLine(b []byte, settings, truthSet string, cells []*cell) e
 		var l logged
 		if err := json.Unmarshal(b, &l); err != nil {
 			return fmt.Errorf(": %v (delete the file to start again)", err)
+		}
+		if code != "" {
+			l.Code = code
 		}
 		for _, lc := range l.Cells {
 			c := findCell(cells, lc.Scenario, lc.Method)

@@ -30,6 +30,7 @@ type session struct {
 	code     string            // [codeHash] of the base build
 	machine  string            // the machine line, "" until something is measured
 	truth    *truthLine        // the truth, nil until read or measured (or for none)
+	codes    codeSpan          // the code of every repetition, read or measured
 	stderr   io.Writer
 }
 
@@ -48,9 +49,7 @@ func run(c config, stdout, stderr io.Writer) error {
 	if s.code, err = codeHash(s.bins["base"]); err != nil {
 		return err
 	}
-	if s.settings, err = settingsOf(c, s.bins["base"]); err != nil {
-		return err
-	}
+	s.settings = settingsOf(c)
 	var read logRead
 	if c.log != "" {
 		if err := os.MkdirAll(filepath.Dir(c.log), 0o755); err != nil {
@@ -60,7 +59,7 @@ func run(c config, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	s.truth = read.truth
+	s.truth, s.codes = read.truth, read.codes
 	if err := s.measure(read); err != nil {
 		return err
 	}
@@ -68,13 +67,16 @@ func run(c config, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// measure measures what the log lacks, under c.load busy loops: the
-// truth, unless the log held it or the table needs none, and repetitions
-// read.n+1 to c.r. It sets s.machine, before the loops start, when it
-// measures anything.
+// measure measures what the log lacks, under c.load busy loops: a check
+// repetition when the log holds repetitions and none of this code (see
+// [checkProblems]; it counts toward c.r, and makes a log that held c.r
+// repetitions one longer), the truth unless the log held it or the table
+// needs none, and the repetitions up to c.r. It sets s.machine, before
+// the loops start, when it measures anything.
 func (s *session) measure(read logRead) error {
+	wantCheck := read.n > 0 && !read.codes.has(s.code)
 	wantTruth := s.truth == nil && needsTruth(s.c)
-	if !wantTruth && read.n >= s.c.r {
+	if !wantCheck && !wantTruth && read.n >= s.c.r {
 		return nil
 	}
 	s.machine = harness.MachineLine()
@@ -85,17 +87,45 @@ func (s *session) measure(read logRead) error {
 		}
 		defer stop()
 	}
+	done := read.n
+	if wantCheck {
+		if err := s.check(read.n); err != nil {
+			return err
+		}
+		done++
+	}
 	if wantTruth {
 		if err := s.measureTruth(); err != nil {
 			return err
 		}
 	}
-	for i := read.n; i < s.c.r; i++ {
+	for i := done; i < s.c.r; i++ {
 		if err := s.keep(s.repetition(i)); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// check measures repetition i+1, the check, and keeps it if it agrees
+// with the logged repetitions. It fails naming each cell and workload
+// that disagrees (then the log does not stand for this code), or that
+// the check could not measure.
+func (s *session) check(i int) error {
+	fmt.Fprintf(s.stderr, "against: the log's repetitions measured code %s, not this code (%s): repetition %d checks that they still stand\n",
+		s.codes.list(), s.code, i+1)
+	l := s.repetition(i)
+	l.Check = true
+	disagree, missing := checkProblems(s.c, s.cells, l)
+	if len(disagree) > 0 {
+		return fmt.Errorf("the check repetition on code %s disagrees with the %d logged repetitions (code %s):\n\t%s\nstart a new -log file for this code",
+			s.code, i, s.codes.list(), strings.Join(disagree, "\n\t"))
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the check repetition on code %s could not measure %s (see above): run the table again to check again",
+			s.code, strings.Join(missing, ", "))
+	}
+	return s.keep(l)
 }
 
 // measureTruth measures the table's truth into s.truth and logs it.
@@ -134,6 +164,9 @@ func (s *session) print(stdout io.Writer, read logRead) {
 	fmt.Fprintln(stdout, harness.CommandLine("against", s.c.flagLine(), false))
 	if read.n > 0 {
 		fmt.Fprintln(stdout, read.describe(s.c.log))
+	}
+	if len(s.codes) > 0 {
+		fmt.Fprintln(stdout, s.codes.describe())
 	}
 	if s.truth != nil {
 		fmt.Fprintln(stdout, s.truth.describe(s.c.workloads))
@@ -179,7 +212,7 @@ func units(c config, i int, cells []*cell) []unit {
 // each in its own invocation, and returns it as a log line. An invocation
 // that fails is left out, with a message on stderr.
 func (s *session) repetition(i int) logged {
-	l := logged{Kind: repKind, Settings: s.settings, Rep: i + 1, Time: time.Now().UTC(), Machine: s.machine}
+	l := logged{Kind: repKind, Settings: s.settings, Code: s.code, Rep: i + 1, Time: time.Now().UTC(), Machine: s.machine}
 	shares := map[*cell]*loggedRep{}
 	for _, u := range units(s.c, i, s.cells) {
 		o, wall, err := measure(s.c, u.c.method, u.workload, s.bins["base"], s.bins[scenarioNamed(u.c.scenario).bin], s.dir)
@@ -206,6 +239,7 @@ func (s *session) repetition(i int) logged {
 // keep adds repetition l to the cells, appends it to the log and writes
 // the snapshot, when asked to.
 func (s *session) keep(l logged) error {
+	s.codes.add(l.Code, l.Check)
 	for _, lc := range l.Cells {
 		findCell(s.cells, lc.Scenario, lc.Method).add(lc.Outcomes, lc.walls())
 	}
