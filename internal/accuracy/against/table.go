@@ -193,12 +193,17 @@ func row(wl string, c *cell, s summary, truth float64) string {
 		triples, stops, comps, wallOf(c.walls[wl]))
 }
 
-// wallOf is the median of walls, rounded for the table; "–" for none.
+// wallOf is the median of walls, rounded for the table (to 10 ms under a
+// second, else to 100 ms); "–" for none.
 func wallOf(walls []time.Duration) string {
 	if len(walls) == 0 {
 		return "–"
 	}
-	return harness.MedianDuration(walls).Round(100 * time.Millisecond).String()
+	m := harness.MedianDuration(walls)
+	if m < time.Second {
+		return m.Round(10 * time.Millisecond).String()
+	}
+	return m.Round(100 * time.Millisecond).String()
 }
 
 // printWallRatios writes, per workload and scenario that both lockstep

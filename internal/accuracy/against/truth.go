@@ -3,6 +3,7 @@ package against
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -113,7 +114,9 @@ func measureTruth(c config, bins map[string]string, stderr io.Writer) (map[strin
 }
 
 // truthRun runs workload w once in a fresh process of bin at the truth's
-// -benchtime and returns its cost per op in nanoseconds.
+// -benchtime and returns its cost per op in nanoseconds, rounded to the
+// picosecond (go test prints no finer; the rounding drops the float error
+// of sec/op × 1e9).
 func truthRun(c config, w, bin string) (float64, error) {
 	out, _, err := harness.Run(bin, plainArgs(w, c.truthBenchtime, 1), env(), c.timeout)
 	if err != nil {
@@ -123,7 +126,7 @@ func truthRun(c config, w, bin string) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return xs[0] * 1e9, nil
+	return math.Round(xs[0]*1e12) / 1e3, nil
 }
 
 // describe says, for the table's footer, how t was measured and how much
