@@ -65,8 +65,6 @@ import (
 //
 // Main calls flag.Parse if nobody has (see [RegisterFlags]) and os.Exit
 // (see [Run]). It panics if m is nil.
-//
-// Main does not return: it ends the process.
 func Main(m M, opts ...MainOption) {
 	os.Exit(Run(m, opts...))
 }
