@@ -100,7 +100,7 @@ func (s *session) measure(read logRead) error {
 		}
 	}
 	for i := done; i < s.c.r; i++ {
-		if err := s.keep(s.repetition(i)); err != nil {
+		if err := s.keep(s.repetition(i, false)); err != nil {
 			return err
 		}
 	}
@@ -114,8 +114,7 @@ func (s *session) measure(read logRead) error {
 func (s *session) check(i int) error {
 	fmt.Fprintf(s.stderr, "against: the log's repetitions measured code %s, not this code (%s): repetition %d checks that they still stand\n",
 		s.codes.list(), s.code, i+1)
-	l := s.repetition(i)
-	l.Check = true
+	l := s.repetition(i, true)
 	disagree, missing := checkProblems(s.c, s.cells, l)
 	if len(disagree) > 0 {
 		return fmt.Errorf("the check repetition on code %s disagrees with the %d logged repetitions (code %s):\n\t%s\nstart a new -log file for this code",
@@ -156,8 +155,9 @@ func (s *session) truths() truths {
 func (s *session) print(stdout io.Writer, read logRead) {
 	printTable(stdout, s.c.workloads, s.cells, s.truths())
 	fmt.Fprintln(stdout)
-	printWallRatios(stdout, s.c.workloads, s.cells)
-	fmt.Fprintln(stdout)
+	if printWallRatios(stdout, s.c.workloads, s.cells) {
+		fmt.Fprintln(stdout)
+	}
 	if s.machine != "" { // a table read whole from its log names its machines in the footer only
 		fmt.Fprintf(stdout, "%s · %d busy loops\n", s.machine, s.c.load)
 	}
@@ -209,10 +209,11 @@ func units(c config, i int, cells []*cell) []unit {
 }
 
 // repetition measures repetition i (from 0) of every cell and workload,
-// each in its own invocation, and returns it as a log line. An invocation
-// that fails is left out, with a message on stderr.
-func (s *session) repetition(i int) logged {
-	l := logged{Kind: repKind, Settings: s.settings, Code: s.code, Rep: i + 1, Time: time.Now().UTC(), Machine: s.machine}
+// each in its own invocation, and returns it as a log line, marked as the
+// check if check. An invocation that fails is left out, with a message on
+// stderr.
+func (s *session) repetition(i int, check bool) logged {
+	l := logged{Kind: repKind, Settings: s.settings, Code: s.code, Check: check, Rep: i + 1, Time: time.Now().UTC(), Machine: s.machine}
 	shares := map[*cell]*loggedRep{}
 	for _, u := range units(s.c, i, s.cells) {
 		o, wall, err := measure(s.c, u.c.method, u.workload, s.bins["base"], s.bins[scenarioNamed(u.c.scenario).bin], s.dir)
@@ -232,7 +233,11 @@ func (s *session) repetition(i int) logged {
 			l.Cells = append(l.Cells, *lc)
 		}
 	}
-	fmt.Fprintf(s.stderr, "against: repetition %d of %d done\n", i+1, s.c.r)
+	if check {
+		fmt.Fprintf(s.stderr, "against: repetition %d, the check, done\n", i+1)
+	} else {
+		fmt.Fprintf(s.stderr, "against: repetition %d of %d done\n", i+1, s.c.r)
+	}
 	return l
 }
 

@@ -208,8 +208,9 @@ func wallOf(walls []time.Duration) string {
 
 // printWallRatios writes, per workload and scenario that both lockstep
 // and plain measured, the ratio of lockstep's median wall time per
-// repetition to plain's. It writes nothing without both methods.
-func printWallRatios(out io.Writer, workloads []string, cells []*cell) {
+// repetition to plain's, and reports whether it wrote any (none without
+// both methods).
+func printWallRatios(out io.Writer, workloads []string, cells []*cell) bool {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	head := false
 	for _, wl := range workloads {
@@ -227,6 +228,7 @@ func printWallRatios(out io.Writer, workloads []string, cells []*cell) {
 		}
 	}
 	_ = w.Flush()
+	return head
 }
 
 func findCell(cells []*cell, scenario, method string) *cell {

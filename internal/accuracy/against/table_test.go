@@ -74,9 +74,12 @@ func TestWallPerWorkload(t *testing.T) {
 	assert.True(t, strings.HasSuffix(lines[3], "40s"), "Map lockstep: %q", lines[3])
 
 	var ratios bytes.Buffer
-	printWallRatios(&ratios, []string{"Compute", "Map"}, []*cell{l, p})
+	assert.True(t, printWallRatios(&ratios, []string{"Compute", "Map"}, []*cell{l, p}))
 	assert.Contains(t, ratios.String(), "Compute   +5%       0.50 (20s ÷ 40s)")
 	assert.Contains(t, ratios.String(), "Map       +5%       4.00 (40s ÷ 10s)")
+	ratios.Reset()
+	assert.False(t, printWallRatios(&ratios, []string{"Compute"}, []*cell{l}), "no plain, no ratio")
+	assert.Empty(t, ratios.String())
 }
 
 func TestRowsOnlyWhereTheScenarioChangesTheWorkload(t *testing.T) {
