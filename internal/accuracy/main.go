@@ -26,7 +26,7 @@ type table struct {
 var tables = []table{
 	{"groundtruth", "control.Compare vs go test -count + benchstat on seed 000: identical code flagged, +5% caught", groundtruth.Main},
 	{"forks", "control.Compare with 1 and 10 forks vs benchstat: interval coverage, verdicts on 0–10%, swapped baselines", forks.Main},
-	{"against", "-benchkit.against (lockstep, rounds) vs two-file benchstat: A/A flagged, +2% and +5% caught, widths, coverage, wall", against.Main},
+	{"against", "-benchkit.against (lockstep, rounds) vs two-file benchstat: A/A flagged, slowdowns caught, Δ against a measured truth, widths, coverage, wall", against.Main},
 	{"signals", "the report's grades, regime calls and flags on steady benchmarks and a hog; runs-needed vs run-to-run CV", signals.Main},
 	{"wander", "why fresh processes differ: the machine's speed changing over time, or something fixed per process", wander.Main},
 	{"warmup", "what a disposable first benchmark (warmup.Benchmark) does to an identical pair's first-position penalty", warmup.Main},

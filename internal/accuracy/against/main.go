@@ -1,37 +1,15 @@
 package against
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/accuracy/harness"
 	"github.com/benchkit/go-benchkit/internal/child"
-)
-
-// config is the parsed command line.
-type config struct {
-	r         int
-	benchtime string
-	rounds    int
-	count     int
-	load      int
-	methods   []string
-	scenarios []string
-	timeout   time.Duration
-	snapshot  string // a file for the table so far, after each repetition
-	log       string // a file of every repetition measured, read back on start
-}
-
-// The methods and scenarios, in table order.
-var (
-	allMethods   = []string{"lockstep", "rounds", "plain"}
-	allScenarios = []string{"A/A", "A/A rebuilt", "+2%", "+5%"}
 )
 
 // Main runs the table with the command-line arguments args (its flags,
@@ -41,181 +19,274 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return harness.Main("against", args, stdout, stderr, parseFlags, run)
 }
 
-// parseFlags parses args into a config.
-func parseFlags(args []string, stderr io.Writer) (config, error) {
-	var c config
-	var methods, scenarios string
-	err := harness.ParseFlags("against", args, stderr, func(fs *flag.FlagSet) {
-		fs.IntVar(&c.r, "r", 20, "repetitions")
-		fs.StringVar(&c.benchtime, "benchtime", "1s", "-test.benchtime of every run (go test's default)")
-		fs.IntVar(&c.rounds, "rounds", 10, "-benchkit.rounds: triples (lockstep) or rounds")
-		fs.IntVar(&c.count, "count", 10, "plain: -test.count of each side")
-		fs.IntVar(&c.load, "load", 0, "busy-loop processes running during the whole table")
-		fs.StringVar(&methods, "methods", strings.Join(allMethods, ","), "the methods, comma-separated")
-		fs.StringVar(&scenarios, "scenarios", "aa,rebuilt,plus2,plus5", "the scenarios, comma-separated: aa, rebuilt, plus2, plus5")
-		fs.DurationVar(&c.timeout, "timeout", 20*time.Minute, "deadline of each run")
-		fs.StringVar(&c.snapshot, "snapshot", "", "after each repetition, write the table so far to this `file`")
-		fs.StringVar(&c.log, "log", "", "append each repetition to this `file`, and count the repetitions it holds toward -r")
-	})
-	if err != nil {
-		return c, err
-	}
-	if c.r < 1 || c.rounds < 2 || c.count < 2 || c.load < 0 {
-		return c, fmt.Errorf("-r must be ≥ 1, -rounds and -count ≥ 2 and -load ≥ 0")
-	}
-	if c.methods, err = pick(methods, allMethods, nil); err != nil {
-		return c, err
-	}
-	names := map[string]string{"aa": "A/A", "rebuilt": "A/A rebuilt", "plus2": "+2%", "plus5": "+5%"}
-	c.scenarios, err = pick(scenarios, allScenarios, names)
-	return c, err
+// session is one invocation of the table: its flags, cells, builds and
+// where its progress goes.
+type session struct {
+	c        config
+	cells    []*cell
+	bins     map[string]string // the builds by scenario.bin ("base" for the base)
+	dir      string            // the temporary directory the builds are in
+	settings string            // [settingsOf]
+	code     string            // [codeHash] of the base build
+	machine  string            // the machine line, "" until something is measured
+	truth    *truthLine        // the truth, nil until read or measured (or for none)
+	codes    codeSpan          // the code of every repetition, read or measured
+	stderr   io.Writer
 }
 
-// pick parses a comma-separated list of names (aliases maps a name to its
-// value) and returns the values in the order of all.
-func pick(list string, all []string, aliases map[string]string) ([]string, error) {
-	want := map[string]bool{}
-	for _, n := range strings.Split(list, ",") {
-		v := strings.TrimSpace(n)
-		if a, ok := aliases[v]; ok {
-			v = a
-		}
-		if !slices.Contains(all, v) {
-			return nil, fmt.Errorf("%q is not one of %s", n, strings.Join(all, ", "))
-		}
-		want[v] = true
-	}
-	var out []string
-	for _, v := range all {
-		if want[v] {
-			out = append(out, v)
-		}
-	}
-	return out, nil
-}
-
-// run builds the binaries, runs the repetitions and prints the table.
+// run builds the binaries, reads the log, measures the truth and the
+// repetitions still missing, and prints the table.
 func run(c config, stdout, stderr io.Writer) error {
 	dir, remove, err := child.TempDir("against-table-") // removed on SIGINT too
 	if err != nil {
 		return err
 	}
 	defer remove()
-	bins, err := build(dir)
-	if err != nil {
+	s := &session{c: c, cells: newCells(c), dir: dir, stderr: stderr}
+	if s.bins, err = build(dir, c.scenarios); err != nil {
 		return err
 	}
+	if s.code, err = codeHash(s.bins["base"]); err != nil {
+		return err
+	}
+	s.settings = settingsOf(c)
+	var read logRead
+	if c.log != "" {
+		if err := os.MkdirAll(filepath.Dir(c.log), 0o755); err != nil {
+			return err // before an hour of measuring, not after it
+		}
+		if read, err = readLog(c.log, s.settings, truthSetting(c), s.cells); err != nil {
+			return err
+		}
+	}
+	s.truth, s.codes = read.truth, read.codes
+	if err := s.measure(read); err != nil {
+		return err
+	}
+	s.print(stdout, read)
+	return nil
+}
+
+// measure measures what the log lacks, under c.load busy loops: a check
+// repetition when the log holds repetitions and none of this code (see
+// [checkProblems]; it counts toward c.r, and makes a log that held c.r
+// repetitions one longer), the truth unless the log held it or the table
+// needs none, and the repetitions up to c.r. It sets s.machine, before
+// the loops start, when it measures anything.
+func (s *session) measure(read logRead) error {
+	wantCheck := read.n > 0 && !read.codes.has(s.code)
+	wantTruth := s.truth == nil && needsTruth(s.c)
+	if !wantCheck && !wantTruth && read.n >= s.c.r {
+		return nil
+	}
+	s.machine = harness.MachineLine()
+	if s.c.load > 0 {
+		_, stop, err := harness.StartBusy(s.c.load, 24*time.Hour)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	done := read.n
+	if wantCheck {
+		if err := s.check(read.n); err != nil {
+			return err
+		}
+		done++
+	}
+	if wantTruth {
+		if err := s.measureTruth(); err != nil {
+			return err
+		}
+	}
+	for i := done; i < s.c.r; i++ {
+		if err := s.keep(s.repetition(i, false)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// check measures repetition i+1, the check, and keeps it if it agrees
+// with the logged repetitions. It fails naming each cell and workload
+// that disagrees (then the log does not stand for this code), or that
+// the check could not measure.
+func (s *session) check(i int) error {
+	fmt.Fprintf(s.stderr, "against: the log's repetitions measured code %s, not this code (%s): repetition %d checks that they still stand\n",
+		s.codes.list(), s.code, i+1)
+	l := s.repetition(i, true)
+	disagree, missing := checkProblems(s.c, s.cells, l)
+	if len(disagree) > 0 {
+		return fmt.Errorf("the check repetition on code %s disagrees with the %d logged repetitions (code %s):\n\t%s\nstart a new -log file for this code",
+			s.code, i, s.codes.list(), strings.Join(disagree, "\n\t"))
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("the check repetition on code %s could not measure %s (see above): run the table again to check again",
+			s.code, strings.Join(missing, ", "))
+	}
+	return s.keep(l)
+}
+
+// measureTruth measures the table's truth into s.truth and logs it.
+func (s *session) measureTruth() error {
+	t := truthLine{Kind: truthKind, Settings: s.settings, Truth: truthSetting(s.c), Code: s.code, Time: time.Now().UTC(), Machine: s.machine}
+	var err error
+	if t.NsPerOp, err = measureTruth(s.c, s.bins, s.stderr); err != nil {
+		return err
+	}
+	s.truth = &t
+	if s.c.log != "" {
+		return appendLog(s.c.log, t)
+	}
+	return nil
+}
+
+// truths are the truth Δs of s.truth; none without one.
+func (s *session) truths() truths {
+	if s.truth == nil {
+		return nil
+	}
+	return s.truth.deltas()
+}
+
+// print writes the table, the wall ratios and the footer: the machine
+// (when this invocation measured), the command, what the log held and
+// how the truth was measured.
+func (s *session) print(stdout io.Writer, read logRead) {
+	printTable(stdout, s.c.workloads, s.cells, s.truths())
+	fmt.Fprintln(stdout)
+	if printWallRatios(stdout, s.c.workloads, s.cells) {
+		fmt.Fprintln(stdout)
+	}
+	if s.machine != "" { // a table read whole from its log names its machines in the footer only
+		fmt.Fprintf(stdout, "%s · %d busy loops\n", s.machine, s.c.load)
+	}
+	fmt.Fprintln(stdout, harness.CommandLine("against", s.c.flagLine(), false))
+	if read.n > 0 {
+		fmt.Fprintln(stdout, read.describe(s.c.log))
+	}
+	if len(s.codes) > 0 {
+		fmt.Fprintln(stdout, s.codes.describe())
+	}
+	if s.truth != nil {
+		fmt.Fprintln(stdout, s.truth.describe(s.c.workloads))
+	}
+}
+
+// newCells returns the table's cells, scenario by scenario, each with
+// every method, empty.
+func newCells(c config) []*cell {
 	var cells []*cell
 	for _, s := range c.scenarios {
 		for _, m := range c.methods {
 			cells = append(cells, &cell{scenario: s, method: m})
 		}
 	}
-	settings, err := settingsOf(c, bins["A/A"])
-	if err != nil {
-		return err
-	}
-	var read logRead
-	if c.log != "" {
-		if err := os.MkdirAll(filepath.Dir(c.log), 0o755); err != nil {
-			return err // before an hour of measuring, not after it
-		}
-		if read, err = readLog(c.log, settings, cells); err != nil {
-			return err
-		}
-	}
-	measured, err := measureRest(c, read.n, cells, bins, dir, settings, stderr)
-	if err != nil {
-		return err
-	}
-	printTable(stdout, cells)
-	fmt.Fprintln(stdout)
-	if measured != "" { // a table read whole from its log names its machines in the footer only
-		fmt.Fprintf(stdout, "%s · %d busy loops\n", measured, c.load)
-	}
-	fmt.Fprintln(stdout, harness.CommandLine("against",
-		fmt.Sprintf("-r %d -benchtime %s -rounds %d -count %d -load %d", c.r, c.benchtime, c.rounds, c.count, c.load), false))
-	if read.n > 0 {
-		fmt.Fprintln(stdout, read.describe(c.log))
-	}
-	return nil
+	return cells
 }
 
-// measureRest measures repetitions from+1 to c.r under c.load busy
-// loops and returns the machine line taken before the loops started, or
-// "" when the log already held every repetition.
-func measureRest(c config, from int, cells []*cell, bins map[string]string, dir, settings string, stderr io.Writer) (string, error) {
-	if from >= c.r {
-		return "", nil
-	}
-	machine := harness.MachineLine()
-	if c.load > 0 {
-		_, stop, err := harness.StartBusy(c.load, 24*time.Hour)
-		if err != nil {
-			return "", err
-		}
-		defer stop()
-	}
-	for i := from; i < c.r; i++ {
-		if err := repetition(c, i, cells, bins, dir, settings, machine, stderr); err != nil {
-			return "", err
-		}
-	}
-	return machine, nil
+// unit is one invocation of a repetition: a cell's method on one
+// workload.
+type unit struct {
+	c        *cell
+	workload string
 }
 
-// repetition measures repetition i (from 0) of every cell, in an order
-// that rotates with i, and logs it and writes the snapshot if asked to.
-func repetition(c config, i int, cells []*cell, bins map[string]string, dir, settings, machine string, stderr io.Writer) error {
-	l := logged{Settings: settings, Rep: i + 1, Time: time.Now().UTC(), Machine: machine}
-	for k := range cells {
-		cl := cells[(k+i)%len(cells)]
-		outs, wall, err := measure(c, cl.method, bins["A/A"], bins[cl.scenario], dir)
+// units are a repetition's invocations: every cell on every workload its
+// scenario measures, rotated by i, so that no invocation always comes
+// first.
+func units(c config, i int, cells []*cell) []unit {
+	var us []unit
+	for _, cl := range cells {
+		for _, w := range c.workloads {
+			if scenarioNamed(cl.scenario).measures(w) {
+				us = append(us, unit{cl, w})
+			}
+		}
+	}
+	k := i % len(us)
+	return append(us[k:], us[:k]...)
+}
+
+// repetition measures repetition i (from 0) of every cell and workload,
+// each in its own invocation, and returns it as a log line, marked as the
+// check if check. An invocation that fails is left out, with a message on
+// stderr.
+func (s *session) repetition(i int, check bool) logged {
+	l := logged{Kind: repKind, Settings: s.settings, Code: s.code, Check: check, Rep: i + 1, Time: time.Now().UTC(), Machine: s.machine}
+	shares := map[*cell]*loggedRep{}
+	for _, u := range units(s.c, i, s.cells) {
+		o, wall, err := measure(s.c, u.c.method, u.workload, s.bins["base"], s.bins[scenarioNamed(u.c.scenario).bin], s.dir)
 		if err != nil {
-			fmt.Fprintf(stderr, "against: repetition %d, %s %s left out: %v\n", i+1, cl.scenario, cl.method, err)
+			fmt.Fprintf(s.stderr, "against: repetition %d, %s %s %s left out: %v\n", i+1, u.workload, u.c.scenario, u.c.method, err)
 			continue
 		}
-		cl.add(outs, wall)
-		l.Cells = append(l.Cells, loggedRep{Scenario: cl.scenario, Method: cl.method, Outcomes: outs, WallNs: int64(wall)})
+		lc := shares[u.c]
+		if lc == nil {
+			lc = &loggedRep{Scenario: u.c.scenario, Method: u.c.method, Outcomes: map[string]outcome{}, WallsNs: map[string]int64{}}
+			shares[u.c] = lc
+		}
+		lc.Outcomes[u.workload], lc.WallsNs[u.workload] = o, int64(wall)
 	}
-	fmt.Fprintf(stderr, "against: repetition %d of %d done\n", i+1, c.r)
-	if c.log != "" {
-		if err := appendLog(c.log, l); err != nil {
+	for _, cl := range s.cells { // in table order
+		if lc := shares[cl]; lc != nil {
+			l.Cells = append(l.Cells, *lc)
+		}
+	}
+	if check {
+		fmt.Fprintf(s.stderr, "against: repetition %d, the check, done\n", i+1)
+	} else {
+		fmt.Fprintf(s.stderr, "against: repetition %d of %d done\n", i+1, s.c.r)
+	}
+	return l
+}
+
+// keep adds repetition l to the cells, appends it to the log and writes
+// the snapshot, when asked to.
+func (s *session) keep(l logged) error {
+	s.codes.add(l.Code, l.Check)
+	for _, lc := range l.Cells {
+		findCell(s.cells, lc.Scenario, lc.Method).add(lc.Outcomes, lc.walls())
+	}
+	if s.c.log != "" {
+		if err := appendLog(s.c.log, l); err != nil {
 			return err
 		}
 	}
-	if c.snapshot != "" {
-		return writeSnapshot(c.snapshot, cells, i+1)
+	if s.c.snapshot != "" {
+		return writeSnapshot(s.c.snapshot, s.c.workloads, s.cells, s.truths(), l.Rep)
 	}
 	return nil
 }
 
-// build compiles the workloads' test binary four ways into dir and
-// returns them by scenario.
-func build(dir string) (map[string]string, error) {
+// build compiles the workloads' test binary into dir once for the base
+// and once for each of scenarios (by name) that is not the base itself,
+// and returns their paths by scenario.bin ("base" for the base).
+func build(dir string, scens []string) (map[string]string, error) {
 	const pkg = "./internal/accuracy/workloads/against"
 	bins := map[string]string{}
-	for _, b := range []struct{ scenario, name, flag string }{
-		{"A/A", "base", ""}, {"A/A rebuilt", "rebuilt", "-trimpath"},
-		{"+2%", "plus2", "-tags=against_plus2"}, {"+5%", "plus5", "-tags=against_plus5"},
-	} {
-		var flags []string
-		if b.flag != "" {
-			flags = append(flags, b.flag)
+	for _, name := range append([]string{"A/A"}, scens...) {
+		s := scenarioNamed(name)
+		if bins[s.bin] != "" {
+			continue
 		}
-		bin, err := harness.BuildAs(pkg, dir, b.name, flags...)
+		var flags []string
+		if s.flag != "" {
+			flags = append(flags, s.flag)
+		}
+		bin, err := harness.BuildAs(pkg, dir, s.bin, flags...)
 		if err != nil {
 			return nil, err
 		}
-		bins[b.scenario] = bin
+		bins[s.bin] = bin
 	}
 	return bins, nil
 }
 
 // writeSnapshot writes the table of the first reps repetitions to path.
-func writeSnapshot(path string, cells []*cell, reps int) error {
+func writeSnapshot(path string, workloads []string, cells []*cell, tr truths, reps int) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "after %d repetitions, %s\n\n", reps, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	printTable(&b, cells)
+	printTable(&b, workloads, cells, tr)
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

@@ -7,24 +7,25 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-// benchSamples returns the sec/op of every result of each workload in
-// out, by workload.
-func benchSamples(out []byte) (map[string][]float64, error) {
-	xs := map[string][]float64{}
+// benchSamples returns the sec/op of every result of Benchmark<w> in out
+// (go test -bench output), in output order. It fails when there is none.
+func benchSamples(out []byte, w string) ([]float64, error) {
+	var xs []float64
 	r := benchfmt.NewReader(bytes.NewReader(out), "plain")
 	for r.Scan() {
 		res, ok := r.Result().(*benchfmt.Result)
-		if !ok {
+		if !ok || string(res.Name.Base()) != w {
 			continue
 		}
 		if v, ok := res.Value("sec/op"); ok {
-			xs[string(res.Name.Base())] = append(xs[string(res.Name.Base())], v)
+			xs = append(xs, v)
 		}
 	}
-	for _, w := range workloads {
-		if len(xs[w]) == 0 {
-			return nil, fmt.Errorf("no Benchmark%s result in the output:\n%s", w, out)
-		}
+	if err := r.Err(); err != nil {
+		return nil, err
 	}
-	return xs, r.Err()
+	if len(xs) == 0 {
+		return nil, fmt.Errorf("no Benchmark%s result in the output:\n%s", w, out)
+	}
+	return xs, nil
 }

@@ -18,9 +18,18 @@ import (
 // Δ and its interval in percent; Δ NaN when the report holds none, no
 // interval when too few rounds or triples gave one), and the mode that
 // measured it, with the reason it fell back.
+//
+// In lockstep, Triples is how many triples were run (the length of
+// "groups"), Stop why they stopped ("decided", "budget", "rounds", "max"
+// or "failed") and BetweenPct, WithinPct how much processes and runs
+// within one differed, as one process's CVs in percent (NaN when the
+// report holds none). In rounds, Triples is 0 and Stop "".
 type AgainstOutcome struct {
 	Estimate
-	Mode, ModeNote string
+	Mode, ModeNote        string
+	Triples               int
+	Stop                  string
+	BetweenPct, WithinPct float64
 }
 
 // AgainstOutcomes returns rep's cross-build comparison: each benchmark's
@@ -33,7 +42,12 @@ func AgainstOutcomes(rep report.JSONReport) (map[string]AgainstOutcome, error) {
 	}
 	outs := map[string]AgainstOutcome{}
 	for _, bm := range rep.Against.Benchmarks {
-		outs[benchname.Trim(bm.Name, runtime.GOMAXPROCS(0))] = AgainstOutcome{Estimate: estimateOf(bm.Estimate), Mode: bm.Mode, ModeNote: bm.ModeNote}
+		o := AgainstOutcome{Estimate: estimateOf(bm.Estimate), Mode: bm.Mode, ModeNote: bm.ModeNote,
+			Stop: bm.Stop, BetweenPct: orNaN(bm.BetweenPct), WithinPct: orNaN(bm.WithinPct)}
+		if bm.Mode == "lockstep" {
+			o.Triples = len(bm.Groups)
+		}
+		outs[benchname.Trim(bm.Name, runtime.GOMAXPROCS(0))] = o
 	}
 	return outs, nil
 }

@@ -57,3 +57,11 @@ func estimateOf(e report.JSONEstimate) Estimate {
 	}
 	return out
 }
+
+// orNaN is *p, or NaN when p is nil (a JSON null).
+func orNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
+}

@@ -28,6 +28,12 @@ func BenchmarkAlloc(b *testing.B) {
 	benchkit.Track(b)
 	for b.Loop() {
 		BuildList(allocNodes + extraNodes)
+		if extraAllocBytes > 0 {
+			Spare = make([]byte, extraAllocBytes)
+		}
+		if mutatorBytes > 0 {
+			sink.Keep(calibrate.FNV(Data[:mutatorBytes]))
+		}
 	}
 }
 
@@ -46,5 +52,11 @@ func BenchmarkAllocLive(b *testing.B) {
 	benchkit.Track(b)
 	for b.Loop() {
 		BuildList(allocNodes + extraNodes)
+		if extraAllocBytes > 0 {
+			Spare = make([]byte, extraAllocBytes)
+		}
+		if mutatorLiveBytes > 0 {
+			sink.Keep(calibrate.FNV(Data[:mutatorLiveBytes]))
+		}
 	}
 }
