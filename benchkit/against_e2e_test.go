@@ -124,6 +124,11 @@ type againstJSON struct {
 			Mode       string `json:"mode"`
 			ModeNote   string `json:"mode_note"`
 			Groups     []int  `json:"groups"`
+			GC         *struct {
+				CyclesPerOpBase float64 `json:"cycles_per_op_base"`
+				CyclesPerOpNew  float64 `json:"cycles_per_op_new"`
+				Triples         int     `json:"triples"`
+			} `json:"gc"`
 		} `json:"benchmarks"`
 		OnlyBase []string `json:"only_base"`
 		OnlyNew  []string `json:"only_new"`
@@ -212,6 +217,15 @@ func againstCompare(t *testing.T, base, cand string) {
 	assert.Equal(t, 2.0, alloc.Allocs.New)
 	assert.True(t, alloc.Allocs.Changed)
 	assert.True(t, alloc.GateFailed, "one more allocation fails -benchkit.gate.allocs whatever the time says")
+	// BenchmarkAlloc's runs hold collections: measured with the collector
+	// in, its triples after the first at a random phase of the cycle; new
+	// allocates half as much again, so it collects more often per op.
+	require.NotNil(t, alloc.GC, "an allocating benchmark is measured with the collector in")
+	assert.Equal(t, 8, alloc.GC.Triples, "the sizing triple is left out, and one more run")
+	assert.Greater(t, alloc.GC.CyclesPerOpBase, 0.0)
+	assert.Greater(t, alloc.GC.CyclesPerOpNew, alloc.GC.CyclesPerOpBase*1.2)
+	assert.Nil(t, work.GC, "a benchmark that does not allocate is measured as before")
+	assert.Contains(t, run.Stdout, e2eName("Alloc")+": collector in, at a long run's rate (8 triples at a random phase of its cycle)")
 
 	assert.Equal(t, []string{e2eName("OnlyBase")}, a.OnlyBase)
 	assert.Equal(t, []string{e2eName("OnlyNew")}, a.OnlyNew)

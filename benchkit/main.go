@@ -47,7 +47,7 @@ import (
 //	-benchkit.metrics=on|off         BENCHKIT_METRICS            -                  on
 //	-benchkit.forks=n                BENCHKIT_FORKS              control.Forks      control.DefaultForks
 //	-benchkit.against=path           BENCHKIT_AGAINST            -                  "" (off)
-//	-benchkit.rounds=n               BENCHKIT_ROUNDS             -                  10
+//	-benchkit.rounds=n               BENCHKIT_ROUNDS             -                  lockstep: adaptive; rounds: 10
 //	-benchkit.pairing=mode           BENCHKIT_PAIRING            -                  lockstep (or rounds)
 //	-benchkit.gate=pct               BENCHKIT_GATE               -                  0 (no gate)
 //	-benchkit.gate.allocs            BENCHKIT_GATE_ALLOCS        -                  false

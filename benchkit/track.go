@@ -147,8 +147,10 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		if l := child.Lockstep(); l != nil {
 			l.Begin() // a lockstep child's first run waits for the parent's go
 			st.noWait = true
-			st.gc0 = env.ReadGC()
-			child.GCPhase(st.gc0.HeapGoal - st.gc0.HeapLive)
+			if h := env.ReadGC(); h.HeapGoal >= 0 && h.HeapLive >= 0 {
+				child.GCPhase(h.HeapGoal - h.HeapLive)
+			}
+			st.gc0 = env.ReadGC() // after the phase's garbage: its collections are not the run's
 		}
 		if !st.noWait {
 			st.cont0 = env.ReadContention()

@@ -206,12 +206,7 @@ func lockedOf(lb lockedBench, a Result, rate float64) Bench {
 		groups = append(groups, []vd.Sample{{Name: "base", NsPerOp: cut(b.Base)}, {Name: "control", NsPerOp: cut(b.Control)}, {Name: "new", NsPerOp: cut(b.New)}})
 		at += n
 	}
-	b.GCNote = lb.gcWhy
-	if lb.gcOK {
-		groups = gcGroups(lb.gc)
-		parts := lb.gcParts
-		b.GC = &parts
-	}
+	b.GC, b.GCNote = lb.gc, lb.gcWhy
 	o := vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "triples",
 		UnitFix: "a longer -benchtime buys more triples and narrows it", TooFewFix: "raise -benchtime"}
 	if rate > 0 {

@@ -51,6 +51,7 @@ var lookAt = []int{3, 5, 8, 12, 18, 27, 40, 60, 90, 135, 200}
 type design struct {
 	fixed   bool          // p.Rounds triples of sz.rounds runs, no interim look
 	triples int           // the triples of a fixed design
+	sizing  int           // of which the first, when it only sized the runs
 	budget  time.Duration // the wall time of an adaptive one
 	spend   stats.Spending
 	// runs and warm shape the next triple: measured rounds, and rounds
@@ -111,13 +112,16 @@ func (d *design) next(ts []triple, spent time.Duration, analyse func(rate float6
 	n := len(ts)
 	if n == 1 {
 		d.size = sizeForCollector(ts[0], d.sz)
+		if d.fixed && d.size.gcPhase { // the first triple is left out
+			d.triples, d.sizing = d.triples+1, 1
+		}
 		if d.fixed && d.size.n > d.sz.n { // as long in all as the runs it was sized for
 			d.runs = max(minTripleRounds, d.runs*d.sz.n/d.size.n)
 		}
 	}
 	if d.fixed {
 		if n >= d.triples {
-			d.stop, d.stopCode = fmt.Sprintf("the %s asked for", pluralTriples(d.triples)), StopRounds
+			d.stop, d.stopCode = fmt.Sprintf("the %s asked for", pluralTriples(d.triples-d.sizing)), StopRounds
 			return true
 		}
 		return false
@@ -184,7 +188,8 @@ func (d *design) learn(ts []triple) {
 		d.warm = warmNeeded(ts[0])
 	}
 	var groups [][]float64
-	for _, tr := range ts {
+	corrected, _, _ := withCollector(ts)
+	for _, tr := range corrected {
 		if rs, ok := stats.PairedRatios(tr.ns[sideBase], tr.ns[sideControl]); ok {
 			groups = append(groups, rs)
 		}
@@ -250,23 +255,23 @@ func (d *design) perProcess() (between, within float64) {
 // a run of N ops that allocates B bytes an op holds ⌊N·B/H⌋ collections
 // (H the heap's headroom after that collection) whatever the build: the
 // same number in every run, and none when N·B < H. So after the first
-// triple, which measures B and H, the runs of an allocating benchmark
-// begin at a random phase of the collector's cycle (the child allocates
-// a uniform share of H as garbage before the run, outside its timing:
-// child.EnvGCPhase), and hold ⌊N·B/H⌋ or one more, the more with chance
-// frac(N·B/H): two numbers of collections, from which the collector can
-// be separated (gc.go), with the long run's rate on average. N is raised
-// to gcFill·H/B when that is larger, so that enough runs hold one, and
-// capped so that a run lasts at most maxGCRun.
+// triple, which measures B and H (and is left out of the estimate: gc.go),
+// the runs of an allocating benchmark begin at a random phase of the
+// collector's cycle (the child allocates a uniform share of H as garbage
+// before the run, outside its timing: child.EnvGCPhase), and hold
+// N·B/S collections on average, the long run's rate. N is raised to
+// gcCycles·H/B when that is larger, so that the collections a run holds
+// are many and the first, which follows testing's forced collection and
+// costs more than the others, a small share of it; and capped so that a
+// run lasts at most maxGCRun. A fixed design runs one triple more.
 const (
-	gcFill   = 0.6
+	gcCycles = 4
 	maxGCRun = 30 * time.Millisecond
 )
 
 // sizeForCollector returns the runs of the triples after the first: at a
-// random phase of the collector, of enough iterations to hold a
-// collection often, when the first triple's runs allocated; else as they
-// were.
+// random phase of the collector, of enough iterations to hold several
+// collections, when the first triple's runs allocated; else as they were.
 func sizeForCollector(tr triple, sz sizing) runSize {
 	rs := runSize{n: sz.n, run: sz.run}
 	bytes, okB := stats.Median(tr.bytes[sideBase])
@@ -275,11 +280,22 @@ func sizeForCollector(tr triple, sz sizing) runSize {
 		return rs
 	}
 	rs.gcPhase = true
-	want := int(math.Ceil(gcFill * h / bytes))
+	want := int(math.Ceil(gcCycles * h / bytes))
 	most := max(sz.n, int(float64(maxGCRun)/max(sz.nsPerOp, 1)))
 	if want > sz.n {
 		rs.n = min(want, most)
 		rs.run = time.Duration(float64(rs.n) * sz.nsPerOp)
 	}
 	return rs
+}
+
+// positive returns the elements of xs above 0.
+func positive(xs []float64) []float64 {
+	out := make([]float64, 0, len(xs))
+	for _, x := range xs {
+		if x > 0 {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -55,6 +55,27 @@ func TestDesignFixed(t *testing.T) {
 	assert.Equal(t, StopRounds, d.stopCode)
 }
 
+// TestDesignFixedAllocating: a fixed design of an allocating benchmark
+// runs one triple more, since the first, which sized its runs, is left
+// out of the estimate; the others begin at a random phase of the
+// collector's cycle.
+func TestDesignFixedAllocating(t *testing.T) {
+	p := Plan{bt: testflag.Benchtime{D: time.Second}, roundsSet: true}
+	p.Rounds = 2
+	d := p.newDesign(sizing{n: 300, rounds: 100, run: 3 * time.Millisecond, nsPerOp: 10_000})
+	first := triple{n: 300}
+	for s := range sides {
+		gcSide(&first, s, []float64{0, 1, 0}, 3e6, 0, 9600, 0)
+	}
+	assert.False(t, d.next([]triple{first}, 0, nil))
+	_, _, rs := d.shape()
+	assert.True(t, rs.gcPhase)
+	ts := []triple{first, {}}
+	assert.False(t, d.next(ts, 0, nil), "1 phased triple of the 2 asked for")
+	assert.True(t, d.next(append(ts, triple{}), 0, nil))
+	assert.Equal(t, "the 2 triples asked for", d.stop)
+}
+
 // TestDesignAdaptive: processes that differ more than runs get fewer
 // runs per triple after the pilot, runs that are the noise more; a look
 // that decides stops the benchmark at that look's rate; an undecided one

@@ -2,21 +2,21 @@ package against
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
-	vd "github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/stats"
 	"github.com/benchkit/go-benchkit/internal/textfmt"
 )
 
 // gcRuns is what the collector did in one side's measured runs, run by
-// run: the cycles completed during the run, and the headroom at its start
-// (the heap goal minus the live heap, in bytes, after the collection
-// testing forces before every run); both -1 where the child did not say.
+// run: the cycles completed during the run, the collector's CPU time in
+// it (ns), and the headroom at its start (the heap goal minus the live
+// heap, in bytes); each -1 where the child did not say.
 type gcRuns struct {
-	cycles, headroom []float64
+	cycles, cpu, headroom []float64
 }
 
 // add appends a run's collector fields.
@@ -25,80 +25,115 @@ func (g *gcRuns) add(s child.Step) {
 	if s.HeapGoal >= 0 && s.HeapLive >= 0 {
 		h = float64(s.HeapGoal - s.HeapLive)
 	}
-	g.cycles, g.headroom = append(g.cycles, c), append(g.headroom, h)
+	g.cycles, g.cpu, g.headroom = append(g.cycles, c), append(g.cpu, float64(s.GCCPUNs)), append(g.headroom, h)
 }
 
 // The collector in a lockstep comparison. testing collects before every
-// run, so a short run holds as many collections as its allocation fills
-// the heap's headroom, not its share of a long run's; the collector's
-// cost then does not grow with a build's extra allocation. Where runs
-// hold collections, each side's cost per op is recomposed at the rate a
-// long run pays it: per triple, the cost of one collection C (ns) is the
-// difference between the median runs that held k+1 collections and k,
-// times N, pooled over the three sides; a side's mutator cost m (ns/op)
-// is its median run at k collections less k·C/N; the bytes allocated
-// between two collections S are the triple's runs' bytes over their
-// collections, pooled over the sides (the runs begin at a random phase of
-// the cycle, so S is the long run's spacing, the pacer's trigger
-// included); a side's collections per op in a long run are its exact B/op
-// over S; and
+// run, so a run that starts there holds as many collections as its
+// allocation fills the heap's headroom: the same number whatever a
+// build's extra allocation, where a long run would pay for 5% more bytes
+// with 5% more collections. So the runs of an allocating benchmark begin
+// at a uniform random phase of the collector's cycle (design.go): a run
+// of N ops that allocates B bytes an op then holds N·B/S collections on
+// average, S the bytes the program allocates between two collections,
+// which is the rate a long run pays, and each side's mean run is its
+// long-run cost per op, the collector's share included.
 //
-//	T = m + C · B/S
+// What the phase costs is spread: a run holds ⌊N·B/S⌋ collections or one
+// more, and the runs that hold more are slower. So each run is corrected
+// to its side's mean,
 //
-// is its long-run cost per op, of which the triples' ratios are the
-// estimate. A triple whose runs held one number of collections only (or
-// fewer than minLevel runs at two) cannot separate the collector; it is
-// left out, and with fewer than two triples left the ratios of the runs
-// themselves are the estimate, and the row says why.
+//	t' = t − c·(k − N·B/S)/N   (ns/op)
+//
+// k the run's collections, S the side's bytes over its collections in
+// all its runs (so that N·B/S is its runs' mean k); c, ns a run per
+// collection, is the median over every side of every triple whose runs
+// held two numbers of collections at least minLevel times each of the
+// difference between those levels' median runs. The correction has mean
+// zero: c narrows the estimate without moving it. c is not a
+// collection's cost in a long run: a run that holds one more collection
+// also began after more of the phase's garbage, which costs it page
+// faults and colder caches, so the parts (GCParts) do not use it.
 const minLevel = 3
 
-// GCParts are the parts of a recomposed cost per op (Bench.GC): the
-// mutator's change, each side's collector cost per op, collections per
-// op and one collection's cost, and how many triples separated them.
+// GCParts are the parts of a comparison measured with the collector in
+// (Bench.GC), each measured without a model of the collector's cost.
 type GCParts struct {
-	// MutatorDeltaPct is the mean over triples of m(new)/m(base) − 1, in
-	// percent.
+	// MutatorDeltaPct is new's time over base's at equal collections, in
+	// percent: the mean over triples of the ratio of the two sides'
+	// median runs among those that held the number of collections most
+	// common to both; NaN when no triple had minLevel such runs a side.
 	MutatorDeltaPct float64
-	// CollectorBaseNs and CollectorNewNs are C·B/H of each side, ns/op;
-	// CyclesPerOpBase and CyclesPerOpNew its B/H; CycleNs one
-	// collection's cost C in ns (medians over triples).
-	CollectorBaseNs, CollectorNewNs float64
+	// CyclesPerOpBase and CyclesPerOpNew are each side's collections per
+	// op at a long run's rate, B/S.
 	CyclesPerOpBase, CyclesPerOpNew float64
-	CycleNs                         float64
-	// Triples is how many triples separated the collector.
+	// GCCPUBaseNs and GCCPUNewNs are each side's collector CPU time per op
+	// as the runtime accounts it (runtime/metrics'
+	// /cpu/classes/gc/total:cpu-seconds: assists, workers, pauses), mean
+	// over its runs; NaN when unknown. CPU time, not the wall time it
+	// cost the benchmark, which depends on idle CPUs.
+	GCCPUBaseNs, GCCPUNewNs float64
+	// Triples is how many triples ran at a random phase.
 	Triples int
 }
 
-// gcSample is one triple's recomposed costs, by side.
-type gcSample struct {
-	t, m, k [sides]float64
+// gcFit is what the runs at a random phase say of the collector: the
+// narrowing coefficient c (ns a run per collection; cOK false when no
+// side of any triple held two numbers of collections often enough), and
+// each side's bytes between two collections (0 when it held none).
+type gcFit struct {
 	c       float64
+	cOK     bool
+	spacing [sides]float64
 }
 
-// recompose returns each triple's long-run costs per op, by side, for a
-// benchmark whose runs held collections, with the parts; ok is false, with
-// why, when they cannot be recomposed (and why is "" when the runs held
-// no collection at all: the benchmark is measured as any other).
-func recompose(ts []triple) (samples []gcSample, parts GCParts, why string, ok bool) {
-	if !collected(ts) {
-		return nil, parts, "", false
-	}
+// phased returns the triples whose runs began at a random phase of the
+// collector's cycle, when any did: the first triple, which sized their
+// runs, did not and is left out; otherwise ts.
+func phased(ts []triple) []triple {
+	out := make([]triple, 0, len(ts))
 	for _, tr := range ts {
-		if s, okT := recomposeTriple(tr, tr.n); okT {
-			samples = append(samples, s)
+		if tr.gcPhase {
+			out = append(out, tr)
 		}
 	}
-	if len(samples) < 2 {
-		return nil, parts, fmt.Sprintf("the collector could not be separated: the runs of only %s held two numbers of collections (at least %d runs each); the estimate is the runs' own, each holding as many collections as its allocation fills the heap's headroom", pluralTriples(len(samples)), minLevel), false
+	if len(out) == 0 {
+		return ts
 	}
-	return samples, partsOf(samples), "", true
+	return out
 }
 
-// collected reports whether any run held a collection.
-func collected(ts []triple) bool {
+// withCollector returns the triples to estimate from, with each run
+// corrected to its side's mean collections, and the parts, when the runs
+// began at a random phase and held collections; the triples as they are
+// and nil otherwise. why says what the row should say of the collector
+// when it could not be measured as above ("" for a benchmark that does
+// not collect, measured as any other).
+func withCollector(ts []triple) (out []triple, parts *GCParts, why string) {
+	ph := phased(ts)
+	if len(ph) == len(ts) {
+		return ts, nil, ""
+	}
+	if unknownCycles(ph) {
+		return ph, nil, "the runs began at a random phase of the collector's cycle, but the child did not say how many collections each held (a build older than this benchkit, or a runtime without runtime/metrics' GC cycles): the runs are uncorrected and the parts unknown"
+	}
+	fit, ok := fitCollector(ph)
+	if !ok {
+		return ph, nil, ""
+	}
+	out = make([]triple, len(ph))
+	for i, tr := range ph {
+		out[i] = fit.correct(tr)
+	}
+	p := fit.parts(ph)
+	return out, &p, ""
+}
+
+// unknownCycles reports whether some run's collections are unknown.
+func unknownCycles(ts []triple) bool {
 	for _, tr := range ts {
 		for s := range sides {
-			if slices.ContainsFunc(tr.gc[s].cycles, func(c float64) bool { return c > 0 }) {
+			if slices.ContainsFunc(tr.gc[s].cycles, func(c float64) bool { return c < 0 }) {
 				return true
 			}
 		}
@@ -106,95 +141,66 @@ func collected(ts []triple) bool {
 	return false
 }
 
-// recomposeTriple recomposes one triple (see the package's constant
-// minLevel for the method); ok is false when the triple cannot separate
-// the collector.
-func recomposeTriple(tr triple, n int) (gcSample, bool) {
-	lo, hi, ok := levels(tr)
-	if !ok {
-		return gcSample{}, false
-	}
-	var diffs []float64
-	var at [sides]float64
+// fitCollector estimates the fit from the phased triples; ok is false
+// when no run held a collection.
+func fitCollector(ts []triple) (gcFit, bool) {
+	var f gcFit
+	any := false
 	for s := range sides {
-		a, okA := stats.Median(runsAt(tr, s, lo))
-		b, okB := stats.Median(runsAt(tr, s, hi))
-		if !okA || !okB {
-			return gcSample{}, false
+		var bytes, cycles float64
+		for _, tr := range ts {
+			for i, k := range tr.gc[s].cycles {
+				if i < len(tr.bytes[s]) {
+					bytes += float64(tr.n) * tr.bytes[s][i]
+					cycles += k
+				}
+			}
 		}
-		at[s] = a
-		diffs = append(diffs, (b-a)/(hi-lo))
-	}
-	per, _ := stats.Median(diffs) // one collection's cost per op of a run
-	spacing, ok := spacingOf(tr, n)
-	if !ok {
-		return gcSample{}, false
-	}
-	var g gcSample
-	g.c = per * float64(n)
-	for s := range sides {
-		bytes, okB := stats.Median(tr.bytes[s])
-		if !okB {
-			return gcSample{}, false
-		}
-		g.m[s] = at[s] - lo*per
-		g.k[s] = bytes / spacing
-		g.t[s] = g.m[s] + g.c*g.k[s]
-		if !(g.t[s] > 0) || !(g.m[s] > 0) {
-			return gcSample{}, false
+		if cycles > 0 {
+			f.spacing[s], any = bytes/cycles, true
 		}
 	}
-	return g, true
+	if !any {
+		return f, false
+	}
+	var slopes []float64
+	for _, tr := range ts {
+		for s := range sides {
+			if c, ok := levelSlope(tr, s); ok {
+				slopes = append(slopes, c)
+			}
+		}
+	}
+	f.c, f.cOK = stats.Median(slopes)
+	return f, true
 }
 
-// spacingOf returns the bytes allocated between two collections in the
-// triple's runs: all their bytes (N × B/op a run) over all their
-// collections, every side's; ok is false without a collection.
-func spacingOf(tr triple, n int) (float64, bool) {
-	var bytes, cycles float64
-	for s := range sides {
-		for i, c := range tr.gc[s].cycles {
-			if c < 0 || i >= len(tr.bytes[s]) {
-				continue
-			}
-			bytes += float64(n) * tr.bytes[s][i]
-			cycles += c
+// levelSlope returns one collection's cost (ns a run) in side s of the
+// triple: the difference between the median runs of its two most common
+// numbers of collections, over the difference of the numbers; ok is
+// false unless two numbers were held at least minLevel times each.
+func levelSlope(tr triple, s int) (float64, bool) {
+	count := map[float64]int{}
+	for _, k := range tr.gc[s].cycles {
+		count[k]++
+	}
+	var levels []float64
+	for k, n := range count {
+		if n >= minLevel {
+			levels = append(levels, k)
 		}
 	}
-	if cycles <= 0 {
+	if len(levels) < 2 {
 		return 0, false
 	}
-	return bytes / cycles, true
-}
-
-// levels returns the two numbers of collections, lo < hi, that the most
-// runs of the triple held, each by at least minLevel runs of every side.
-func levels(tr triple) (lo, hi float64, ok bool) {
-	count := map[float64]int{}
-	for s := range sides {
-		seen := map[float64]int{}
-		for _, c := range tr.gc[s].cycles {
-			if c >= 0 {
-				seen[c]++
-			}
-		}
-		for c, k := range seen {
-			if k >= minLevel {
-				count[c]++
-			}
-		}
+	slices.SortFunc(levels, func(a, b float64) int { return count[b] - count[a] }) // most common first
+	lo, hi := min(levels[0], levels[1]), max(levels[0], levels[1])
+	a, okA := stats.Median(runsAt(tr, s, lo))
+	b, okB := stats.Median(runsAt(tr, s, hi))
+	if !okA || !okB {
+		return 0, false
 	}
-	var common []float64
-	for c, k := range count {
-		if k == sides {
-			common = append(common, c)
-		}
-	}
-	if len(common) < 2 {
-		return 0, 0, false
-	}
-	slices.Sort(common)
-	return common[0], common[1], true
+	return (b - a) * float64(tr.n) / (hi - lo), true
 }
 
 // runsAt returns side s's ns/op of the runs that held c collections.
@@ -208,55 +214,120 @@ func runsAt(tr triple, s int, c float64) []float64 {
 	return out
 }
 
-func positive(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if x > 0 {
-			out = append(out, x)
+// correct returns the triple with each run's ns/op corrected to its
+// side's long-run collection rate (t' above); a side without collections
+// or with c unknown is left as it is.
+func (f gcFit) correct(tr triple) triple {
+	out := tr
+	for s := range sides {
+		if f.spacing[s] <= 0 || !f.cOK {
+			continue
 		}
+		ns := slices.Clone(tr.ns[s])
+		for i := range ns {
+			if i < len(tr.bytes[s]) && i < len(tr.gc[s].cycles) {
+				expected := float64(tr.n) * tr.bytes[s][i] / f.spacing[s]
+				ns[i] -= f.c * (tr.gc[s].cycles[i] - expected) / float64(tr.n)
+			}
+		}
+		out.ns[s] = ns
 	}
 	return out
 }
 
-// partsOf summarises the triples' recomposition.
-func partsOf(samples []gcSample) GCParts {
-	var mut, cb, cn, kb, kn, c []float64
-	for _, g := range samples {
-		mut = append(mut, vdPct(g.m[sideNew]/g.m[sideBase]))
-		cb, cn = append(cb, g.c*g.k[sideBase]), append(cn, g.c*g.k[sideNew])
-		kb, kn, c = append(kb, g.k[sideBase]), append(kn, g.k[sideNew]), append(c, g.c)
+// parts measures the parts over the phased triples (uncorrected).
+func (f gcFit) parts(ts []triple) GCParts {
+	p := GCParts{Triples: len(ts), MutatorDeltaPct: nan(), GCCPUBaseNs: nan(), GCCPUNewNs: nan()}
+	perOp := func(s int) float64 {
+		b, ok := medianOver(ts, func(tr triple) []float64 { return tr.bytes[s] })
+		if !ok || f.spacing[s] <= 0 {
+			return 0
+		}
+		return b / f.spacing[s]
 	}
-	p := GCParts{Triples: len(samples)}
-	p.MutatorDeltaPct, _ = stats.Mean(mut)
-	p.CollectorBaseNs, _ = stats.Median(cb)
-	p.CollectorNewNs, _ = stats.Median(cn)
-	p.CyclesPerOpBase, _ = stats.Median(kb)
-	p.CyclesPerOpNew, _ = stats.Median(kn)
-	p.CycleNs, _ = stats.Median(c)
+	p.CyclesPerOpBase, p.CyclesPerOpNew = perOp(sideBase), perOp(sideNew)
+	p.GCCPUBaseNs, p.GCCPUNewNs = gcCPUPerOp(ts, sideBase), gcCPUPerOp(ts, sideNew)
+	var mut []float64
+	for _, tr := range ts {
+		if r, ok := equalCollections(tr); ok {
+			mut = append(mut, vdPct(r))
+		}
+	}
+	if m, ok := stats.Mean(mut); ok {
+		p.MutatorDeltaPct = m
+	}
 	return p
 }
+
+// equalCollections returns new's median run over base's among the runs
+// of the triple that held the number of collections most common to both
+// sides (at least minLevel runs a side); ok false when none qualifies.
+func equalCollections(tr triple) (float64, bool) {
+	best, bestN := -1.0, 0
+	for _, k := range tr.gc[sideBase].cycles {
+		nb, nn := len(runsAt(tr, sideBase, k)), len(runsAt(tr, sideNew, k))
+		if nb >= minLevel && nn >= minLevel && min(nb, nn) > bestN {
+			best, bestN = k, min(nb, nn)
+		}
+	}
+	if bestN == 0 {
+		return 0, false
+	}
+	b, okB := stats.Median(runsAt(tr, sideBase, best))
+	n, okN := stats.Median(runsAt(tr, sideNew, best))
+	if !okB || !okN || b <= 0 {
+		return 0, false
+	}
+	return n / b, true
+}
+
+// gcCPUPerOp returns side s's collector CPU time per op, the mean over
+// its runs; NaN when a run's is unknown.
+func gcCPUPerOp(ts []triple, s int) float64 {
+	var ns, ops float64
+	for _, tr := range ts {
+		for _, c := range tr.gc[s].cpu {
+			if c < 0 {
+				return nan()
+			}
+			ns, ops = ns+c, ops+float64(tr.n)
+		}
+	}
+	if ops == 0 {
+		return nan()
+	}
+	return ns / ops
+}
+
+// medianOver returns the median of what of returns for every triple.
+func medianOver(ts []triple, of func(triple) []float64) (float64, bool) {
+	var all []float64
+	for _, tr := range ts {
+		all = append(all, of(tr)...)
+	}
+	return stats.Median(all)
+}
+
+func nan() float64 { return math.NaN() }
 
 // vdPct is a ratio as a signed percentage, (r − 1)·100.
 func vdPct(r float64) float64 { return (r - 1) * 100 }
 
-// gcGroups returns the recomposed costs as the estimator's groups: one
-// "round" a triple, whose value is the side's long-run cost per op.
-func gcGroups(samples []gcSample) [][]vd.Sample {
-	out := make([][]vd.Sample, len(samples))
-	for i, g := range samples {
-		out[i] = []vd.Sample{{Name: "base", NsPerOp: []float64{g.t[sideBase]}}, {Name: "control", NsPerOp: []float64{g.t[sideControl]}},
-			{Name: "new", NsPerOp: []float64{g.t[sideNew]}}}
-	}
-	return out
-}
-
 // Describe says the parts in one line, with bytes, the benchmark's B/op.
 func (p GCParts) Describe(bytes Count) string {
-	b := ""
-	if bytes.Base > 0 && bytes.New >= 0 {
-		b = fmt.Sprintf(", B/op %s", textfmt.Pct(100*(bytes.New/bytes.Base-1)))
+	out := fmt.Sprintf("collector in, at a long run's rate (%s at a random phase of its cycle): ", pluralTriples(p.Triples))
+	if p.MutatorDeltaPct == p.MutatorDeltaPct { // not NaN
+		out += fmt.Sprintf("at equal collections %s (the mutator), ", textfmt.Pct(p.MutatorDeltaPct))
 	}
-	return fmt.Sprintf("collector recomposed at a long run's rate (%s): mutator %s, collector %.4g → %.4g ns/op (%.3g → %.3g collections per op, %s each)%s",
-		pluralTriples(p.Triples), textfmt.Pct(p.MutatorDeltaPct), p.CollectorBaseNs, p.CollectorNewNs, p.CyclesPerOpBase, p.CyclesPerOpNew,
-		textfmt.Dur(time.Duration(p.CycleNs)), b)
+	out += fmt.Sprintf("collections per op %.3g → %.3g", p.CyclesPerOpBase, p.CyclesPerOpNew)
+	if p.CyclesPerOpBase > 0 {
+		out += " (" + textfmt.Pct(100*(p.CyclesPerOpNew/p.CyclesPerOpBase-1)) + ")"
+	}
+	if p.GCCPUBaseNs == p.GCCPUBaseNs && p.GCCPUNewNs == p.GCCPUNewNs {
+		out += fmt.Sprintf(", collector CPU %s → %s/op", textfmt.Dur(time.Duration(p.GCCPUBaseNs)), textfmt.Dur(time.Duration(p.GCCPUNewNs)))
+	}
+	if bytes.Base > 0 && bytes.New >= 0 {
+		out += fmt.Sprintf(", B/op %s", textfmt.Pct(100*(bytes.New/bytes.Base-1)))
+	}
+	return out
 }

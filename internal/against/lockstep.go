@@ -89,9 +89,11 @@ type triple struct {
 	warmNs           [sides][]float64
 	wall, roundsWall time.Duration
 	// gc is what the collector did in each side's measured runs; n is
-	// the iterations of every run.
-	gc [sides]gcRuns
-	n  int
+	// the iterations of every run; gcPhase says the runs began at a
+	// random phase of the collector's cycle.
+	gc      [sides]gcRuns
+	n       int
+	gcPhase bool
 }
 
 // idleCPU adds up, over a triple's runs, the CPU time the two processes
@@ -202,7 +204,7 @@ func pluralTriples(n int) string {
 // after each.
 func (st *state) runTriple(lf leaf, rs runSize, warm, runs, t int, dir string, fs *flag.FlagSet, roundDone func()) (tr triple, err error) {
 	began := time.Now()
-	tr.warm, tr.n = warm, rs.n
+	tr.warm, tr.n, tr.gcPhase = warm, rs.n, rs.gcPhase
 	defer func() { tr.wall = time.Since(began) }() // after the processes ended
 	var procs [sides]*child.Live
 	defer func() {
@@ -389,6 +391,8 @@ func (st *state) lockstepFailed(s, t int, lf leaf, err error) error {
 // round by round, triple after triple, the rounds per triple, the
 // waiting processes' CPU, and how its design ran.
 func collect(lf leaf, sz sizing, ts []triple, d *design) lockedBench {
+	all := ts
+	ts, gcParts, gcWhy := withCollector(ts)
 	var sd [sides]Side
 	groups := make([]int, len(ts))
 	idle := idleCPU{ok: true}
@@ -405,8 +409,7 @@ func collect(lf leaf, sz sizing, ts []triple, d *design) lockedBench {
 		}
 	}
 	lb := lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle,
-		design: d.describe(ts), rate: d.rate, stop: d.stopCode, between: -1, within: -1}
-	lb.gc, lb.gcParts, lb.gcWhy, lb.gcOK = recompose(ts)
+		design: d.describe(all), rate: d.rate, stop: d.stopCode, between: -1, within: -1, gc: gcParts, gcWhy: gcWhy}
 	if d.compsOK {
 		lb.between, lb.within = d.perProcess()
 	}
@@ -428,13 +431,10 @@ type lockedBench struct {
 	// components in percent, -1 unknown.
 	stop            string
 	between, within float64
-	// gc are the triples' costs recomposed with the collector at a long
-	// run's rate, when gcOK; gcWhy says why not where the runs held
-	// collections.
-	gc      []gcSample
-	gcParts GCParts
-	gcWhy   string
-	gcOK    bool
+	// gc are the parts of its cost when its runs were measured with the
+	// collector in (gc.go); gcWhy what the row says of the collector.
+	gc    *GCParts
+	gcWhy string
 }
 
 // IdleCPUWarnPct is the waiting processes' CPU time, in percent of the

@@ -292,26 +292,26 @@ func num(x float64) *float64 {
 	return &x
 }
 
-// JSONGCParts are the parts of a cost per op recomposed with the
-// collector at a long run's rate: the mutator's change in percent, each
-// side's collector cost in ns/op and collections per op, one collection's
-// cost in ns, and the triples that separated them.
+// JSONGCParts are the parts of a comparison measured with the collector
+// in: new's time over base's at equal collections in percent (null when
+// unknown), each side's collections per op at a long run's rate and its
+// collector CPU time per op in ns (null when unknown), and the triples
+// run at a random phase of the collector's cycle.
 type JSONGCParts struct {
-	MutatorDeltaPct float64 `json:"mutator_delta_pct"`
-	CollectorBaseNs float64 `json:"collector_base_ns_per_op"`
-	CollectorNewNs  float64 `json:"collector_new_ns_per_op"`
-	CyclesPerOpBase float64 `json:"cycles_per_op_base"`
-	CyclesPerOpNew  float64 `json:"cycles_per_op_new"`
-	CycleNs         float64 `json:"cycle_ns"`
-	Triples         int     `json:"triples"`
+	MutatorDeltaPct *float64 `json:"mutator_delta_pct"`
+	CyclesPerOpBase float64  `json:"cycles_per_op_base"`
+	CyclesPerOpNew  float64  `json:"cycles_per_op_new"`
+	GCCPUBaseNs     *float64 `json:"gc_cpu_base_ns_per_op"`
+	GCCPUNewNs      *float64 `json:"gc_cpu_new_ns_per_op"`
+	Triples         int      `json:"triples"`
 }
 
 func jsonGCOf(p *against.GCParts) *JSONGCParts {
 	if p == nil {
 		return nil
 	}
-	return &JSONGCParts{MutatorDeltaPct: p.MutatorDeltaPct, CollectorBaseNs: p.CollectorBaseNs, CollectorNewNs: p.CollectorNewNs,
-		CyclesPerOpBase: p.CyclesPerOpBase, CyclesPerOpNew: p.CyclesPerOpNew, CycleNs: p.CycleNs, Triples: p.Triples}
+	return &JSONGCParts{MutatorDeltaPct: num(p.MutatorDeltaPct), CyclesPerOpBase: p.CyclesPerOpBase, CyclesPerOpNew: p.CyclesPerOpNew,
+		GCCPUBaseNs: num(p.GCCPUBaseNs), GCCPUNewNs: num(p.GCCPUNewNs), Triples: p.Triples}
 }
 
 // positive returns x, or nil when x is not above 0 (benchkit's "none").

@@ -170,7 +170,7 @@ var settings = []setting{
 	choiceSetting("benchkit.pairing", "BENCHKIT_PAIRING",
 		"how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default) or rounds (rounds of whole processes) (env BENCHKIT_PAIRING)",
 		"lockstep", "", []string{"lockstep", "rounds"}, "is not a pairing: use lockstep or rounds", func(c *Config) *string { return &c.Against.Pairing }),
-	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` fresh triples of processes (lockstep) or rounds of processes for -benchkit.against (default 10)",
+	countSetting("benchkit.rounds", "BENCHKIT_ROUNDS", "`n` fresh triples of processes (lockstep; unset, each benchmark's budget of 16 × -benchtime decides) or rounds of processes (default 10) for -benchkit.against",
 		"is not a number of rounds: use a whole number ≥ 1, like 10 (an interval needs at least 2)", func(c *Config) *int { return &c.Against.Rounds }),
 	pctSetting("benchkit.gate", "BENCHKIT_GATE", "with -benchkit.against, fail on a decided slowdown beyond `percent`",
 		true, "is not a percentage: use a number such as 5 (0 turns the gate off)", func(c *Config) *float64 { return &c.Against.Gate }),
