@@ -47,6 +47,8 @@
 // [GoTestCPU] is the processor name exactly as go test prints it on its
 // "cpu:" line (the CPUID brand string on x86, else /proc/cpuinfo or a
 // sysctl), for the samples file and the JSON report, which must line up
-// with go test's own output; [Snapshot.CPUModel] is the /proc/cpuinfo
-// name the report's environment shows. The two differ on many VMs.
+// with go test's own output. The report's cpu fact is the same name,
+// spaces trimmed ([Snapshot.CPUName]), so the two never disagree; only
+// where go test prints none does it fall back to [Snapshot.CPUModel],
+// the /proc/cpuinfo name (which on many VMs differs from CPUID's).
 package env

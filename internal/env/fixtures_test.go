@@ -63,6 +63,7 @@ func TestFixtures(t *testing.T) {
 			want: func(s *Snapshot) {
 				s.OnlineCPUs, s.OnlineCPUsKnown = 2, true
 				s.CPUModel, s.CPUModelKnown = "Intel(R) Xeon(R) Processor", true
+				s.CPUName, s.CPUNameKnown = "Intel(R) Xeon(R) Processor @ 2100.000MHz", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 3.86, 2.01, 0.93, true
 				s.Virtualised, s.Hypervisor, s.VirtualisedKnown = true, "cpuinfo hypervisor flag", true
 				s.StealTime, s.StealPercent, s.StealKnown = 1030*time.Millisecond, 100*103.0/125288, true
@@ -85,6 +86,7 @@ func TestFixtures(t *testing.T) {
 			want: func(s *Snapshot) {
 				s.OnlineCPUs, s.OnlineCPUsKnown = 4, true
 				s.CPUModel, s.CPUModelKnown = "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", true
+				s.CPUName, s.CPUNameKnown = "Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 0.12, 0.30, 0.25, true
 				s.Governors, s.GovernorCPUs, s.NotPerformanceCPUs, s.GovernorKnown = []string{"powersave"}, 4, 4, true
 				s.Turbo, s.TurboSource, s.TurboKnown = true, "intel_pstate/no_turbo = 0", true
@@ -98,6 +100,7 @@ func TestFixtures(t *testing.T) {
 			want: func(s *Snapshot) {
 				s.OnlineCPUs, s.OnlineCPUsKnown = 4, true
 				s.CPUModel, s.CPUModelKnown = "AMD EPYC 7763 64-Core Processor", true
+				s.CPUName, s.CPUNameKnown = "AMD EPYC 7763 64-Core Processor @ 2100.000MHz", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 6.5, 5, 4, true
 				s.Governors, s.GovernorCPUs, s.NotPerformanceCPUs, s.GovernorKnown = []string{"performance", "schedutil"}, 4, 2, true
 				s.Turbo, s.TurboSource, s.TurboKnown = true, "cpufreq/boost = 1", true
@@ -120,6 +123,7 @@ func TestFixtures(t *testing.T) {
 			root: "xen-steal", rt: fixedRuntime(2, "amd64"),
 			want: func(s *Snapshot) {
 				s.CPUModel, s.CPUModelKnown = "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz", true
+				s.CPUName, s.CPUNameKnown = "Intel(R) Xeon(R) CPU E5-2686 v4 @ 2.30GHz", true
 				s.Load1, s.Load5, s.Load15, s.LoadKnown = 1, 1, 1, true
 				s.Turbo, s.TurboSource, s.TurboKnown = false, "intel_pstate/no_turbo = 1", true
 				s.Virtualised, s.VirtualisedKnown = true, true
@@ -154,7 +158,7 @@ func TestFixtureFacts(t *testing.T) {
 	vm := probeFixture(t, "vm", fixedRuntime(2, "amd64"))
 	assert.Equal(t, []Fact{
 		{"go", "go1.26.8 linux/amd64"},
-		{"cpu", "Intel(R) Xeon(R) Processor"},
+		{"cpu", "Intel(R) Xeon(R) Processor @ 2100.000MHz"},
 		{"cpus", "2"},
 		{"gomaxprocs", "2"},
 		{"load", "3.86 2.01 0.93 (1, 5, 15 min)"},
@@ -168,7 +172,7 @@ func TestFixtureFacts(t *testing.T) {
 	bm := probeFixture(t, "amd-boost", fixedRuntime(4, "amd64"))
 	assert.Equal(t, []Fact{
 		{"go", "go1.26.8 linux/amd64"},
-		{"cpu", "AMD EPYC 7763 64-Core Processor"},
+		{"cpu", "AMD EPYC 7763 64-Core Processor @ 2100.000MHz"},
 		{"cpus", "4"},
 		{"gomaxprocs", "4"},
 		{"load", "6.50 5.00 4.00 (1, 5, 15 min)"},

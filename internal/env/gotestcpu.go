@@ -27,9 +27,9 @@ import (
 //
 // The string is kept exactly as go test prints it (benchfmt keeps
 // trailing spaces in a configuration value), so that a samples file or a
-// JSON report lines up with go test's own output. [Snapshot.CPUModel] is
-// the friendlier /proc/cpuinfo name the report's environment shows. The
-// value is computed once per process.
+// JSON report lines up with go test's own output; [Snapshot.CPUName],
+// which the report's environment shows, is the same name with its spaces
+// trimmed. The value is computed once per process.
 func GoTestCPU() string { return goTestCPU() }
 
 var goTestCPU = sync.OnceValue(func() string {
@@ -38,6 +38,25 @@ var goTestCPU = sync.OnceValue(func() string {
 	}
 	return osCPUName()
 })
+
+// goTestName is [GoTestCPU]'s rule over given sources: brand, the CPUID
+// brand string ("" without CPUID); on Linux (linux true) the name in
+// cpuinfo, the text of /proc/cpuinfo, of which go test reads the first
+// cpuinfoHead bytes; elsewhere osName (the sysctl on darwin and the BSDs,
+// else "").
+func goTestName(brand string, linux bool, cpuinfo, osName string) string {
+	switch {
+	case brand != "":
+		return brand
+	case linux:
+		return linuxCPUName([]byte(cpuinfo[:min(len(cpuinfo), cpuinfoHead)]))
+	}
+	return osName
+}
+
+// cpuinfoHead is how much of /proc/cpuinfo go test reads: enough for the
+// first CPU's block.
+const cpuinfoHead = 512
 
 // linuxCPUName is internal/sysinfo's Linux rule over buf, the first 512
 // bytes of /proc/cpuinfo (the first CPU's block): "model name", plus

@@ -12,7 +12,7 @@ func osCPUName() string {
 		return ""
 	}
 	defer f.Close()
-	buf := make([]byte, 512)
+	buf := make([]byte, cpuinfoHead)
 	n, err := io.ReadFull(f, buf)
 	if err != nil && err != io.ErrUnexpectedEOF {
 		return ""

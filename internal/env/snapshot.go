@@ -41,9 +41,19 @@ type Snapshot struct {
 	// GOMAXPROCSEnv is the GOMAXPROCS environment variable, "" when unset.
 	GOMAXPROCSEnv string
 
+	// CPUName is the processor name go test prints on its "cpu:" line
+	// ([GoTestCPU]'s rule: the CPUID brand string on amd64 and 386, else
+	// /proc/cpuinfo's "model name" on Linux, else the sysctl on darwin
+	// and the BSDs), spaces trimmed; CPUNameKnown is false where go test
+	// prints none (arm64 Linux, whose /proc/cpuinfo has no model name;
+	// windows without CPUID) or a name with control characters.
+	CPUName      string
+	CPUNameKnown bool
 	// CPUModel is the processor name from /proc/cpuinfo: "model name" on
 	// x86, else the first of "Processor", "cpu model", "cpu", "uarch",
-	// "Hardware", else "CPU implementer"/"CPU part" decoded (arm64).
+	// "Hardware", else "CPU implementer"/"CPU part" decoded (arm64). On
+	// VMs it often differs from CPUName ("AMD EPYC" where CPUID says
+	// "Oxide Virtual Turin-like Processor").
 	CPUModel      string
 	CPUModelKnown bool
 
@@ -150,6 +160,11 @@ type runtimeInfo struct {
 	Settings                []debug.BuildSetting
 	BuildInfoOK             bool
 	CoverMode               string
+	// CPUIDBrand is the CPUID brand string ("" without CPUID); OSCPUName
+	// the operating system's name for the processor outside Linux (the
+	// sysctl on darwin and the BSDs, else ""): the sources of go test's
+	// cpu line besides /proc/cpuinfo, which probeFS reads itself.
+	CPUIDBrand, OSCPUName string
 }
 
 func liveRuntime() runtimeInfo {
@@ -161,6 +176,10 @@ func liveRuntime() runtimeInfo {
 		GOMAXPROCS:    runtime.GOMAXPROCS(0),
 		GOMAXPROCSEnv: os.Getenv("GOMAXPROCS"),
 		CoverMode:     testing.CoverMode(),
+		CPUIDBrand:    cpuidBrand(),
+	}
+	if runtime.GOOS != "linux" {
+		rt.OSCPUName = osCPUName()
 	}
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		rt.Settings = bi.Settings
@@ -196,6 +215,9 @@ func probeFS(fsys fs.FS, rt runtimeInfo) Snapshot {
 	if cpuinfoOK {
 		s.CPUModel, s.CPUModelKnown = parseCPUModel(cpuinfo)
 	}
+	if name := strings.TrimSpace(goTestName(rt.CPUIDBrand, rt.GOOS == "linux", cpuinfo, rt.OSCPUName)); name != "" && printable(name) {
+		s.CPUName, s.CPUNameKnown = name, true
+	}
 	if b, ok := readSmall(fsys, "proc/loadavg"); ok {
 		s.Load1, s.Load5, s.Load15, s.LoadKnown = parseLoadavg(b)
 	}
@@ -219,7 +241,7 @@ func probeFS(fsys fs.FS, rt runtimeInfo) Snapshot {
 func (s Snapshot) Facts() []Fact {
 	f := []Fact{
 		{"go", fmt.Sprintf("%s %s/%s", s.GoVersion, s.GOOS, s.GOARCH)},
-		{"cpu", known(s.CPUModelKnown, s.CPUModel)},
+		{"cpu", s.cpuValue()},
 		{"cpus", s.cpusValue()},
 		{"gomaxprocs", strconv.Itoa(s.GOMAXPROCS)},
 		{"load", known(s.LoadKnown, fmt.Sprintf("%.2f %.2f %.2f (1, 5, 15 min)", s.Load1, s.Load5, s.Load15))},
@@ -233,6 +255,16 @@ func (s Snapshot) Facts() []Fact {
 		f[i].Value = textfmt.OneLine(f[i].Value)
 	}
 	return f
+}
+
+// cpuValue is the cpu fact: go test's name for the processor, so that
+// the report and go test's cpu line agree; where go test prints none, the
+// /proc/cpuinfo name; else unknown.
+func (s Snapshot) cpuValue() string {
+	if s.CPUNameKnown {
+		return s.CPUName
+	}
+	return known(s.CPUModelKnown, s.CPUModel)
 }
 
 // Warnings returns the environment problems worth acting on, most serious
