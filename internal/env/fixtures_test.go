@@ -202,7 +202,7 @@ func TestFixtureFacts(t *testing.T) {
 // TestFixtureWarningMessages checks that each message carries its numbers
 // and its fix.
 func TestFixtureWarningMessages(t *testing.T) {
-	msgs := map[string]string{}
+	msgs, shorts := map[string]string{}, map[string]string{}
 	for _, root := range []string{"vm", "amd-boost", "baremetal-powersave", "xen-steal"} {
 		n := 2
 		if root == "amd-boost" || root == "baremetal-powersave" {
@@ -210,8 +210,17 @@ func TestFixtureWarningMessages(t *testing.T) {
 		}
 		for _, w := range probeFixture(t, root, fixedRuntime(n, "amd64")).Warnings() {
 			msgs[root+"/"+w.Key] = w.Message
+			shorts[root+"/"+w.Key] = w.Headline()
 		}
 	}
+	assert.Equal(t, map[string]string{
+		"vm/load": "load 3.86 above 2 CPUs", "vm/virtualisation": "under a hypervisor",
+		"amd-boost/load": "load 6.50 above 4 CPUs", "amd-boost/governor": "governor schedutil", "amd-boost/turbo": "turbo on",
+		"baremetal-powersave/governor": "governor powersave", "baremetal-powersave/turbo": "turbo on",
+		"xen-steal/virtualisation": "under a hypervisor", "xen-steal/steal": "steal 5.0%",
+	}, shorts, "each warning's few words for a header line")
+	assert.Equal(t, "built with the race detector (-race)", Warning{Key: "x", Message: "built with the race detector (-race): it slows"}.Headline(),
+		"without Short, the message up to its first colon")
 	assert.Equal(t, "load average 3.86 over the last minute is above the 2 CPUs: other processes are competing "+
 		"for them; stop other work or benchmark on a quiet machine", msgs["vm/load"])
 	assert.Equal(t, "CPU frequency governor is schedutil on 2 of 4 CPUs, not performance: the clock speed follows "+

@@ -133,8 +133,19 @@ func (f Fact) Stable() bool {
 // Warning is one environment problem that can distort benchmark results.
 // Key is a stable short lowercase identifier (e.g. "governor"). Message says
 // what is wrong, the numbers and the fix, with no prefix: the report adds
-// its own.
-type Warning struct{ Key, Message string }
+// its own. Short says what is wrong in a few words with its number, for a
+// header line ("load 3.10 above 2 CPUs"); "" where there is none.
+type Warning struct{ Key, Message, Short string }
+
+// Headline is w's Short, or when it has none the start of its Message, up
+// to the first ": " (what is wrong, before why and the fix).
+func (w Warning) Headline() string {
+	if w.Short != "" {
+		return w.Short
+	}
+	head, _, _ := strings.Cut(w.Message, ": ")
+	return head
+}
 
 // KeyVirtualisation is the Key of the warning that a hypervisor was found.
 const KeyVirtualisation = "virtualisation"
@@ -272,11 +283,11 @@ func (s Snapshot) cpuValue() string {
 // numbers and the fix. Unknown probes never warn.
 func (s Snapshot) Warnings() []Warning {
 	var w []Warning
-	add := func(key, format string, args ...any) {
-		w = append(w, Warning{key, textfmt.OneLine(fmt.Sprintf(format, args...))})
+	add := func(key, short, format string, args ...any) {
+		w = append(w, Warning{key, textfmt.OneLine(fmt.Sprintf(format, args...)), short})
 	}
 	if s.BuildKnown && s.Race {
-		add("race", "built with the race detector (-race): it slows memory accesses 2-20x and synchronisation more; "+
+		add("race", "race detector on", "built with the race detector (-race): it slows memory accesses 2-20x and synchronisation more; "+
 			"benchmark without -race")
 	}
 	if s.BuildKnown && s.Cover {
@@ -284,29 +295,29 @@ func (s Snapshot) Warnings() []Warning {
 		if mode == "" {
 			mode = "on"
 		}
-		add("cover", "built with coverage (cover mode %s): counters are added to every basic block; "+
+		add("cover", "coverage on", "built with coverage (cover mode %s): counters are added to every basic block; "+
 			"benchmark without -cover or -coverprofile", mode)
 	}
 	if s.BuildKnown && s.OptimisationsOff {
-		add("optimisations", "built with optimisations or inlining off (-gcflags=%s): the timings are not those of a "+
+		add("optimisations", "optimisations off", "built with optimisations or inlining off (-gcflags=%s): the timings are not those of a "+
 			"normal build; remove -N and -l from -gcflags", s.GCFlags)
 	}
 	if cpus := s.machineCPUs(); s.LoadKnown && s.Load1 > float64(cpus) {
-		add("load", "load average %.2f over the last minute is above the %d CPUs: other processes are competing for "+
+		add("load", fmt.Sprintf("load %.2f above %d CPUs", s.Load1, cpus), "load average %.2f over the last minute is above the %d CPUs: other processes are competing for "+
 			"them; stop other work or benchmark on a quiet machine", s.Load1, cpus)
 	}
 	switch {
 	case s.GOMAXPROCS < s.NumCPU:
-		add("gomaxprocs", "GOMAXPROCS is %d but %d CPUs are usable%s: parallel benchmarks use fewer CPUs than the machine "+
+		add("gomaxprocs", fmt.Sprintf("GOMAXPROCS %d of %d CPUs", s.GOMAXPROCS, s.NumCPU), "GOMAXPROCS is %d but %d CPUs are usable%s: parallel benchmarks use fewer CPUs than the machine "+
 			"offers; unset GOMAXPROCS (or raise the container's CPU limit) unless this is intended",
 			s.GOMAXPROCS, s.NumCPU, gomaxprocsCause(s.GOMAXPROCSEnv, "set by the GOMAXPROCS variable", "likely a cgroup CPU limit"))
 	case s.GOMAXPROCS > s.NumCPU:
-		add("gomaxprocs", "GOMAXPROCS is %d but only %d CPUs are usable%s: goroutines time-share the CPUs; "+
+		add("gomaxprocs", fmt.Sprintf("GOMAXPROCS %d above %d CPUs", s.GOMAXPROCS, s.NumCPU), "GOMAXPROCS is %d but only %d CPUs are usable%s: goroutines time-share the CPUs; "+
 			"set GOMAXPROCS to at most %d", s.GOMAXPROCS, s.NumCPU,
 			gomaxprocsCause(s.GOMAXPROCSEnv, "set by the GOMAXPROCS variable", "set by runtime.GOMAXPROCS"), s.NumCPU)
 	}
 	if s.GovernorKnown && s.NotPerformanceCPUs > 0 {
-		add("governor", "CPU frequency governor is %s on %d of %d CPUs, not performance: the clock speed follows the "+
+		add("governor", "governor "+strings.Join(nonPerformance(s.Governors), ","), "CPU frequency governor is %s on %d of %d CPUs, not performance: the clock speed follows the "+
 			"load; run `sudo cpupower frequency-set -g performance` (or `pyperf system tune`)",
 			strings.Join(nonPerformance(s.Governors), ","), s.NotPerformanceCPUs, s.GovernorCPUs)
 	}
@@ -315,16 +326,16 @@ func (s Snapshot) Warnings() []Warning {
 		if strings.HasPrefix(s.TurboSource, "cpufreq/boost") {
 			fix = "echo 0 | sudo tee /sys/devices/system/cpu/cpufreq/boost"
 		}
-		add("turbo", "turbo boost is on (%s): the clock speed depends on temperature and on how many cores are busy; "+
+		add("turbo", "turbo on", "turbo boost is on (%s): the clock speed depends on temperature and on how many cores are busy; "+
 			"run `%s`", s.TurboSource, fix)
 	}
 	if s.VirtualisedKnown && s.Virtualised {
-		add(KeyVirtualisation, "running under a hypervisor (%s): other guests share the physical CPUs and caches, so "+
+		add(KeyVirtualisation, "under a hypervisor", "running under a hypervisor (%s): other guests share the physical CPUs and caches, so "+
 			"timings drift between runs; compare only runs interleaved in one process, or use bare metal",
 			s.Hypervisor)
 	}
 	if s.StealKnown && s.StealPercent >= StealWarnPercent {
-		add("steal", "the hypervisor took %.1f%% of CPU time since boot (%s of steal): the host is oversubscribed; "+
+		add("steal", fmt.Sprintf("steal %.1f%%", s.StealPercent), "the hypervisor took %.1f%% of CPU time since boot (%s of steal): the host is oversubscribed; "+
 			"use a dedicated instance, or compare only runs interleaved in one process",
 			s.StealPercent, fmtSeconds(s.StealTime))
 	}
