@@ -154,8 +154,8 @@ type againstEst struct {
 // and failing -benchkit.gate.allocs), both measured in lockstep (they
 // call Track), BenchmarkSame in rounds (it does not) with the reason, the
 // control row, the benchmarks in one binary only, the base's failing
-// benchmark with its output, the files and the GitHub annotations. No
-// time is asserted.
+// benchmark with its output, the files, the full text report and the
+// GitHub annotations. No time is asserted.
 func againstCompare(t *testing.T, base, cand string) {
 	dir := t.TempDir()
 	jsonPath, samplesPath := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.txt")
@@ -163,7 +163,7 @@ func againstCompare(t *testing.T, base, cand string) {
 		"-test.paniconexit0", // as go test passes it: a child's os.Exit(0) must not panic
 		"-test.run=^$", "-test.bench=^Benchmark(Work|Classic|Alloc|OnlyBase|OnlyNew|Fixed|Same)$", "-test.benchtime=30ms",
 		"-benchkit.against="+base, "-benchkit.rounds=8", "-benchkit.gate=5", "-benchkit.gate.allocs",
-		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath)
+		"-benchkit.json="+jsonPath, "-benchkit.samples="+samplesPath, "-benchkit.report=full")
 	assert.Equal(t, 1, run.Code, "the allocation gate fails the run:\n%s", run.Combined())
 
 	rep := readAgainstJSON(t, jsonPath)

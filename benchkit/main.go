@@ -40,7 +40,7 @@ import (
 //	-benchkit.html=path              BENCHKIT_HTML               -                  "" (no file)
 //	-benchkit.bmf=path               BENCHKIT_BMF                -                  "" (no file)
 //	-benchkit.gab=path               BENCHKIT_GAB                -                  "" (no file)
-//	-benchkit.report=dest            BENCHKIT_REPORT             MainReport         stdout (or stderr, off, a path)
+//	-benchkit.report=dest            BENCHKIT_REPORT             MainReport         stdout (or stderr, off, a path; full[:dest])
 //	-benchkit.warmup=d|off           BENCHKIT_WARMUP             MainWarmup         warmup.DefaultLimit
 //	-benchkit.delta=pct              BENCHKIT_DELTA              MainRunsNeededFor  5 (the Δ% runs-needed sizes for)
 //	-benchkit.strict                 BENCHKIT_STRICT             MainStrict         false
@@ -54,6 +54,13 @@ import (
 //	-benchkit.gate.instructions=pct  BENCHKIT_GATE_INSTRUCTIONS  -                  0 (no gate)
 //	-benchkit.progress=on|off        BENCHKIT_PROGRESS           -                  on
 //	-benchkit.count=kind             BENCHKIT_COUNT              -                  off (or instructions)
+//
+// The text report is compact by default: one header line (package, Go,
+// CPU, load, the worst warning), a row per benchmark, and a line per
+// finding that needs action. -benchkit.report=full, or full: before a
+// destination (full:stderr, full:report.txt), prints the full report:
+// the environment, the column legends, each benchmark's samples in
+// order, and every finding explained.
 //
 // -benchkit.forks and -benchkit.metrics work without Main too. The files
 // are described in docs/report.md, -benchkit.against and the five settings

@@ -76,7 +76,7 @@ func TestMainRealCompare(t *testing.T) {
 	for k := range keys {
 		assert.Contains(t, []string{"goos", "goarch", "pkg", "cpu"}, k, "stray configuration key")
 	}
-	assert.Contains(t, r.stdout, "benchkit │ hygiene report · 1 benchmark · 2 runs")
+	assert.Regexp(t, `(?m)^benchkit │   Tracked-2 +2 runs `, r.stdout)
 	assert.Regexp(t, `(?m)^benchkit │   Compare(-\d+)? \(1 of 2\): baseline old at \S+/op, 1 round`, r.stdout)
 	assert.Regexp(t, `(?m)^benchkit │   Compare(-\d+)? \(2 of 2\): baseline old`, r.stdout)
 	assert.Regexp(t, `(?m)^benchkit │     control \(old again\) +\S+/op +[-+]\d`, r.stdout)
@@ -120,12 +120,21 @@ func TestMainRealRuns(t *testing.T) {
 		for _, l := range strings.Split(strings.TrimSuffix(report, "\n"), "\n") {
 			assert.True(t, strings.HasPrefix(l, "benchkit │"), "after PASS, only report lines: %q", l)
 		}
-		assert.Contains(t, report, "hygiene report · 2 benchmarks · 6 runs · github.com/benchkit/go-benchkit/benchkit/testdata/mainreport")
-		assert.Regexp(t, `(?m)^benchkit │   warm-up \S+, \d+ batch`, report)
+		assert.True(t, strings.HasPrefix(report, "benchkit │ github.com/benchkit/go-benchkit/benchkit/testdata/mainreport · go"), "the header line first:\n%s", report)
 		assert.Regexp(t, `(?m)^benchkit │   Tracked-2 +3 runs +\S+s `, report)
 		assert.Regexp(t, `(?m)^benchkit │   Looped-2 +3 runs `, report)
 		assert.NotContains(t, report, "Plain", "untracked benchmarks are not in the report")
-		assert.Regexp(t, `(?m)^benchkit │   Tracked-2 +runs +[▁▂▃▄▅▆▇█]{3} +\S+ … \S+$`, report)
+		assert.NotContains(t, report, "▁", "the strip plots are in the full report")
+	})
+
+	t.Run("-benchkit.report=full: the environment, the warm-up, the strip plots", func(t *testing.T) {
+		r := mainExec(t, bin, nil, append(bench[:len(bench)-1], "-benchkit.warmup=50ms", "-benchkit.report=full")...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		names, _, _ := mainParse(t, r.stdout)
+		assert.Len(t, names, 12, "the output still parses")
+		assert.Contains(t, r.stdout, "benchkit │ hygiene report · 2 benchmarks · 6 runs · github.com/benchkit/go-benchkit/benchkit/testdata/mainreport\n")
+		assert.Regexp(t, `(?m)^benchkit │   warm-up \S+, \d+ batch`, r.stdout)
+		assert.Regexp(t, `(?m)^benchkit │   Tracked-2 +runs +[▁▂▃▄▅▆▇█]{3} +\S+ … \S+$`, r.stdout)
 	})
 
 	t.Run("m's exit code", func(t *testing.T) {
@@ -138,7 +147,7 @@ func TestMainRealRuns(t *testing.T) {
 		r = mainExec(t, bin, []string{"MAINREPORT_FAIL_BENCH=1"}, bench...)
 		assert.Equal(t, 1, r.code)
 		assert.Contains(t, r.stdout, "--- FAIL: BenchmarkGate")
-		assert.Contains(t, r.stdout, "benchkit │ hygiene report · 2 benchmarks · 6 runs")
+		assert.Regexp(t, `(?m)^benchkit │   Looped-2 +3 runs `, r.stdout, "the report")
 	})
 
 	t.Run("a failed gate fails a passing run", func(t *testing.T) {
@@ -154,7 +163,7 @@ func TestMainRealRuns(t *testing.T) {
 	t.Run("strict fails on flags", func(t *testing.T) {
 		r := mainExec(t, bin, []string{"MAINREPORT_FLAG=1"}, bench...)
 		assert.Equal(t, 0, r.code, "a flag alone warns")
-		assert.Contains(t, r.stdout, "Tracked-2: misuse: deliberate flag (MAINREPORT_FLAG=1) (raised by 3 runs)")
+		assert.Contains(t, r.stdout, "Tracked-2: misuse (in 3 runs): deliberate flag (MAINREPORT_FLAG=1)")
 		r = mainExec(t, bin, []string{"MAINREPORT_FLAG=1", "BENCHKIT_STRICT=1"}, bench...)
 		assert.Equal(t, 1, r.code, "BENCHKIT_STRICT=1")
 		r = mainExec(t, bin, []string{"MAINREPORT_FLAG=1"}, append(bench, "-benchkit.strict")...)
@@ -230,7 +239,7 @@ func TestMainRealFlagParseFirst(t *testing.T) {
 	r := mainExec(t, bin, nil, append(args, "-benchkit.json="+js)...)
 	require.Equal(t, 0, r.code, r.stdout+r.stderr)
 	assert.FileExists(t, js, "the flag given after RegisterFlags and flag.Parse took effect")
-	assert.Contains(t, r.stdout, "benchkit │ hygiene report · 1 benchmark")
+	assert.Regexp(t, `(?m)^benchkit │   Sum-2 +1 run `, r.stdout)
 
 	js2 := filepath.Join(t.TempDir(), "r2.json")
 	r = mainExec(t, bin, []string{"PARSEFIRST_PLAIN=1", "BENCHKIT_JSON=" + js2}, args[:3]...)

@@ -29,7 +29,7 @@ func TestRunReturnsForTeardown(t *testing.T) {
 			r := mainExec(t, bin, tc.env, append(args, tc.extra...)...)
 			assert.Equal(t, tc.code, r.code, r.stdout+r.stderr)
 			assert.Contains(t, r.stderr, "mainrun: teardown ran; exit code "+[]string{"0", "1"}[tc.code])
-			const title = "benchkit │ hygiene report"
+			const title = "benchkit │ github.com/benchkit/go-benchkit/benchkit/testdata/mainrun · go"
 			if tc.code == 0 {
 				assert.Equal(t, tc.stdout, strings.Contains(r.stdout, title), "report on stdout:\n%s", r.stdout)
 				assert.Equal(t, !tc.stdout, strings.Contains(r.stderr, title), "report on stderr:\n%s", r.stderr)

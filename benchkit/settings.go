@@ -36,6 +36,9 @@ const (
 	ReportStdout = settings.ReportStdout // the default: after go test's output
 	ReportStderr = settings.ReportStderr // the test binary's stderr, which go test merges into its output
 	ReportOff    = settings.ReportOff    // no text report (the files are still written)
+	// ReportFull is the full report on stdout; "full:" before another
+	// destination ("full:stderr", "full:report.txt") sends it there.
+	ReportFull = settings.ReportFull
 )
 
 // MainReport sends the text report to dest: [ReportStdout] (the default,
@@ -43,8 +46,14 @@ const (
 // [MainJSON]'s rules; a directory gets "<pkg>.report.txt"). Only a file or
 // ReportOff keeps the report out of go test's output; with either, the
 // reasons a failed run failed still go to stderr.
+//
+// The report is compact: a header line, a row per benchmark, a line per
+// finding that needs action. [ReportFull], alone or as "full:" before a
+// destination, gives the full one: the environment, the column legends,
+// each benchmark's samples in order and every finding explained (the
+// JSON and HTML reports always hold all of it).
 func MainReport(dest string) MainOption {
-	return mainOptionFunc(func(c *settings.Config) { c.Report = settings.ReportDest(dest) })
+	return mainOptionFunc(func(c *settings.Config) { c.Report, c.ReportFull = settings.ParseReport(dest) })
 }
 
 // MainWarmup sets the warm-up's time limit; 0 turns the warm-up off. The

@@ -6,6 +6,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -144,8 +145,9 @@ func TestAgainstCountsAreIntegers(t *testing.T) {
 }
 
 // TestAgainstMediansDisagree: a row whose sides' medians point one way and
-// Δ the other is marked, with a legend line saying why; a row where they
-// agree, or Δ is 0, is not, and without a marked row there is no legend.
+// Δ the other is marked, with the line saying why right under it, in
+// both forms of the text report and in the HTML page; a row where they
+// agree, or Δ is 0, is not.
 func TestAgainstMediansDisagree(t *testing.T) {
 	a := againstFixture()
 	a.Benches[0].Base.NsPerOp = []float64{97.63, 90, 105}
@@ -154,7 +156,21 @@ func TestAgainstMediansDisagree(t *testing.T) {
 	out := render(t, in)
 	row := fields(lineWith(t, out, "Work-2", "97.63ns"))
 	assert.Equal(t, []string{"Work-2", "rounds", "97.63ns", "102.5ns", "-5.14% †", "[+45.00%, +55.00%]"}, row[:6])
-	lineWith(t, out, "· †: the medians and Δ point different ways: Δ pairs base and new round by round")
+	const why = "benchkit │     † new/op 4.99% above base/op, Δ -5.14%: Δ pairs the sides in each round; each /op pools all rounds, so a level shift moves it. Read Δ"
+	for form, text := range map[string]string{"full": out, "compact": renderCompact(t, in)} {
+		lines := strings.Split(text, "\n")
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "-5.14% †") })
+		require.GreaterOrEqual(t, i, 0, form)
+		for i++; strings.HasPrefix(lines[i], "benchkit │       "); i++ { // the row's wrapped verdict
+		}
+		assert.Equal(t, why, lines[i], "%s: the explanation, one line, right under its row", form)
+		assert.NotContains(t, text, "· †", "%s: no legend line away from the row", form)
+	}
+	page := renderHTML(t, in)
+	assert.Regexp(t, `<td>-5\.14% †</td>.*</tr>\n<tr class="row-note"><td colspan="12">† new/op 4\.99% above base/op, Δ -5\.14%: `, page,
+		"the page's row is followed by its explanation, across the table")
+	a.Benches[0].Mode = against.ModeLockstep
+	assert.Contains(t, renderFlat(t, in), "† new/op 4.99% above base/op, Δ -5.14%: Δ pairs the sides run by run in each triple; each /op pools all triples")
 
 	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 5}), "same direction")
 	assert.False(t, mediansDisagree(97.63, verdict.Estimate{NsPerOp: 102.5, DeltaPct: 0}), "Δ of 0 has no direction")

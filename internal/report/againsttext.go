@@ -25,11 +25,32 @@ func (p *printer) against(a *against.Result) {
 	p.section(againstTitle(a))
 	p.line("  base  " + binaryLine(a.Base))
 	p.line("  new   " + binaryLine(a.New))
-	p.againstTable(a)
+	p.againstTable(a, true)
 	for _, l := range againstNotes(a) {
 		p.line("  " + l)
 	}
-	for _, f := range a.Failures {
+	p.procFailures(a.Failures)
+}
+
+// compactAgainst writes the compact report's cross-build comparison: the
+// table ([printer.againstTable]), the findings and outcome
+// ([compactAgainstNotes]) and the processes that failed with their
+// output. The header line names the base.
+func (p *printer) compactAgainst(a *against.Result) {
+	if a == nil {
+		return
+	}
+	p.againstTable(a, false)
+	for _, l := range compactAgainstNotes(a) {
+		p.line("  " + l)
+	}
+	p.procFailures(a.Failures)
+}
+
+// procFailures writes each failed process of a cross-build comparison
+// and its output, as printed.
+func (p *printer) procFailures(fs []against.Failure) {
+	for _, f := range fs {
 		p.line("  " + procFailureLine(f))
 		for _, l := range strings.Split(strings.TrimRight(f.Output, "\n"), "\n") {
 			p.verbatim("      " + l)
@@ -44,14 +65,15 @@ func againstTitle(a *against.Result) string {
 		a.Base.Path, a.Pattern, fmtNum(a.Confidence*100))
 }
 
-// againstNotes are the lines after the cross-build table: why a benchmark
-// fell back to rounds, why counts are missing, the gate notes, the benchmarks found in one binary
-// only, the gates' outcome and the warnings (each after "⚠ ").
+// againstNotes are the lines after the cross-build table: per
+// benchmark, why it fell back to rounds, the collector's part, how its
+// design ran and what an undecided one could tell; then
+// [againstTail].
 func againstNotes(a *against.Result) []string {
 	var out []string
 	for _, b := range a.Benches {
 		if b.Mode == against.ModeRounds && b.ModeNote != "" {
-			out = append(out, b.Name+": rounds, not lockstep: "+b.ModeNote+" (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)")
+			out = append(out, b.Name+": "+roundsNote(b.ModeNote))
 		}
 		if b.GC != nil {
 			out = append(out, b.Name+": "+b.GC.Describe(b.Bytes))
@@ -70,7 +92,53 @@ func againstNotes(a *against.Result) []string {
 				b.Name, textfmt.Pct(b.DetectablePct)[1:]))
 		}
 	}
-	out = append(out, instrNotes(a)...)
+	return append(out, againstTail(a)...)
+}
+
+// roundsNote says why a benchmark ran in rounds of whole processes when
+// lockstep was asked for, and how to give it lockstep.
+func roundsNote(why string) string {
+	return "rounds, not lockstep: " + why + " (benchkit.Track(b) or benchkit.Loop in both builds gives lockstep)"
+}
+
+// compactAgainstNotes are the compact report's lines after the
+// cross-build table, each a finding that needs action or the outcome:
+// one line per reason benchmarks fell back to rounds, one for the
+// undecided benchmarks with the change each could tell, then
+// [againstTail]. The collector's parts and the designs are in the full
+// report.
+func compactAgainstNotes(a *against.Result) []string {
+	var order []string
+	names := map[string][]string{}
+	var undecided []string
+	for _, b := range a.Benches {
+		if b.Mode == against.ModeRounds && b.ModeNote != "" {
+			if _, seen := names[b.ModeNote]; !seen {
+				order = append(order, b.ModeNote)
+			}
+			names[b.ModeNote] = append(names[b.ModeNote], b.Name)
+		}
+		if b.NewEst.Verdict == verdict.Undecided && b.DetectablePct > 0 {
+			undecided = append(undecided, fmt.Sprintf("%s ±%s", b.Name, textfmt.Pct(b.DetectablePct)[1:]))
+		}
+	}
+	var out []string
+	for _, why := range order {
+		out = append(out, "⚠ "+listNames(names[why], 8)+": "+roundsNote(why))
+	}
+	if len(undecided) > 0 {
+		out = append(out, "⚠ undecided, but this run could tell a change beyond "+listNames(undecided, 6)+
+			" (the control's interval and as much again): a longer -benchtime tells smaller ones")
+	}
+	return append(out, againstTail(a)...)
+}
+
+// againstTail are the last lines after the cross-build table, in both
+// forms of the report: why counts are missing, the gate notes, the
+// benchmarks found in one binary only, the gates' outcome and the
+// warnings (each after "⚠ ").
+func againstTail(a *against.Result) []string {
+	out := instrNotes(a)
 	for _, b := range a.Benches {
 		if b.GateNote != "" {
 			out = append(out, b.Name+": "+b.GateNote)
@@ -139,26 +207,41 @@ func roundsPerTriple(lock []against.Bench) string {
 	return fmt.Sprintf("%d–%d runs per process per triple", lo, hi)
 }
 
-// againstTable writes one row per benchmark measured in both binaries
-// and the table's legend, or that there is none.
-func (p *printer) againstTable(a *against.Result) {
+// againstTable writes one row per benchmark measured in both binaries,
+// each row whose Δ carries [DisagreeMark] followed by why, and, when
+// full, the table's legend; or that there is none. The compact table has
+// the columns of [compactAgainstHeader], each verdict's reason shortened.
+func (p *printer) againstTable(a *against.Result, full bool) {
 	if len(a.Benches) == 0 {
-		p.line("  no benchmark was measured in both binaries")
+		p.line("  " + noAgainstRows)
 		return
 	}
 	counted := instrCounted(a)
-	table := [][]string{againstHeader(counted)}
-	marked := false
-	for _, b := range a.Benches {
-		row, disagree := againstRow(b, counted)
-		table = append(table, row)
-		marked = marked || disagree
+	table := [][]string{compactAgainstHeader(counted)}
+	if full {
+		table[0] = againstHeader(counted)
 	}
-	p.table(table)
-	for _, l := range againstLegend(a, marked) {
+	notes := make([]string, 1, len(a.Benches)+1)
+	for _, b := range a.Benches {
+		c := againstCellsOf(b, counted)
+		row := c.compact(compactOutcome(b.NewEst, a.Negligible))
+		if full {
+			row = c.full()
+		}
+		table = append(table, row)
+		notes = append(notes, c.note)
+	}
+	p.tableNotes(table, notes)
+	if !full {
+		return
+	}
+	for _, l := range againstLegend(a) {
 		p.line("  · " + l)
 	}
 }
+
+// noAgainstRows says the cross-build table is empty.
+const noAgainstRows = "no benchmark was measured in both binaries"
 
 // againstHeader is the cross-build table's header row (the interval is
 // the sixth cell); counted adds instr/op before the verdict.
@@ -176,15 +259,10 @@ func instrCounted(a *against.Result) bool {
 	return slices.ContainsFunc(a.Benches, func(b against.Bench) bool { return b.Instr != nil })
 }
 
-// againstLegend explains the cross-build table, one line each: Δ, each
-// mode present, the mark when marked (a row carries [DisagreeMark]), the
-// counts.
-func againstLegend(a *against.Result, marked bool) []string {
+// againstLegend explains the full cross-build table, one line each: Δ,
+// each mode present, the counts.
+func againstLegend(a *against.Result) []string {
 	out := append([]string{"Δ = new/base − 1, control = base again/base, the noise floor"}, againstModes(a)...)
-	if marked {
-		out = append(out, DisagreeMark+": the medians and Δ point different ways: Δ pairs base and new round by round (run by run in lockstep), "+
-			"base/op and new/op do not (each is the median of its side alone), so a level that moved between rounds shifts the medians, not Δ; read Δ")
-	}
 	out = append(out, "allocs/op and B/op: the median of each side's rounds or runs, as go test prints them (truncated to integers), compared exactly (base → new); "+
 		"\"varies\": the rounds of a side (base with the control, or new) printed different values: each process runs its own b.N, "+
 		"so an allocation made once and amortised over b.N can move the printed value by one")
@@ -252,14 +330,79 @@ func binaryLine(b against.Binary) string {
 	return strings.Join(parts, "  ")
 }
 
-// againstRow is one benchmark's row: the sides' median ns/op, Δ and
-// interval, the control's, the counts, and the verdict with its reason;
-// disagree reports that Δ carries [DisagreeMark].
-func againstRow(b against.Bench, counted bool) (row []string, disagree bool) {
-	v := string(b.NewEst.Verdict)
-	if b.NewEst.Reason != "" {
-		v += ": " + b.NewEst.Reason
+// againstCells are one benchmark's cells of the cross-build table: the
+// sides' median ns/op, Δ (with [DisagreeMark] when the medians point the
+// other way) and its interval, the control's, the counts (instr "" when
+// none were asked for), and the verdict with its whole reason; note
+// explains the mark ([disagreeNote]), "" without it.
+type againstCells struct {
+	name, mode, base, new, delta, interval string
+	ctlDelta, ctlInterval                  string
+	allocs, bytes, instr, verdict, note    string
+	b                                      against.Bench
+}
+
+// againstCellsOf returns b's cells; counted fills instr.
+func againstCellsOf(b against.Bench, counted bool) againstCells {
+	baseNs, ok := stats.Median(b.Base.NsPerOp)
+	if !ok {
+		baseNs = -1
 	}
+	outcome := string(b.NewEst.Verdict)
+	if b.NewEst.Reason != "" {
+		outcome += ": " + b.NewEst.Reason
+	}
+	c := againstCells{
+		name: b.Name, mode: dash(b.Mode), base: fmtNs(baseNs), new: fmtNs(b.NewEst.NsPerOp),
+		delta: textfmt.Pct(b.NewEst.DeltaPct), interval: textfmt.Interval(b.NewEst.LoPct, b.NewEst.HiPct),
+		ctlDelta: textfmt.Pct(b.ControlEst.DeltaPct), ctlInterval: textfmt.Interval(b.ControlEst.LoPct, b.ControlEst.HiPct),
+		allocs: countCell(b.Allocs), bytes: countCell(b.Bytes), verdict: againstVerdict(b, outcome), b: b,
+	}
+	if counted {
+		c.instr = instrChangeCell(b.Instr)
+	}
+	if mediansDisagree(baseNs, b.NewEst) {
+		c.delta += " " + DisagreeMark
+		c.note = disagreeNote(b, baseNs)
+	}
+	return c
+}
+
+// full is the full table's row, in the columns of [againstHeader].
+func (c againstCells) full() []string {
+	row := []string{c.name, c.mode, c.base, c.new, c.delta, c.interval, c.ctlDelta, c.ctlInterval, c.allocs, c.bytes}
+	if c.instr != "" {
+		row = append(row, c.instr)
+	}
+	return append(row, c.verdict)
+}
+
+// compact is the compact table's row, in the columns of
+// [compactAgainstHeader], with outcome, the time verdict in short
+// ([compactOutcome]), in place of the verdict's whole reason.
+func (c againstCells) compact(outcome string) []string {
+	row := []string{c.name, c.base, c.new, c.delta, c.interval, c.ctlInterval, c.allocs}
+	if c.instr != "" {
+		row = append(row, c.instr)
+	}
+	return append(row, againstVerdict(c.b, outcome))
+}
+
+// compactAgainstHeader is the compact cross-build table's header row;
+// counted adds instr/op before the verdict.
+func compactAgainstHeader(counted bool) []string {
+	h := []string{"benchmark", "base/op", "new/op", "Δ", "interval", "noise floor", "allocs/op"}
+	if counted {
+		h = append(h, "instr/op")
+	}
+	return append(h, "verdict")
+}
+
+// againstVerdict is the verdict cell: outcome, the time's verdict (with
+// its reason), after the allocs/op and instr/op changes when there are
+// any, and how time and instructions disagree.
+func againstVerdict(b against.Bench, outcome string) string {
+	v := outcome
 	if b.Allocs.Changed() || (b.Instr != nil && b.Instr.Changed) {
 		v = "time " + v
 	}
@@ -272,25 +415,27 @@ func againstRow(b against.Bench, counted bool) (row []string, disagree bool) {
 	if n := instrDisagrees(b); n != "" {
 		v += "; " + n
 	}
-	baseNs, ok := stats.Median(b.Base.NsPerOp)
-	if !ok {
-		baseNs = -1
+	return v
+}
+
+// disagreeNote is the line under a row whose Δ carries [DisagreeMark]:
+// how far new/op is from base/op, against Δ, and why Δ is the one to
+// read. Δ pairs the sides (run by run within each triple in lockstep,
+// process by process within each round under rounds); each /op column
+// is its side's median over every run, which a level that moved between
+// triples or rounds shifts.
+func disagreeNote(b against.Bench, baseNs float64) string {
+	apart := (b.NewEst.NsPerOp/baseNs - 1) * 100
+	dir := "above"
+	if apart < 0 {
+		dir = "below"
 	}
-	delta := textfmt.Pct(b.NewEst.DeltaPct)
-	disagree = mediansDisagree(baseNs, b.NewEst)
-	if disagree {
-		delta += " " + DisagreeMark
+	pairs, groups := "in each round", "rounds"
+	if b.Mode == against.ModeLockstep {
+		pairs, groups = "run by run in each triple", "triples"
 	}
-	row = []string{
-		b.Name, dash(b.Mode), fmtNs(baseNs), fmtNs(b.NewEst.NsPerOp),
-		delta, textfmt.Interval(b.NewEst.LoPct, b.NewEst.HiPct),
-		textfmt.Pct(b.ControlEst.DeltaPct), textfmt.Interval(b.ControlEst.LoPct, b.ControlEst.HiPct),
-		countCell(b.Allocs), countCell(b.Bytes),
-	}
-	if counted {
-		row = append(row, instrChangeCell(b.Instr))
-	}
-	return append(row, v), disagree
+	return fmt.Sprintf("%s new/op %.2f%% %s base/op, Δ %s: Δ pairs the sides %s; each /op pools all %s, so a level shift moves it. Read Δ",
+		DisagreeMark, math.Abs(apart), dir, textfmt.Pct(b.NewEst.DeltaPct), pairs, groups)
 }
 
 // instrChangeCell shows a cross-build count: "28229 → 29736 (+5.33%)",

@@ -19,6 +19,25 @@ type countFinding struct {
 // whose N2 stopped short of the budget, and one per row whose benchmark
 // started processes (their instructions are not counted).
 func countFindings(rows []Row) []countFinding {
+	out := uncountedFindings(rows)
+	for _, r := range rows {
+		if c := r.Count; c != nil && c.Counted() && c.Capped != "" {
+			out = append(out, countFinding{text: fmt.Sprintf(
+				"%s: instructions counted over N2 − N1 = %d ops, short of the budget: %s; the noise of two processes can move the count by %s%%",
+				r.Display, c.N2-c.N1, c.Capped, fmtNum(c.ResolutionPct))})
+		}
+	}
+	for _, r := range rows {
+		if c := r.Count; c != nil && c.Counted() && c.Children != "" {
+			out = append(out, countFinding{text: r.Display + ": instructions counted in the benchmark's process only: " + c.Children})
+		}
+	}
+	return out
+}
+
+// uncountedFindings are the first lines of [countFindings]: one per
+// distinct reason a count failed, with the rows it failed for.
+func uncountedFindings(rows []Row) []countFinding {
 	var order []string
 	names := map[string][]string{}
 	output := map[string]string{}
@@ -43,18 +62,6 @@ func countFindings(rows []Row) []countFinding {
 			f.output = output[key]
 		}
 		out = append(out, f)
-	}
-	for _, r := range rows {
-		if c := r.Count; c != nil && c.Counted() && c.Capped != "" {
-			out = append(out, countFinding{text: fmt.Sprintf(
-				"%s: instructions counted over N2 − N1 = %d ops, short of the budget: %s; the noise of two processes can move the count by %s%%",
-				r.Display, c.N2-c.N1, c.Capped, fmtNum(c.ResolutionPct))})
-		}
-	}
-	for _, r := range rows {
-		if c := r.Count; c != nil && c.Counted() && c.Children != "" {
-			out = append(out, countFinding{text: r.Display + ": instructions counted in the benchmark's process only: " + c.Children})
-		}
 	}
 	return out
 }

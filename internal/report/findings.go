@@ -262,17 +262,7 @@ func gradeCounts(rows []Row) string {
 // parents, whose sub-benchmarks ran untracked and whose call Track
 // already (a row named parent/…), and the recipe.
 func parentSummary(rows []Row) string {
-	var untracked, tracked []string
-	for _, r := range rows {
-		if !slices.ContainsFunc(r.Flags, func(f registry.Flag) bool { return f.Parent }) {
-			continue
-		}
-		if slices.ContainsFunc(rows, func(sub Row) bool { return strings.HasPrefix(sub.Name, r.Name+"/") }) {
-			tracked = append(tracked, r.Display)
-		} else {
-			untracked = append(untracked, r.Display)
-		}
-	}
+	untracked, tracked := parents(rows)
 	n := len(untracked) + len(tracked)
 	if n == 0 {
 		return ""
@@ -287,4 +277,21 @@ func parentSummary(rows []Row) string {
 	return fmt.Sprintf("misuse: Track at the top of a benchmark that calls b.Run records nothing, as testing measures only its sub-benchmarks; in %s here: %s. "+
 		"Fix: call benchkit.Track(b) at the top of the function given to b.Run",
 		textfmt.Plural(n, "benchmark"), strings.Join(parts, "; "))
+}
+
+// parents returns the rows with a Parent flag (Track in a benchmark that
+// calls b.Run): those whose sub-benchmarks ran untracked, and those with
+// a row named parent/… (their sub-benchmarks call Track already).
+func parents(rows []Row) (untracked, tracked []string) {
+	for _, r := range rows {
+		if !slices.ContainsFunc(r.Flags, func(f registry.Flag) bool { return f.Parent }) {
+			continue
+		}
+		if slices.ContainsFunc(rows, func(sub Row) bool { return strings.HasPrefix(sub.Name, r.Name+"/") }) {
+			tracked = append(tracked, r.Display)
+		} else {
+			untracked = append(untracked, r.Display)
+		}
+	}
+	return untracked, tracked
 }

@@ -43,7 +43,7 @@ func fixture() Input {
 	return Input{
 		Package: "example.com/p", GOOS: "linux", GOARCH: "amd64", CPU: "Test CPU @ 2.0GHz",
 		Facts:    []env.Fact{{Name: "go", Value: "go1.26.8 linux/amd64"}, {Name: "cpus", Value: "2"}, {Name: "governor", Value: "unknown"}},
-		Warnings: []env.Warning{{Key: "load", Message: "load average 3.10 over the last minute is above the 2 CPUs: stop other work"}},
+		Warnings: []env.Warning{{Key: "load", Message: "load average 3.10 over the last minute is above the 2 CPUs: stop other work", Short: "load 3.10 above 2 CPUs"}},
 		Warmup: &Warmup{Summary: "warm-up 180ms, 52 batches, stable (5 within 5%), first batch 1.12× slower than last",
 			Duration: 180 * time.Millisecond, Batches: 52, Converged: true, FirstToLast: 1.12},
 		Benches: []registry.Bench{

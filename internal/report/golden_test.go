@@ -69,21 +69,35 @@ func againstInput() Input {
 	return Input{Package: "example.com/p", Against: a}
 }
 
-// TestTextGolden compares the whole text report of each golden input with
-// its file; run with -update to rewrite the files after a deliberate
-// change of the report.
+// TestTextGolden compares the whole text report of each golden input,
+// full and compact, with its file (<name>.golden and
+// <name>.compact.golden); run with -update to rewrite the files after a
+// deliberate change of the report.
 func TestTextGolden(t *testing.T) {
 	for name, in := range goldenInputs() {
-		t.Run(name, func(t *testing.T) {
-			got := render(t, in)
-			path := filepath.Join("testdata", name+".golden")
-			if *update {
-				require.NoError(t, os.MkdirAll("testdata", 0o755))
-				require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+		for _, full := range []bool{true, false} {
+			file := name + ".golden"
+			if !full {
+				file = name + ".compact.golden"
 			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test -run TestTextGolden -update to create it")
-			assert.Equal(t, string(want), got)
-		})
+			t.Run(file, func(t *testing.T) {
+				in.Settings.Full = full
+				checkGolden(t, file, renderWith(t, Text, in))
+			})
+		}
 	}
+}
+
+// checkGolden compares got with testdata/file, rewriting it first under
+// -update.
+func checkGolden(t *testing.T, file, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", file)
+	if *update {
+		require.NoError(t, os.MkdirAll("testdata", 0o755))
+		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -run TestTextGolden -update to create it")
+	assert.Equal(t, string(want), got)
 }

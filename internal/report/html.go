@@ -336,12 +336,15 @@ type againstView struct {
 }
 
 // againstRowView is one benchmark's row: the cells before the plot
-// (name, medians, Δ, interval), the plot, and the cells after it.
+// (name, medians, Δ, interval), the plot, and the cells after it; Note
+// explains a Δ marked [DisagreeMark], in a row under it of Cols cells.
 type againstRowView struct {
 	Before, After []string
 	Plot          template.HTML
 	Verdict       string
 	Class, Detail string
+	Note          string
+	Cols          int
 }
 
 // failureView is a failed process: what happened, and its output.
@@ -387,16 +390,15 @@ func againstViewOf(a *against.Result) *againstView {
 	counted := instrCounted(a)
 	head := againstHeader(counted)
 	v.Axis, v.Header = forestAxis(sc), [2][]string{head[:againstPlotAt], head[againstPlotAt:]}
-	marked := false
 	for i, b := range a.Benches {
-		cells, disagree := againstRow(b, counted)
-		marked = marked || disagree
+		c := againstCellsOf(b, counted)
+		cells := c.full()
 		d := againstDetailOf(fmt.Sprintf("against-%d", i+1), b, a.Negligible)
 		v.Details = append(v.Details, d)
 		v.Rows = append(v.Rows, againstRowView{Before: cells[:againstPlotAt], After: cells[againstPlotAt : len(cells)-1], Verdict: cells[len(cells)-1], Plot: forestRow(sc, marks[i]),
-			Class: verdictClass(b.NewEst.Verdict), Detail: d.ID})
+			Class: verdictClass(b.NewEst.Verdict), Detail: d.ID, Note: c.note, Cols: len(cells) + 1})
 	}
-	v.Legend, v.Open = againstLegend(a, marked), len(v.Details) <= MaxOpenDetails
+	v.Legend, v.Open = againstLegend(a), len(v.Details) <= MaxOpenDetails
 	return v
 }
 

@@ -72,6 +72,9 @@ type JSONFact struct {
 type JSONWarning struct {
 	Key     string `json:"key"`
 	Message string `json:"message"`
+	// Short is the warning in a few words, as the compact report's header
+	// line shows it ("load 3.10 above 2 CPUs").
+	Short string `json:"short"`
 }
 
 // JSONWarmup is the report's "warmup" object, null without a warm-up.
@@ -406,7 +409,7 @@ func jsonReportOf(in Input, a Analysis) JSONReport {
 		rep.Environment.Facts = append(rep.Environment.Facts, JSONFact(f))
 	}
 	for _, wn := range in.Warnings {
-		rep.Environment.Warnings = append(rep.Environment.Warnings, JSONWarning(wn))
+		rep.Environment.Warnings = append(rep.Environment.Warnings, JSONWarning{Key: wn.Key, Message: wn.Message, Short: wn.Headline()})
 	}
 	if wu := in.Warmup; wu != nil {
 		rep.Warmup = &JSONWarmup{

@@ -70,6 +70,11 @@ type Settings struct {
 	DeltaPct float64
 	// Strict makes every raised flag a failure (see [Analysis.Failures]).
 	Strict bool
+	// Full asks for the full text report: the environment, the warm-up,
+	// the column legends, the strip plots and every finding explained.
+	// The default is the compact one (see [TextAnalysis]); the other
+	// outputs are the same either way.
+	Full bool
 }
 
 func (s Settings) delta() float64 {

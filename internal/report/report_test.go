@@ -19,8 +19,17 @@ import (
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
 
+// render is the full text report of in (in.Settings.Full).
 func render(t *testing.T, in Input) string {
 	t.Helper()
+	in.Settings.Full = true
+	return renderWith(t, Text, in)
+}
+
+// renderCompact is the compact text report of in, the default.
+func renderCompact(t *testing.T, in Input) string {
+	t.Helper()
+	in.Settings.Full = false
 	return renderWith(t, Text, in)
 }
 
@@ -37,6 +46,7 @@ func renderWith(t *testing.T, write func(io.Writer, Input) error, in Input) stri
 func renderFlat(t *testing.T, in Input) string {
 	t.Helper()
 	var buf bytes.Buffer
+	in.Settings.Full = true
 	require.NoError(t, textWidth(&buf, in, Analyze(in), 0))
 	return buf.String()
 }
@@ -81,17 +91,26 @@ func fields(line string) []string {
 	return out
 }
 
+// TestEveryLineIsPrefixed: every line of both forms of the report, for
+// every golden input and one with newlines in its texts, starts with the
+// prefix.
 func TestEveryLineIsPrefixed(t *testing.T) {
 	in := fixture()
 	in.Facts = append(in.Facts, env.Fact{Name: "cpu", Value: "two\nlines: with a colon"})
+	in.Warnings = append(in.Warnings, env.Warning{Key: "x", Message: "two\nlines", Short: "short\nlines"})
 	in.Benches[2].Flags = append(in.Benches[2].Flags, registry.Flag{Kind: registry.FlagMisuse, Message: "multi\nline\rmessage", Count: 1})
-	text := render(t, in)
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	require.Greater(t, len(lines), 30)
-	for i, l := range lines {
-		assert.True(t, strings.HasPrefix(l, "benchkit │"), "line %d not prefixed: %q", i+1, l)
+	inputs := goldenInputs()
+	inputs["newlines"] = in
+	for name, in := range inputs {
+		for _, text := range []string{render(t, in), renderCompact(t, in)} {
+			lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+			for i, l := range lines {
+				assert.True(t, strings.HasPrefix(l, "benchkit │"), "%s: line %d not prefixed: %q", name, i+1, l)
+			}
+			assert.True(t, strings.HasSuffix(text, "\n"))
+		}
 	}
-	assert.True(t, strings.HasSuffix(text, "\n"))
+	assert.Greater(t, strings.Count(render(t, in), "\n"), 30)
 }
 
 // TestTextParsesClean puts the report after a go test -bench output, as
@@ -105,7 +124,18 @@ func TestTextParsesClean(t *testing.T) {
 		"PASS\n"
 	in := fixture()
 	in.Warnings = append(in.Warnings, env.Warning{Key: "governor", Message: "governor: powersave"})
-	all := harness + render(t, in)
+	for _, report := range []string{render(t, in), renderCompact(t, in), renderCompact(t, againstInput())} {
+		checkParsesClean(t, harness+report)
+	}
+}
+
+// checkParsesClean reads all, go test's output followed by a report,
+// with benchfmt.Reader: only go test's two results come out, with its
+// configuration, and the report alone holds no record and no
+// configuration.
+func checkParsesClean(t *testing.T, all string) {
+	t.Helper()
+	report := all[strings.Index(all, "PASS\n")+len("PASS\n"):]
 
 	r := benchfmt.NewReader(strings.NewReader(all), "out.txt")
 	var names []string
@@ -129,7 +159,7 @@ func TestTextParsesClean(t *testing.T) {
 	assert.Equal(t, map[string]string{"goos": "linux", "goarch": "amd64", "pkg": "example.com/p", "cpu": "Test CPU"}, keys)
 
 	// The report alone holds no record at all, and no configuration.
-	r = benchfmt.NewReader(strings.NewReader(render(t, in)+"BenchmarkLast 1 1 ns/op\n"), "report.txt")
+	r = benchfmt.NewReader(strings.NewReader(report+"BenchmarkLast 1 1 ns/op\n"), "report.txt")
 	n := 0
 	for r.Scan() {
 		res, ok := r.Result().(*benchfmt.Result)

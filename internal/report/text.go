@@ -29,10 +29,16 @@ const Prefix = "benchkit │ "
 // sequences are shown as the means of consecutive buckets.
 const PlotWidth = 64
 
-// Text writes the human-readable report of in to w: a title, the
-// environment with its warnings, the warm-up, one table row per benchmark,
-// a strip plot per benchmark, the findings with their fixes, the control
-// comparisons, and the failures. Every line starts with [Prefix].
+// Text writes the human-readable report of in to w. The compact report
+// (the default) is a header line (the package, Go, the CPU, the load,
+// the environment's warnings in a few words), one table row per
+// benchmark, one line per finding that needs action, the control
+// comparisons and the cross-build comparison with their verdicts, and the
+// failures. The full one (in.Settings.Full) has a title, the environment
+// with its warnings, the warm-up, the table with its legend, a strip
+// plot per benchmark, every finding explained with its fix, the
+// comparisons, the cross-build comparison with its binaries, legend and
+// design notes, and the failures. Every line starts with [Prefix].
 func Text(w io.Writer, in Input) error {
 	return TextAnalysis(w, in, Analyze(in))
 }
@@ -46,6 +52,16 @@ func TextAnalysis(w io.Writer, in Input, a Analysis) error {
 // prefix (not at all when cols ≤ 0).
 func textWidth(w io.Writer, in Input, a Analysis, cols int) error {
 	p := &printer{w: bufio.NewWriter(w), width: cols}
+	if in.Settings.Full {
+		p.full(in, a)
+	} else {
+		p.compact(in, a)
+	}
+	return p.flush()
+}
+
+// full writes the full report, section by section.
+func (p *printer) full(in Input, a Analysis) {
 	p.title(in, a)
 	p.environment(in)
 	p.warmup(in.Warmup, in.Against != nil)
@@ -56,14 +72,15 @@ func textWidth(w io.Writer, in Input, a Analysis, cols int) error {
 	p.against(in.Against)
 	p.dropped(in.Dropped)
 	p.failures(a.Failures)
-	return p.flush()
 }
 
 // title writes the first line ([titleText]).
 func (p *printer) title(in Input, a Analysis) { p.line(titleText(in, a)) }
 
-// titleText is the report's title: the counts of shown benchmarks, runs
-// and comparisons, the cross-build comparison, and the package.
+// titleText is the full report's title: the counts of shown benchmarks,
+// runs and comparisons, the cross-build comparison, and the package. The
+// counts of this process are left out when it measured nothing and the
+// cross-build comparison did.
 func titleText(in Input, a Analysis) string {
 	runs, shown := 0, 0
 	for _, r := range a.Rows {
@@ -72,7 +89,10 @@ func titleText(in Input, a Analysis) string {
 			shown++
 		}
 	}
-	title := fmt.Sprintf("hygiene report · %s · %s", textfmt.Plural(shown, "benchmark"), textfmt.Plural(runs, "run"))
+	title := "hygiene report"
+	if in.Against == nil || shown > 0 || runs > 0 {
+		title += fmt.Sprintf(" · %s · %s", textfmt.Plural(shown, "benchmark"), textfmt.Plural(runs, "run"))
+	}
 	if n := len(a.Comparisons); n > 0 {
 		title += " · " + textfmt.Plural(n, "comparison")
 	}
@@ -135,10 +155,19 @@ func (p *printer) benchmarks(a Analysis, delta float64, against bool) {
 		p.line("  " + noBenchmarks(a, against))
 		return
 	}
-	counted := slices.ContainsFunc(a.Rows, func(r Row) bool { return r.Shown() && r.Count != nil })
+	p.benchmarkTable(a.Rows, delta)
+	for _, l := range legendLines(delta, rowsCounted(a.Rows)) {
+		p.line("  · " + l)
+	}
+}
+
+// benchmarkTable writes the table of the shown rows, the rows that ran
+// once folded into one line when there are many ([foldedRows]).
+func (p *printer) benchmarkTable(rows []Row, delta float64) {
+	counted := rowsCounted(rows)
 	table := [][]string{benchmarkHeader(delta, counted)}
-	folded := foldedRows(a.Rows)
-	for _, r := range a.Rows {
+	folded := foldedRows(rows)
+	for _, r := range rows {
 		if !r.Shown() || folded[r.Display] {
 			continue
 		}
@@ -146,11 +175,14 @@ func (p *printer) benchmarks(a Analysis, delta float64, against bool) {
 	}
 	p.table(table)
 	if len(folded) > 0 {
-		p.line("  " + foldedLine(a.Rows, folded))
+		p.line("  " + foldedLine(rows, folded))
 	}
-	for _, l := range legendLines(delta, counted) {
-		p.line("  · " + l)
-	}
+}
+
+// rowsCounted reports whether a shown row has an instruction count
+// (-benchkit.count=instructions), which adds the instr/op column.
+func rowsCounted(rows []Row) bool {
+	return slices.ContainsFunc(rows, func(r Row) bool { return r.Shown() && r.Count != nil })
 }
 
 // noBenchmarks says why the benchmarks table is empty.
@@ -342,7 +374,7 @@ func (p *printer) comparisons(cs []ComparisonRow) {
 	}
 	p.section(comparisonsTitle)
 	for _, c := range cs {
-		comparisonLines(p, c)
+		comparisonLines(p, c, true)
 	}
 }
 
@@ -420,7 +452,11 @@ func (p *printer) section(title string) {
 
 // table writes rows as left-aligned columns, two spaces apart, indented;
 // a row too wide wraps its last column, aligned under it.
-func (p *printer) table(rows [][]string) {
+func (p *printer) table(rows [][]string) { p.tableNotes(rows, nil) }
+
+// tableNotes is [printer.table] with, after each row i with a non-empty
+// notes[i], that note as a line of free text indented under the row.
+func (p *printer) tableNotes(rows [][]string, notes []string) {
 	var ws []int
 	for _, r := range rows {
 		for i, c := range r {
@@ -430,7 +466,7 @@ func (p *printer) table(rows [][]string) {
 			ws[i] = max(ws[i], width(c))
 		}
 	}
-	for _, r := range rows {
+	for j, r := range rows {
 		var sb strings.Builder
 		sb.WriteString("  ")
 		hang := 2
@@ -444,6 +480,9 @@ func (p *printer) table(rows [][]string) {
 			hang += ws[i] + 2
 		}
 		p.wrapped(sb.String(), hang)
+		if j < len(notes) && notes[j] != "" {
+			p.line("    " + notes[j])
+		}
 	}
 }
 
@@ -507,9 +546,15 @@ func hasWarning(ws []env.Warning, key string) bool {
 	return slices.ContainsFunc(ws, func(w env.Warning) bool { return w.Key == key })
 }
 
-func comparisonLines(p *printer, c ComparisonRow) {
+// comparisonLines writes a comparison: its head line, a row per
+// estimate (with its whole reason when full, else [compactOutcome]), the
+// gate and the warnings, and how many more the registry did not hold.
+func comparisonLines(p *printer, c ComparisonRow, full bool) {
 	p.line("  " + comparisonHead(c))
 	rows := comparisonRows(c)
+	if !full {
+		rows = compactComparisonRows(c, rows)
+	}
 	for i := range rows {
 		rows[i][0] = "  " + rows[i][0]
 	}

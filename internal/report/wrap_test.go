@@ -62,7 +62,7 @@ func TestTextLineWidth(t *testing.T) {
 	in.Against.Failures[0].Output = "--- FAIL: BenchmarkOld\n    " + strings.Repeat("quoted output ", 20) + "\n"
 	text := render(t, in)
 	verbatim := strings.TrimRight("          "+strings.Repeat("quoted output ", 20), " ")
-	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimSuffix(text+renderCompact(t, in), "\n"), "\n") {
 		require.True(t, strings.HasPrefix(l, strings.TrimRight(Prefix, " ")), "%q", l)
 		if strings.TrimPrefix(l, Prefix) == verbatim {
 			continue

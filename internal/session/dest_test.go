@@ -18,7 +18,9 @@ import (
 
 // TestMainReportDestination: -benchkit.report, BENCHKIT_REPORT and
 // MainReport send the text report to stdout (the default), stderr, a file
-// or nowhere, with the usual precedence (flag over variable over option).
+// or nowhere, with the usual precedence (flag over variable over option);
+// the report is compact unless full, alone or before a destination, asks
+// for the full one.
 func TestMainReportDestination(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.txt")
@@ -30,6 +32,7 @@ func TestMainReportDestination(t *testing.T) {
 		stdout   bool   // the report is on stdout
 		stderr   bool   // the report is on stderr
 		fileName string // the report is in this file under dir
+		full     bool   // the full report, not the compact one
 	}{
 		{name: "default stdout", stdout: true},
 		{name: "flag stdout", args: []string{"-benchkit.report=stdout"}, stdout: true},
@@ -42,6 +45,11 @@ func TestMainReportDestination(t *testing.T) {
 		{name: "env off over option stderr", env: "off", opt: optReport(settings.ReportStderr)},
 		{name: "option off", opt: optReport(settings.ReportOff)},
 		{name: "flag stdout over env off", args: []string{"-benchkit.report=stdout"}, env: "off", stdout: true},
+		{name: "flag full", args: []string{"-benchkit.report=full"}, stdout: true, full: true},
+		{name: "flag full:stderr", args: []string{"-benchkit.report=full:stderr"}, stderr: true, full: true},
+		{name: "env full:file", env: "full:" + file, fileName: "report.txt", full: true},
+		{name: "option full", opt: optReport(settings.ReportFull), stdout: true, full: true},
+		{name: "flag stdout over option full", args: []string{"-benchkit.report=stdout"}, opt: optReport(settings.ReportFull), stdout: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_ = os.Remove(file)
@@ -54,7 +62,11 @@ func TestMainReportDestination(t *testing.T) {
 				opts = append(opts, tc.opt)
 			}
 			require.Equal(t, 0, h.run(fakeM{run: h.record}, opts...))
-			const title = "benchkit │ hygiene report · 2 benchmarks"
+			title, other := compactTitle, fullTitle
+			if tc.full {
+				title, other = fullTitle, compactTitle
+			}
+			assert.NotContains(t, h.stdout.String()+h.stderr.String(), other)
 			assert.Equal(t, tc.stdout, strings.Contains(h.stdout.String(), title), "report on stdout:\n%s", h.stdout.String())
 			assert.Equal(t, tc.stderr, strings.Contains(h.stderr.String(), title), "report on stderr:\n%s", h.stderr.String())
 			if !tc.stderr {
@@ -69,6 +81,13 @@ func TestMainReportDestination(t *testing.T) {
 		})
 	}
 }
+
+// The first line of the compact and of the full report of the harness's
+// run.
+const (
+	compactTitle = "benchkit │ example.com/fake · go1.26.8 · Fake CPU · 2 CPUs · ⚠ load 3.50 above 2 CPUs\n"
+	fullTitle    = "benchkit │ hygiene report · 2 benchmarks · 22 runs · example.com/fake\n"
+)
 
 // TestMainReportOffStillExplainsFailure: with the report off or in a file,
 // a run that fails says why on stderr, one line per failure, and where the
@@ -117,7 +136,7 @@ func TestMainReportFileErrors(t *testing.T) {
 	assert.Equal(t, 0, h.run(fakeM{}))
 	b, err := os.ReadFile(path)
 	require.NoError(t, err, "the requested file is written with no benchmarks too")
-	assert.Contains(t, string(b), "benchkit │ hygiene report · 0 benchmarks")
+	assert.Contains(t, string(b), compactTitle)
 }
 
 // TestMainSamePathTwice: two outputs given one path would lose one of
@@ -222,7 +241,7 @@ func TestMainStrayChildMarker(t *testing.T) {
 	t.Setenv("BENCHKIT_CHILD_PARENT", "")
 	h := newHarness("-test.bench=.")
 	require.Equal(t, 0, h.run(fakeM{run: h.record}))
-	assert.Contains(t, h.stdout.String(), "benchkit │ hygiene report", "the report is printed")
+	assert.Contains(t, h.stdout.String(), compactTitle, "the report is printed")
 	assert.Contains(t, h.stderr.String(), "BENCHKIT_CHILD_RESULT="+file+" is set, but this process was not started by a benchkit parent")
 	_, err := os.Stat(file)
 	assert.True(t, os.IsNotExist(err), "and the marker's file is not written")

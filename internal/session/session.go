@@ -186,14 +186,14 @@ func input(cfg settings.Config, d Deps, snap env.Snapshot, wu *report.Warmup) re
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
 		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
-		Settings: report.Settings{DeltaPct: cfg.Delta, Strict: cfg.Strict},
+		Settings: report.Settings{DeltaPct: cfg.Delta, Strict: cfg.Strict, Full: cfg.ReportFull},
 	}
 	if d.cpu != nil {
 		in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
 	}
 	in.Facts, in.Warnings = snap.Facts(), snap.Warnings()
 	if msg := testingb.Note(); msg != "" {
-		in.Warnings = append(in.Warnings, env.Warning{Key: "testing-internals", Message: msg})
+		in.Warnings = append(in.Warnings, env.Warning{Key: "testing-internals", Message: msg, Short: "testing.B lacks fields benchkit reads"})
 	}
 	return in
 }

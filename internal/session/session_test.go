@@ -114,6 +114,9 @@ func TestMainListDoesNotWarmUp(t *testing.T) {
 	assert.Equal(t, []string{"run"}, h.events)
 }
 
+// TestMainReportAfterBenchmarks: after m.Run, the compact report on
+// stdout: its header line, a row per benchmark and a line per finding;
+// -benchkit.report=full adds the environment, the warm-up and the legends.
 func TestMainReportAfterBenchmarks(t *testing.T) {
 	h := newHarness("-test.bench=.")
 	code := h.run(fakeM{run: h.record})
@@ -121,11 +124,21 @@ func TestMainReportAfterBenchmarks(t *testing.T) {
 	assert.Equal(t, []string{"probe", "warmup " + warmup.DefaultLimit.String(), "run"}, h.events, "environment, then warm-up, then m.Run")
 	out := h.stdout.String()
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	assert.Equal(t, compactTitle, lines[0]+"\n")
+	assert.Len(t, lines, 7, "header, table head, 2 rows, the warm-up's warning, 2 findings:\n%s", out)
+	assert.Contains(t, out, "⚠ Two-2: two regimes, 5 runs around 27.00ns and 7 around 40.00ns")
+	assert.NotContains(t, out, "load average 3.50", "the header names the warning in a few words")
+	assert.Empty(t, h.stderr.String())
+
+	h = newHarness("-test.bench=.", "-benchkit.report=full")
+	require.Equal(t, 0, h.run(fakeM{run: h.record}))
+	out = h.stdout.String()
+	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	require.Greater(t, len(lines), 10)
 	for _, l := range lines {
 		require.True(t, strings.HasPrefix(l, "benchkit │"), "%q", l)
 	}
-	assert.Contains(t, lines[0], "hygiene report · 2 benchmarks · 22 runs · example.com/fake")
+	assert.Equal(t, fullTitle, lines[0]+"\n")
 	assert.Contains(t, out, "⚠ load: load average 3.50")
 	assert.Contains(t, out, "warm-up 120ms, 40 batches, stable (5 within 5%)")
 	assert.Contains(t, out, "⚠ warmup: a warning")
@@ -259,7 +272,7 @@ func TestMainBadSettings(t *testing.T) {
 }
 
 func TestMainWarmupOffAndLimit(t *testing.T) {
-	h := newHarness("-test.bench=.", "-benchkit.warmup=off")
+	h := newHarness("-test.bench=.", "-benchkit.warmup=off", "-benchkit.report=full")
 	h.run(fakeM{run: h.record}, optWarmup(time.Second))
 	assert.Equal(t, []string{"probe", "run"}, h.events)
 	assert.Contains(t, h.stdout.String(), "off: the first benchmark paid")
@@ -378,7 +391,7 @@ func optSamples(p string) func(*settings.Config) {
 	return func(c *settings.Config) { c.SamplesPath = p }
 }
 func optReport(d string) func(*settings.Config) {
-	return func(c *settings.Config) { c.Report = settings.ReportDest(d) }
+	return func(c *settings.Config) { c.Report, c.ReportFull = settings.ParseReport(d) }
 }
 
 // TestAgainstFailedTestsMeasureNothing: as go test, no benchmark runs

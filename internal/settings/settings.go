@@ -21,6 +21,11 @@ const (
 	ReportOff    = "off"    // no text report (the files are still written)
 )
 
+// ReportFull asks for the full text report rather than the compact one:
+// alone, on stdout; as the prefix "full:" of any other destination
+// ("full:stderr", "full:report.txt"), there.
+const ReportFull = "full"
+
 // ReportDest returns dest, or "" (the zero value, ReportStdout) for
 // ReportStdout and blank text.
 func ReportDest(dest string) string {
@@ -28,6 +33,20 @@ func ReportDest(dest string) string {
 		return ""
 	}
 	return dest
+}
+
+// ParseReport reads a value of -benchkit.report: its destination
+// ([ReportDest] of what follows "full:", or of the whole value) and
+// whether it asks for the full report ([ReportFull], alone or as that
+// prefix). A file literally named "full" is written as "./full".
+func ParseReport(v string) (dest string, full bool) {
+	switch rest, ok := strings.CutPrefix(v, ReportFull+":"); {
+	case strings.TrimSpace(v) == ReportFull:
+		return "", true
+	case ok:
+		return ReportDest(rest), true
+	}
+	return ReportDest(v), false
 }
 
 // DefaultDeltaPct is the change, in percent, that the runs-needed column
@@ -42,8 +61,10 @@ type Config struct {
 	// HTMLPath is the HTML report's path; BMFPath and GABPath the
 	// exports' for Bencher and github-action-benchmark; "" for none.
 	HTMLPath, BMFPath, GABPath string
-	// Report is "" (ReportStdout), ReportStderr, ReportOff or a path.
-	Report string
+	// Report is "" (ReportStdout), ReportStderr, ReportOff or a path;
+	// ReportFull asks for the full text report there, not the compact one.
+	Report     string
+	ReportFull bool
 	// Warmup is the warm-up's limit, 0 off.
 	Warmup time.Duration
 	// Delta is the change in percent the runs-needed column sizes for.
@@ -117,14 +138,22 @@ var settings = []setting{
 		"write the results as github-action-benchmark's customSmallerIsBetter JSON to `path`", func(c *Config) *string { return &c.GABPath }),
 	{
 		flag: "benchkit.report", env: "BENCHKIT_REPORT",
-		usage: "where the text report goes: stdout, stderr, off, or a file `path` (env BENCHKIT_REPORT)",
+		usage: "where the text report goes: stdout, stderr, off, or a file `path`; full, or full: before any of them, " +
+			"for the full report (the environment, the column legends, the strip plots, each finding explained) rather than the compact one (env BENCHKIT_REPORT)",
 		def: func(c Config) string {
-			if c.Report == "" {
-				return ReportStdout
+			dest := c.Report
+			if dest == "" {
+				dest = ReportStdout
 			}
-			return c.Report
+			switch {
+			case c.ReportFull && dest == ReportStdout:
+				return ReportFull
+			case c.ReportFull:
+				return ReportFull + ":" + dest
+			}
+			return dest
 		},
-		set: func(c *Config, v string) error { c.Report = ReportDest(v); return nil },
+		set: func(c *Config, v string) error { c.Report, c.ReportFull = ParseReport(v); return nil },
 	},
 	{
 		flag: "benchkit.warmup", env: "BENCHKIT_WARMUP",

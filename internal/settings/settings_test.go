@@ -58,3 +58,47 @@ func TestForks(t *testing.T) {
 		assert.Equal(t, err.Error(), rerr.Error(), "one rule, one message")
 	}
 }
+
+// TestReport: -benchkit.report takes a destination, and full alone or
+// full: before a destination for the full report; each source sets both,
+// the flag over the variable over the option, and the flag's default
+// shows the value that gives the option's choice again.
+func TestReport(t *testing.T) {
+	for _, tc := range []struct {
+		v, dest string
+		full    bool
+	}{
+		{"", "", false},
+		{"stdout", "", false},
+		{"stderr", ReportStderr, false},
+		{"off", ReportOff, false},
+		{"r.txt", "r.txt", false},
+		{"full", "", true},
+		{" full ", "", true},
+		{"full:stdout", "", true},
+		{"full:stderr", ReportStderr, true},
+		{"full:out/", "out/", true},
+		{"full:", "", true},
+		{"./full", "./full", false},
+		{"fullreport.txt", "fullreport.txt", false},
+	} {
+		dest, full := ParseReport(tc.v)
+		assert.Equal(t, tc.dest, dest, "%q", tc.v)
+		assert.Equal(t, tc.full, full, "%q", tc.v)
+	}
+
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	opt := func(c *Config) { c.Report, c.ReportFull = ParseReport("full:stderr") }
+	Register(fs, Config{Report: ReportStderr, ReportFull: true})
+	assert.Equal(t, "full:stderr", fs.Lookup("benchkit.report").DefValue)
+	env := map[string]string{"BENCHKIT_REPORT": "off"}
+	c, err := Resolve([]func(*Config){opt}, func(k string) string { return env[k] }, fs)
+	require.NoError(t, err)
+	assert.Equal(t, ReportOff, c.Report)
+	assert.False(t, c.ReportFull, "the variable's value sets both")
+	require.NoError(t, fs.Parse([]string{"-benchkit.report=full"}))
+	c, err = Resolve([]func(*Config){opt}, func(k string) string { return env[k] }, fs)
+	require.NoError(t, err)
+	assert.Equal(t, "", c.Report)
+	assert.True(t, c.ReportFull, "the flag over the variable")
+}
