@@ -88,6 +88,17 @@ func (p Plan) newDesign(sz sizing) *design {
 	return d
 }
 
+// total is the number of triples a fixed design runs, its sizing triple
+// included once the first triple has shown it needs one; 0 for an
+// adaptive design, which stops when a look decides or its budget is
+// spent.
+func (d *design) total() int {
+	if d.fixed {
+		return d.triples
+	}
+	return 0
+}
+
 // planned is the wall time the design expects to spend at most: an
 // adaptive design's budget, a fixed one's runs (its processes' start
 // aside).

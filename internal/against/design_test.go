@@ -53,6 +53,7 @@ func TestDesignFixed(t *testing.T) {
 	}
 	assert.Equal(t, "the 4 triples asked for", d.stop)
 	assert.Equal(t, StopRounds, d.stopCode)
+	assert.Equal(t, 4, d.total(), "progress says triple k of 4")
 }
 
 // TestDesignFixedAllocating: a fixed design of an allocating benchmark
@@ -67,9 +68,11 @@ func TestDesignFixedAllocating(t *testing.T) {
 	for s := range sides {
 		gcSide(&first, s, []float64{0, 1, 0}, 3e6, 0, 9600, 0)
 	}
+	assert.Equal(t, 2, d.total(), "before the first triple shows it allocates")
 	assert.False(t, d.next([]triple{first}, 0, nil))
 	_, _, rs := d.shape()
 	assert.True(t, rs.gcPhase)
+	assert.Equal(t, 3, d.total(), "progress counts the sizing triple it runs")
 	ts := []triple{first, {}}
 	assert.False(t, d.next(ts, 0, nil), "1 phased triple of the 2 asked for")
 	assert.True(t, d.next(append(ts, triple{}), 0, nil))
@@ -99,6 +102,8 @@ func TestDesignAdaptive(t *testing.T) {
 			}
 		}
 	}
+	assert.Zero(t, p.newDesign(sz).total(), "no number of triples is known ahead")
+	assert.Equal(t, budgetFactor*time.Second, p.newDesign(sz).budget, "progress names the budget")
 	maps, ts := run(0.06, 0.02, undecided)
 	assert.Equal(t, 2, maps.warm, "the first triple's first two discarded rounds were slow")
 	assert.Equal(t, minRuns, len(ts[len(ts)-1].ns[sideBase]), "processes 6%% apart, runs 2%%: as few runs as allowed, as many triples")

@@ -143,17 +143,17 @@ func (ic idleCPU) Pct() float64 {
 // lockstep measures one benchmark, sized sz, in fresh triples of live
 // processes (base, new, base again), one run at a time in balanced random
 // order, as its design shapes and stops them (design.go), and records it;
-// roundDone is called after every round with the triple (from 0) and the
-// wall time spent on the benchmark so far. A process that fails, hangs or
+// roundDone is called after every round with the triple (from 0), the
+// wall time spent on the benchmark so far and its design. A process that fails, hangs or
 // speaks garbage ends the benchmark with its output: left out when it is
 // the base's, a failure of the run when it is this binary's.
-func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roundDone func(t int, spent time.Duration)) {
+func (st *state) lockstep(lf leaf, sz sizing, dir string, fs *flag.FlagSet, roundDone func(t int, spent time.Duration, d *design)) {
 	d := st.p.newDesign(sz)
 	var ts []triple
 	start := time.Now()
 	for t := 0; ; t++ {
 		warm, runs, rs := d.shape()
-		tr, err := st.runTriple(lf, rs, warm, runs, t, dir, fs, func() { roundDone(t, time.Since(start)) })
+		tr, err := st.runTriple(lf, rs, warm, runs, t, dir, fs, func() { roundDone(t, time.Since(start), d) })
 		if st.stopped != nil {
 			return
 		}

@@ -121,18 +121,23 @@ func (st *state) interrupted(res child.Result) bool {
 
 // Progress is how far a phase of Measure is. In lockstep (Unit
 // "triple"), Bench is the benchmark being measured, the Index-th of
-// Benches, in its Done-th triple of Total (0 when its design decides how
-// many as it goes); in the rounds of processes
-// (Unit "round"), Done rounds of Total are over. Work and Planned are the
+// Benches, in its Done-th triple. A fixed design (-benchkit.rounds or
+// -benchtime=Nx) runs Total triples, its sizing triple counted once the
+// first triple shows one is needed; an adaptive one has Total 0 and
+// stops when a look decides or its wall-time Budget is spent, so the
+// number of triples is not known ahead. In the rounds of processes (Unit
+// "round"), Done rounds of Total are over. Work and Planned are the
 // expected cost of what is done and of the whole phase (in lockstep,
-// each benchmark's runs at the time per op discovery measured; in rounds,
-// one unit a round), and Elapsed the time since the phase began: at this
-// pace, what is left takes Elapsed·(Planned−Work)/Work.
+// each benchmark's runs at the time per op discovery measured, or its
+// budget; in rounds, one unit a round), and Elapsed the time since the
+// phase began: at this pace, what is left takes
+// Elapsed·(Planned−Work)/Work, less when an adaptive design stops early.
 type Progress struct {
 	Unit           string
 	Bench          string
 	Index, Benches int
 	Done, Total    int
+	Budget         time.Duration
 	Work, Planned  time.Duration
 	Elapsed        time.Duration
 }
@@ -210,13 +215,9 @@ func (st *state) measureLockstep(dir string, fs *flag.FlagSet) {
 		}
 		sz := sizes[i]
 		mine := st.p.newDesign(sz).planned(sz)
-		total := 0
-		if st.p.roundsSet || st.p.bt.N > 0 {
-			total = st.p.Rounds
-		}
-		st.lockstep(lf, sz, dir, fs, func(t int, spent time.Duration) {
-			st.report(Progress{Unit: "triple", Bench: lf.name, Index: i + 1, Benches: len(lock), Done: t + 1, Total: total,
-				Work: before + min(spent, mine), Planned: planned, Elapsed: time.Since(start)})
+		st.lockstep(lf, sz, dir, fs, func(t int, spent time.Duration, d *design) {
+			st.report(Progress{Unit: "triple", Bench: lf.name, Index: i + 1, Benches: len(lock), Done: t + 1, Total: d.total(),
+				Budget: d.budget, Work: before + min(spent, mine), Planned: planned, Elapsed: time.Since(start)})
 		})
 		before += mine
 	}

@@ -89,9 +89,11 @@ const ProgressEvery = 5 * time.Second
 
 // progressLines returns the progress callback of against.Measure: when
 // every has passed since its last line (or since its phase began), one
-// line on w that says where the run is (the benchmark and its triple, or
-// the round), the time so far, and the time left in that phase at that
-// pace (against.Progress.Left); the first line says how to turn them off.
+// line on w that says where the run is (the benchmark and its triple, of
+// how many when the design fixes them, else when it stops; or the
+// round), the time so far, and the time left in that phase at that pace
+// (against.Progress.Left, "up to" when benchmarks may stop early); the
+// first line says how to turn them off.
 // Each starts with report.Prefix, which benchfmt reads as neither a
 // result nor a configuration line. It is called between processes' runs,
 // where printing corrupts no benchmark line.
@@ -107,15 +109,19 @@ func progressLines(w io.Writer, every time.Duration) func(against.Progress) {
 			return
 		}
 		last = pr.Elapsed
-		where := fmt.Sprintf("%s %d of %d done", pr.Unit, pr.Done, pr.Total)
+		where, left := fmt.Sprintf("%s %d of %d done", pr.Unit, pr.Done, pr.Total), "about"
 		if pr.Bench != "" {
 			where = fmt.Sprintf("%s (benchmark %d of %d), %s %d", pr.Bench, pr.Index, pr.Benches, pr.Unit, pr.Done)
-			if pr.Total > 0 {
+			switch {
+			case pr.Total > 0:
 				where += fmt.Sprintf(" of %d", pr.Total)
+			case pr.Budget > 0:
+				where += fmt.Sprintf(", stops when decided or at its %v budget", pr.Budget.Round(time.Millisecond))
+				left = "up to about"
 			}
 		}
-		fmt.Fprintf(w, "%s-benchkit.against: %s; %v so far, about %v to go%s\n",
-			report.Prefix, where, pr.Elapsed.Round(time.Second), pr.Left().Round(time.Second), hint)
+		fmt.Fprintf(w, "%s-benchkit.against: %s; %v so far, %s %v to go%s\n",
+			report.Prefix, where, pr.Elapsed.Round(time.Second), left, pr.Left().Round(time.Second), hint)
 		hint = ""
 	}
 }

@@ -410,9 +410,10 @@ func TestAgainstFailedTestsMeasureNothing(t *testing.T) {
 }
 
 // TestProgressLines: a line once every has passed in its phase, naming
-// the benchmark and its triple (or the round), with the time left at the
-// pace so far over the planned cost; the first says how to turn them
-// off; each carries the report's prefix.
+// the benchmark and its triple, of how many when the design fixes them
+// and else when it stops (or the round), with the time left at the pace
+// so far over the planned cost, "up to" when benchmarks stop early; the
+// first says how to turn them off; each carries the report's prefix.
 func TestProgressLines(t *testing.T) {
 	var buf strings.Builder
 	p := progressLines(&buf, 5*time.Second)
@@ -434,6 +435,15 @@ func TestProgressLines(t *testing.T) {
 	assert.Equal(t, "benchkit │ -benchkit.against: Slow-2 (benchmark 1 of 2), triple 2 of 10; 6s so far, about 1m14s to go (-benchkit.progress=off turns these lines off)\n"+
 		"benchkit │ -benchkit.against: Fast-2 (benchmark 2 of 2), triple 1 of 10; 1m4s so far, about 16s to go\n"+
 		"benchkit │ -benchkit.against: round 2 of 10 done; 6s so far, about 24s to go\n", buf.String(), "each phase keeps its own time")
+
+	// An adaptive design: no total, its budget, and the time left an upper
+	// bound at this pace.
+	buf.Reset()
+	p = progressLines(&buf, 5*time.Second)
+	p(against.Progress{Unit: "triple", Bench: "Slow-2", Index: 1, Benches: 2, Done: 4, Budget: 16 * time.Second,
+		Work: 8 * time.Second, Planned: 32 * time.Second, Elapsed: 8 * time.Second})
+	assert.Equal(t, "benchkit │ -benchkit.against: Slow-2 (benchmark 1 of 2), triple 4, stops when decided or at its 16s budget; 8s so far, "+
+		"up to about 24s to go (-benchkit.progress=off turns these lines off)\n", buf.String())
 }
 
 // TestProgressSetting: -benchkit.progress and BENCHKIT_PROGRESS take on
