@@ -199,8 +199,11 @@ const (
 // MaxForks.
 func parseForks(v string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 1 || n > MaxForks {
+	switch {
+	case err != nil || n < 1:
 		return 0, fmt.Errorf("%q is not a number of processes: use a whole number from 1 to %d, like 5 (1 measures within one process)", v, MaxForks)
+	case n > MaxForks:
+		return 0, fmt.Errorf("%q is more than the %d processes benchkit starts at most: use a whole number from 1 to %d, like 5", v, MaxForks, MaxForks)
 	}
 	return n, nil
 }
