@@ -316,7 +316,7 @@ func (st *state) endStep() (stepEnd, step) {
 	if stw, stwT := readSTW(); stw >= 0 && st.stw0 >= 0 {
 		toggles, paused = stw-st.stw0, max(0, stwT-st.stwT0)
 	}
-	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused}
+	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused, CPU: th.cpu, CPUKnown: th.ok}
 	if start, ok := testingb.TimerStart(b); ok {
 		if end, ok := testingb.Monotonic(now); ok {
 			// timed is the time since the timer's last start (or reset)
