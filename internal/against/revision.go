@@ -28,6 +28,9 @@ type Revision struct {
 	Missing string
 }
 
+// ShortCommit is the first 12 digits of the merge base's hash.
+func (r Revision) ShortCommit() string { return basebuild.Short(r.Commit) }
+
 // fromRevision builds the base at the merge base of p.Rev and HEAD and
 // returns its binary's path, or "" when there is none: the package is
 // not at the base (p.rev.Missing) or did not build (p.buildFailure). The
@@ -42,7 +45,7 @@ func (p *Plan) fromRevision(log io.Writer) (string, error) {
 	p.rev = &Revision{Rev: b.Rev, Commit: b.Commit, Reused: b.Reused, Flags: b.Flags, Missing: b.Missing}
 	switch {
 	case b.Failed != "":
-		p.buildFailure = &Failure{Side: sideNames[sideBase], Build: true, Message: fmt.Sprintf("%s at %s", b.Failed, shortCommit(b.Commit)), Output: b.Output}
+		p.buildFailure = &Failure{Side: sideNames[sideBase], Build: true, Message: fmt.Sprintf("%s at %s", b.Failed, basebuild.Short(b.Commit)), Output: b.Output}
 		return "", nil
 	case b.Binary == "":
 		return "", nil
@@ -62,14 +65,6 @@ func packageOf(path string) string {
 		return ""
 	}
 	return strings.TrimSuffix(bi.Path, ".test")
-}
-
-// shortCommit is the first 12 digits of a commit hash.
-func shortCommit(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 // newOnly is Measure without a base binary: this binary's discovery

@@ -111,7 +111,7 @@ func (e entry) build(rp repo, r Request, goCmd string, b *Base) error {
 	if err := e.clearTemp("bin"); err != nil {
 		return err
 	}
-	logf(r, "building %s at %s, the merge base of %s and HEAD", r.Pkg, short(b.Commit), r.Rev)
+	logf(r, "building %s at %s, the merge base of %s and HEAD", r.Pkg, Short(b.Commit), r.Rev)
 	out, err := goTest(goCmd, dir, bin, args, env, r)
 	switch {
 	case errors.Is(err, errMissing):

@@ -181,7 +181,7 @@ func (e entry) source(rp repo, commit string, r Request) (string, error) {
 	if err := e.clearTemp("."); err != nil {
 		return "", err
 	}
-	logf(r, "checking out %s, the merge base of %s and HEAD, into %s", short(commit), r.Rev, e.dir)
+	logf(r, "checking out %s, the merge base of %s and HEAD, into %s", Short(commit), r.Rev, e.dir)
 	tmp, index := src+tempSuffix, filepath.Join(e.dir, "index"+tempSuffix)
 	err := os.MkdirAll(tmp, 0o755) // an empty commit writes no file
 	if err == nil {

@@ -66,10 +66,10 @@ func (r repo) mergeBase(rev, what string) (string, error) {
 	}
 	if r.shallow {
 		return "", fmt.Errorf("benchkit: %s: this clone is shallow and does not hold the merge base of %s (%s) and HEAD (%s): fetch the history: fetch-depth: 0 in actions/checkout, or git fetch --unshallow",
-			what, rev, short(commit), gitMessage(err, out))
+			what, rev, Short(commit), gitMessage(err, out))
 	}
 	return "", fmt.Errorf("benchkit: %s: %s (%s) and HEAD have no common ancestor (%s): name the branch this one was made from",
-		what, rev, short(commit), gitMessage(err, out))
+		what, rev, Short(commit), gitMessage(err, out))
 }
 
 // shallowNote says, for an unknown revision, that the clone is shallow:
@@ -87,11 +87,11 @@ func shallowNote(shallow bool) string {
 func (r repo) export(commit, dst, index string, timeout time.Duration) error {
 	env := []string{"GIT_INDEX_FILE=" + index}
 	if out, err := r.run(timeout, env, "read-tree", commit); err != nil {
-		return fmt.Errorf("git read-tree %s: %s", short(commit), gitMessage(err, out))
+		return fmt.Errorf("git read-tree %s: %s", Short(commit), gitMessage(err, out))
 	}
 	prefix := filepath.ToSlash(dst) + "/"
 	if out, err := r.run(timeout, env, "checkout-index", "--all", "--force", "--prefix="+prefix); err != nil {
-		return fmt.Errorf("git checkout-index of %s into %s: %s", short(commit), dst, gitMessage(err, out))
+		return fmt.Errorf("git checkout-index of %s into %s: %s", Short(commit), dst, gitMessage(err, out))
 	}
 	return nil
 }
@@ -123,8 +123,8 @@ func gitMessage(err error, out string) string {
 	return fmt.Sprint(err)
 }
 
-// short is the first 12 digits of a commit hash.
-func short(commit string) string {
+// Short is the first 12 digits of a commit hash, as messages show it.
+func Short(commit string) string {
 	if len(commit) > 12 {
 		return commit[:12]
 	}

@@ -43,7 +43,7 @@ func (p *printer) against(a *against.Result) {
 func againstTitle(a *against.Result) string {
 	base := a.BaseName()
 	if r := a.BaseRev; r != nil {
-		base += " (merge base " + shortHash(r.Commit) + ")"
+		base += " (merge base " + r.ShortCommit() + ")"
 	}
 	return fmt.Sprintf("against %s · -bench=%s · base, new and base again (the A/A control) · %s%% intervals",
 		base, a.Pattern, fmtNum(a.Confidence*100))
@@ -81,14 +81,6 @@ func setFlags(flags []string) []string {
 		}
 	}
 	return out
-}
-
-// shortHash is the first 12 digits of a commit hash.
-func shortHash(c string) string {
-	if len(c) > 12 {
-		return c[:12]
-	}
-	return c
 }
 
 // againstNotes are the lines after the cross-build table: why a benchmark

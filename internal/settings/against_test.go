@@ -1,9 +1,11 @@
 package settings
 
 import (
+	"flag"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestAgainstTarget: the rule that tells a base binary's path from a git
@@ -43,4 +45,11 @@ func TestAgainstOn(t *testing.T) {
 	assert.True(t, Against{Rev: "main"}.On())
 	assert.True(t, Against{Base: "base.test"}.On())
 	assert.NoError(t, Config{Against: Against{Rev: "main", Gate: 5}}.CheckAgainstOnly())
+
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	Register(fs, Defaults())
+	require.NoError(t, fs.Parse([]string{"-benchkit.against=origin/main"}))
+	c, err := Resolve(nil, func(string) string { return "" }, fs)
+	require.NoError(t, err)
+	assert.Equal(t, Against{Rev: "origin/main"}, c.Against)
 }
