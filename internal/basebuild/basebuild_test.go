@@ -264,3 +264,58 @@ func TestPrepareMissing(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"build.lock", "src", "use.lock", "used"}, names, "the files, no binary, nothing half written")
 }
+
+// TestPrepareConcurrent: two runs that ask for the same base at once
+// share it: one builds the binary, the other waits for it and reuses it,
+// both get the same file, and nothing is left half written. A later run
+// reuses it without building.
+func TestPrepareConcurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary; skipped with -short")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	repo := gitRepo(t)
+	runGit(t, repo, "checkout", "-q", "main")
+	pkg := filepath.Join(repo, "p")
+	require.NoError(t, os.MkdirAll(pkg, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(repo, "go.mod"), []byte("module example.com/m\n\ngo 1.26.0\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "p_test.go"), []byte("package p\n\nimport \"testing\"\n\nfunc BenchmarkP(b *testing.B) {\n\tfor b.Loop() {\n\t}\n}\n"), 0o644))
+	runGit(t, repo, "add", "-A")
+	runGit(t, repo, "commit", "-q", "-m", "p")
+	runGit(t, repo, "checkout", "-q", "feature")
+	runGit(t, repo, "merge", "-q", "--no-edit", "main")
+	out, err := exec.Command(goCmd, "env", "GOVERSION").Output()
+	require.NoError(t, err)
+	req := Request{Rev: "main", Dir: pkg, Pkg: "example.com/m/p", GoVersion: strings.TrimSpace(string(out)),
+		Settings: map[string]string{"CGO_ENABLED": "0"}, Timeout: 5 * time.Minute, Cache: t.TempDir()}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GOTOOLCHAIN", "local")
+
+	bases := make([]*Base, 2)
+	errs := make([]error, 2)
+	done := make(chan int)
+	for i := range bases {
+		go func() { bases[i], errs[i] = Prepare(req); done <- i }()
+	}
+	<-done
+	<-done
+	for i, b := range bases {
+		require.NoError(t, errs[i])
+		require.Empty(t, b.Failed, b.Output)
+		defer b.Release()
+	}
+	assert.Equal(t, bases[0].Binary, bases[1].Binary, "one binary for both")
+	assert.NotEqual(t, bases[0].Reused, bases[1].Reused, "one built it, the other reused it")
+	assert.Contains(t, bases[0].Flags, "CGO_ENABLED=0")
+	third, err := Prepare(req)
+	require.NoError(t, err)
+	defer third.Release()
+	assert.True(t, third.Reused)
+	assert.NoError(t, filepath.WalkDir(req.Cache, func(path string, _ os.DirEntry, err error) error {
+		assert.False(t, strings.HasSuffix(path, tempSuffix), "half written: %s", path)
+		return err
+	}))
+}
