@@ -215,7 +215,11 @@ func TestPrepareBadInput(t *testing.T) {
 	shallow := filepath.Join(t.TempDir(), "shallow")
 	runGit(t, repo, "clone", "-q", "--depth=1", "--branch=feature", "file://"+repo, shallow)
 	runGit(t, shallow, "fetch", "-q", "--depth=1", "origin", "main:refs/remotes/origin/main")
-	noGit := t.TempDir() // a PATH without git
+	noGit := t.TempDir()   // a PATH without git
+	onlyGit := t.TempDir() // a PATH with git and no go
+	git, err := exec.LookPath("git")
+	require.NoError(t, err)
+	require.NoError(t, os.Symlink(git, filepath.Join(onlyGit, filepath.Base(git))))
 	for _, tc := range []struct {
 		name, dir, rev, path string
 		want                 []string
@@ -225,6 +229,7 @@ func TestPrepareBadInput(t *testing.T) {
 		{"option", repo, "--all", "", []string{"is not a revision"}},
 		{"shallow", shallow, "origin/main", "", []string{"this clone is shallow and does not hold the merge base", "fetch-depth: 0", "git fetch --unshallow"}},
 		{"no git", repo, "main", noGit, []string{"no git command on PATH", "install git"}},
+		{"no go", repo, "main", onlyGit, []string{"needs the go command to build the base, and there is none on PATH", "add the go that built this binary (go1.26.8) to PATH"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.path != "" {
