@@ -36,10 +36,11 @@ type step struct {
 	// Stop/Start) leaves only testing's own StopTimer there.
 	Tail      time.Duration
 	TailKnown bool
-	// CPU is the CPU time of the thread that ran the benchmark during the
-	// step (of both threads, when its goroutine moved), CPUKnown false
-	// where it cannot be read (outside Linux). Unlike the wall time it
-	// does not grow with the machine's load.
+	// CPU is the process's CPU time during the step, all threads
+	// together, CPUKnown false where it cannot be read (outside Linux).
+	// Unlike the wall time it does not grow with the machine's load, and
+	// unlike one thread's it does not depend on which threads the
+	// benchmark's goroutine ran on.
 	CPU      time.Duration
 	CPUKnown bool
 }
@@ -80,10 +81,10 @@ func (s step) lastChance() bool {
 // only suspect: the next step decides.
 func (s step) dominant() bool { return 2*s.idle() >= s.Wall-s.Wait }
 
-// idleCPU is the benchmark thread's CPU time beyond the timed time: CPU
-// the benchmark's own code spent untimed, however long it waited for a
-// CPU (the timed time, wall clock, is at least the CPU inside it). 0 when
-// unknown.
+// idleCPU is the process's CPU time beyond the timed time: at least the
+// CPU the benchmark's own code spent untimed when it runs on one thread,
+// however long it waited for a CPU (the timed time, wall clock, is at
+// least the CPU one thread spends inside it). 0 when unknown.
 func (s step) idleCPU() time.Duration {
 	if !s.CPUKnown {
 		return 0
@@ -148,10 +149,10 @@ const (
 //
 // The untimed time is judged three ways: net of both the thread's
 // run-queue wait and the stop-the-world pauses (step.idle), which must be
-// ≥ 100 µs for timerStopped; as the benchmark thread's CPU time beyond the
-// timed time (step.idleCPU), which must be ≥ 100 µs and at least half its
-// CPU time for timerStopped, whatever the load (a thread that waits for a
-// CPU is not charged CPU); and net of only the larger of wait and pauses
+// ≥ 100 µs for timerStopped; as the process's CPU time beyond the timed
+// time (step.idleCPU), which must be ≥ 100 µs and at least half its CPU
+// time for timerStopped, whatever the load (a thread that waits for a CPU
+// is not charged CPU); and net of only the larger of wait and pauses
 // (step.idleHi), which must be ≥ 50 µs for timerSuspect: the load could
 // explain it. A step
 // whose wait is unknown is at most suspect, and so is one where the
