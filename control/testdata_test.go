@@ -68,7 +68,9 @@ func TestTestdataBench(t *testing.T) {
 		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=6"}, "-test.run=^$", "-test.bench=^BenchmarkGateInForks$", "-test.benchtime=600x")
 		out := r.Combined()
 		assert.NotContains(t, out, "fork 1 of 6", "no fork fails on the gate")
-		assert.Contains(t, out, "over 6 forks, t-interval over the forks", "decided on the combined forks")
+		// A fork whose warm-up does not fit its share under heavy load is
+		// left out (with a warning): the others are combined.
+		assert.Regexp(t, `over [2-6] forks, t-interval over the forks`, out, "decided on the combined forks")
 		if strings.Contains(out, "new: gate not applied:") {
 			// Under heavy load (two busy loops on two CPUs beside other
 			// tests) one fork can read identical code 2× apart; the
