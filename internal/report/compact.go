@@ -50,7 +50,8 @@ func (p *printer) compact(in Input, a Analysis) {
 }
 
 // headerLine is the compact report's first line: the package (and the
-// base of a cross-build comparison), the Go version, the CPU and how
+// base of a cross-build comparison: the binary's path, or the revision
+// and its merge base with HEAD), the Go version, the CPU and how
 // many, the load unless a warning names it, and the environment's
 // warnings in a few words, worst first. A fact not known is left out.
 // When the line would be wider than cols (> 0), the warnings after the
@@ -67,8 +68,12 @@ func headerLine(in Input, cols int) string {
 	if in.Package != "" {
 		parts = append(parts, in.Package)
 	}
-	if in.Against != nil {
-		parts = append(parts, "against "+in.Against.Base.Path)
+	if a := in.Against; a != nil {
+		base := "against " + a.BaseName()
+		if r := a.BaseRev; r != nil && r.Commit != "" {
+			base += " (merge base " + r.ShortCommit() + ")"
+		}
+		parts = append(parts, base)
 	}
 	if goVersion, _, _ := strings.Cut(facts["go"], " "); goVersion != "" {
 		parts = append(parts, goVersion)

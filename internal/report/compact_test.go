@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
 )
@@ -38,6 +39,8 @@ func TestHeaderLine(t *testing.T) {
 
 	a := againstInput()
 	assert.Equal(t, "example.com/p · against base.test", headerLine(a, LineWidth))
+	a.Against.BaseRev = &against.Revision{Rev: "origin/main", Commit: "0123456789abcdef0123456789abcdef01234567"}
+	assert.Equal(t, "example.com/p · against origin/main (merge base 0123456789ab)", headerLine(a, LineWidth))
 }
 
 // TestCompactIsShort: the compact report of a package of five benchmarks
