@@ -167,7 +167,7 @@ func TestAgainstMediansDisagree(t *testing.T) {
 		assert.NotContains(t, text, "· †", "%s: no legend line away from the row", form)
 	}
 	page := renderHTML(t, in)
-	assert.Regexp(t, `<td>-5\.14% †</td>.*</tr>\n<tr class="row-note"><td colspan="12">† new/op 4\.99% above base/op, Δ -5\.14%: `, page,
+	assert.Regexp(t, `<td>-5\.14% †</td>.*</tr>\n<tr class="row-note"><td colspan="9">† new/op 4\.99% above base/op, Δ -5\.14%: `, page,
 		"the page's row is followed by its explanation, across the table")
 	a.Benches[0].Mode = against.ModeLockstep
 	assert.Contains(t, renderFlat(t, in), "† new/op 4.99% above base/op, Δ -5.14%: Δ pairs the sides run by run in each triple; each /op pools all triples")

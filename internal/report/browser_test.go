@@ -102,3 +102,61 @@ func TestHTMLInBrowser(t *testing.T) {
 	}
 	assert.Empty(t, res.Empty, "plots with no size or nothing drawn")
 }
+
+// layoutPage loads report.html in a frame 1200 CSS pixels wide and writes
+// into #result, as JSON: the frame's width, the page's scroll width, the
+// right edge of the rightmost verdict cell, and the narrowest forest
+// row as drawn.
+const layoutPage = `<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>layout</title></head><body style="margin:0">
+<iframe id="report" src="report.html" width="1200" height="900" style="border:0"></iframe>
+<pre id="result">not loaded</pre>
+<script>
+window.addEventListener("load", function () {
+  var out = {verdictRight: 0, forestWidth: 1e9, verdicts: 0};
+  try {
+    var w = document.getElementById("report").contentWindow, d = w.document;
+    out.width = d.documentElement.clientWidth;
+    out.scrollWidth = d.documentElement.scrollWidth;
+    d.querySelectorAll("td.verdict").forEach(function (e) {
+      out.verdicts++;
+      out.verdictRight = Math.max(out.verdictRight, e.getBoundingClientRect().right);
+    });
+    d.querySelectorAll("svg.forest-row").forEach(function (e) {
+      out.forestWidth = Math.min(out.forestWidth, e.getBoundingClientRect().width);
+    });
+  } catch (e) { out.error = String(e); }
+  document.getElementById("result").textContent = JSON.stringify(out);
+});
+</script></body></html>
+`
+
+// TestHTMLAgainstLayout loads the page of a cross-build comparison of
+// two benchmarks with long names in headless Chromium, 1200 CSS pixels
+// wide: the page does not scroll sideways, every verdict cell is on
+// screen, and the forest plot is drawn at its full width. It skips where
+// no chromium is on PATH.
+func TestHTMLAgainstLayout(t *testing.T) {
+	exe := browser.Find()
+	if exe == "" {
+		t.Skipf("no %s on PATH: the page's layout was not checked (apt-get install chromium)", strings.Join(browser.Names, ", "))
+	}
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "report.html"), []byte(renderHTML(t, twoBenchAgainst())), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "layout.html"), []byte(layoutPage), 0o644))
+	p, err := browser.Load(context.Background(), exe, "file://"+filepath.Join(dir, "layout.html"))
+	require.NoError(t, err)
+	m := regexp.MustCompile(`(?s)<pre id="result">(.*?)</pre>`).FindStringSubmatch(p.DOM)
+	require.NotNil(t, m, "the layout page's result:\n%s", p.DOM)
+	var res struct {
+		Width, ScrollWidth, VerdictRight, ForestWidth float64
+		Verdicts                                      int
+		Error                                         string
+	}
+	require.NoError(t, json.Unmarshal([]byte(html.UnescapeString(m[1])), &res), m[1])
+	require.Empty(t, res.Error)
+	assert.Equal(t, 2, res.Verdicts)
+	assert.LessOrEqual(t, res.ScrollWidth, res.Width, "no sideways scrolling")
+	assert.LessOrEqual(t, res.VerdictRight, res.Width, "the verdicts are on screen")
+	assert.GreaterOrEqual(t, res.ForestWidth, float64(forestW), "the forest plot at its full width")
+}

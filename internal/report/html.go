@@ -56,12 +56,16 @@ func HTMLAnalysis(w io.Writer, in Input, a Analysis) error {
 
 // page is what the HTML template shows.
 type page struct {
-	CSS          template.CSS
-	Schema       string
-	Package      string
-	Title, Meta  string
-	Failures     []string
+	CSS         template.CSS
+	Schema      string
+	Package     string
+	Title, Meta string
+	Failures    []string
+	// Benchmarks is the section of this process's benchmarks, left out
+	// (NoBenchmarks) when a cross-build comparison measured everything
+	// in child processes.
 	Benchmarks   benchSection
+	NoBenchmarks bool
 	CompareTitle string
 	Comparisons  []comparisonView
 	Against      *againstView
@@ -87,6 +91,7 @@ func pageOf(in Input, a Analysis) page {
 		CompareTitle: comparisonsTitle, Against: againstViewOf(in.Against),
 		Findings: allFindings(a.Rows, virtualised), Facts: in.Facts, Warmup: warmupLines(in.Warmup, in.Against != nil),
 	}
+	p.NoBenchmarks = in.Against != nil && len(p.Benchmarks.Rows) == 0
 	for _, wn := range in.Warnings {
 		p.EnvWarnings = append(p.EnvWarnings, wn.Key+": "+wn.Message)
 	}
@@ -253,8 +258,25 @@ type comparisonView struct {
 type forestView struct {
 	Cells   []string
 	Plot    template.HTML
-	Verdict string
+	Verdict verdictView
 	Class   string
+}
+
+// verdictView is a verdict cell: Short, the verdict with the first
+// clause of why (as the compact text report has it), and Detail, the
+// whole reason, which the page folds under it; "" when Short says it
+// all.
+type verdictView struct {
+	Short, Detail string
+}
+
+// verdictViewOf is the cell of a verdict shown as short, whose whole
+// text is full.
+func verdictViewOf(short, full string) verdictView {
+	if full == short {
+		return verdictView{Short: short}
+	}
+	return verdictView{Short: short, Detail: full}
 }
 
 // comparisonViewOf builds c's view: each candidate's mark is drawn over
@@ -273,8 +295,14 @@ func comparisonViewOf(id string, c ComparisonRow) comparisonView {
 	}
 	sc := forestScale(marks)
 	v.Axis = forestAxis(sc)
-	for i, row := range comparisonRows(c) {
-		v.Rows = append(v.Rows, forestViewOf(row, forestRow(sc, marks[i]), ests[i].Verdict))
+	rows := comparisonRows(c)
+	short := make([][]string, len(rows))
+	for i, row := range rows {
+		short[i] = slices.Clone(row)
+	}
+	short = compactComparisonRows(c, short)
+	for i, row := range rows {
+		v.Rows = append(v.Rows, forestViewOf(row, short[i][len(row)-1], forestRow(sc, marks[i]), ests[i].Verdict))
 	}
 	if c.Dropped > 0 {
 		v.Dropped = comparisonsDropped(c)
@@ -285,14 +313,14 @@ func comparisonViewOf(id string, c ComparisonRow) comparisonView {
 
 // forestViewOf splits an [estimateRow] into the forest table's cells
 // (name, time, Δ, interval, the forks' range or ""), its plot and the
-// verdict.
-func forestViewOf(row []string, plot template.HTML, v verdict.Verdict) forestView {
+// verdict, shown as short with the row's whole reason folded.
+func forestViewOf(row []string, short string, plot template.HTML, v verdict.Verdict) forestView {
 	cells := append([]string{}, row[:4]...)
 	forks := ""
 	if len(row) == 6 {
 		forks = row[4]
 	}
-	return forestView{Cells: append(cells, forks), Plot: plot, Verdict: row[len(row)-1], Class: verdictClass(v)}
+	return forestView{Cells: append(cells, forks), Plot: plot, Verdict: verdictViewOf(short, row[len(row)-1]), Class: verdictClass(v)}
 }
 
 // compareRounds draws, per round, the control's and each candidate's
@@ -306,16 +334,7 @@ func compareRounds(c ComparisonRow) (template.HTML, []legendItem) {
 		ss = append(ss, series{e.Name + "/" + c.Baseline + " − 1", seriesClass(i), ratiosPct(c.RoundNs[2+i], c.RoundNs[0])})
 	}
 	label := fmt.Sprintf("%s: each round's time over the baseline's, in percent", comparisonName(c))
-	return roundsPlot(label, ss, c.Negligible), roundsLegend(ss, c.Negligible)
-}
-
-// roundsLegend explains a [roundsPlot] of ss.
-func roundsLegend(ss []series, eps float64) []legendItem {
-	var items []legendItem
-	for _, sr := range ss {
-		items = append(items, legendItem{"key pt " + sr.class, sr.name + " (dashed: the median)"})
-	}
-	return append(items, legendItem{"key eps", fmt.Sprintf("±ε = ±%s%%: negligible", fmtNum(eps))})
+	return roundsPlot(label, "rounds in order", ss, c.Negligible)
 }
 
 // againstView is the cross-build comparison: how it ran, the binaries, a
@@ -336,12 +355,14 @@ type againstView struct {
 }
 
 // againstRowView is one benchmark's row: the cells before the plot
-// (name, medians, Δ, interval), the plot, and the cells after it; Note
+// (name, medians, Δ, interval), the plot, and the cells after it; Name
+// is the first cell's text, which may break after each "/"; Note
 // explains a Δ marked [DisagreeMark], in a row under it of Cols cells.
 type againstRowView struct {
+	Name          template.HTML
 	Before, After []string
 	Plot          template.HTML
-	Verdict       string
+	Verdict       verdictView
 	Class, Detail string
 	Note          string
 	Cols          int
@@ -364,9 +385,10 @@ type againstDetail struct {
 	AllocsNote        string
 }
 
-// againstPlotAt is where the forest plot sits among the against cells:
-// after the interval.
-const againstPlotAt = 6
+// againstPlotAt is where the forest plot sits among the cells of the
+// compact cross-build table ([compactAgainstHeader]): after the
+// interval.
+const againstPlotAt = 5
 
 // againstViewOf builds the view of a, or nil.
 func againstViewOf(a *against.Result) *againstView {
@@ -388,35 +410,52 @@ func againstViewOf(a *against.Result) *againstView {
 	}
 	sc := forestScale(marks)
 	counted := instrCounted(a)
-	head := againstHeader(counted)
+	head := compactAgainstHeader(counted)
 	v.Axis, v.Header = forestAxis(sc), [2][]string{head[:againstPlotAt], head[againstPlotAt:]}
 	for i, b := range a.Benches {
 		c := againstCellsOf(b, counted)
-		cells := c.full()
+		cells := c.compact(compactOutcome(b.NewEst, a.Negligible))
 		d := againstDetailOf(fmt.Sprintf("against-%d", i+1), b, a.Negligible)
 		v.Details = append(v.Details, d)
-		v.Rows = append(v.Rows, againstRowView{Before: cells[:againstPlotAt], After: cells[againstPlotAt : len(cells)-1], Verdict: cells[len(cells)-1], Plot: forestRow(sc, marks[i]),
+		v.Rows = append(v.Rows, againstRowView{Name: breakable(b.Name), Before: cells[:againstPlotAt], After: cells[againstPlotAt : len(cells)-1],
+			Verdict: verdictViewOf(cells[len(cells)-1], c.verdict), Plot: forestRow(sc, marks[i]),
 			Class: verdictClass(b.NewEst.Verdict), Detail: d.ID, Note: c.note, Cols: len(cells) + 1})
 	}
 	v.Legend, v.Open = againstLegend(a), len(v.Details) <= MaxOpenDetails
 	return v
 }
 
-// againstDetailOf draws b's rounds and allocs/op.
+// breakable is name as HTML text that may break after each "/", where a
+// sub-benchmark's name has its parts.
+func breakable(name string) template.HTML {
+	return template.HTML(strings.ReplaceAll(esc(name), "/", "/<wbr>"))
+}
+
+// againstDetailOf draws b's rounds (its runs, in lockstep) and, when
+// they change, its allocs/op; its summary adds the mode and the
+// control's Δ, which the table leaves out.
 func againstDetailOf(id string, b against.Bench, eps float64) againstDetail {
 	d := againstDetail{ID: id, Name: b.Name, Class: verdictClass(b.NewEst.Verdict),
-		Summary: fmt.Sprintf("Δ %s %s · %s", textfmt.Pct(b.NewEst.DeltaPct), textfmt.Interval(b.NewEst.LoPct, b.NewEst.HiPct), b.NewEst.Verdict)}
+		Summary: fmt.Sprintf("Δ %s %s · %s · %s · control Δ %s", textfmt.Pct(b.NewEst.DeltaPct), textfmt.Interval(b.NewEst.LoPct, b.NewEst.HiPct),
+			b.NewEst.Verdict, dash(b.Mode), textfmt.Pct(b.ControlEst.DeltaPct))}
 	ss := []series{
 		{"new/base − 1", "s0", ratiosPct(b.New.NsPerOp, b.Base.NsPerOp)},
 		{"control/base − 1 (base again)", "control", ratiosPct(b.Control.NsPerOp, b.Base.NsPerOp)},
 	}
 	if seriesLen(ss) > 0 {
-		d.Rounds = roundsPlot(b.Name+": each round's time over the base's, in percent", ss, eps)
-		d.RoundsLegend = roundsLegend(ss, eps)
+		label, what := b.Name+": each round's time over the base's, in percent", "rounds in order"
+		if b.Mode == against.ModeLockstep {
+			label, what = b.Name+": each run's time over the base's run beside it, in percent", "runs in order, triple after triple"
+		}
+		d.Rounds, d.RoundsLegend = roundsPlot(label, what, ss, eps)
 	}
 	counts := []series{{"base", "base", b.Base.AllocsPerOp}, {"new", "s0", b.New.AllocsPerOp}, {"control", "control", b.Control.AllocsPerOp}}
-	if !hasFinite(b.Base.AllocsPerOp) && !hasFinite(b.New.AllocsPerOp) {
+	switch {
+	case !hasFinite(b.Base.AllocsPerOp) && !hasFinite(b.New.AllocsPerOp):
 		d.AllocsNote = "allocs/op: go test printed none (run with -benchmem, or call b.ReportAllocs)"
+		return d
+	case constantSeries(counts):
+		d.AllocsNote = "allocs/op " + countCell(b.Allocs) + " in every round of both builds (not plotted), B/op " + countCell(b.Bytes)
 		return d
 	}
 	d.Allocs = countsPlot(b.Name+": allocs/op per round", counts)

@@ -16,7 +16,7 @@ import (
 
 // Sizes, in pixels, of a forest plot's row and axis.
 const (
-	forestW     = 260
+	forestW     = 320
 	forestRowH  = 22
 	forestAxisH = 24
 	forestPad   = 18
@@ -347,20 +347,44 @@ func seriesScales(ss []series, frac float64, extra ...float64) (x, y scale, n in
 	return indexScale(n), scale{lo, hi, plotH - plotBottom, plotTop}, n
 }
 
-// roundsPlot draws, per round, each series' Δ in percent (a ratio to the
-// base minus 1) as a dot, and its median as a dashed line, over the ±ε
-// band and the zero line.
-func roundsPlot(label string, ss []series, eps float64) template.HTML {
-	x, y, n := seriesScales(ss, 0.08, 0, -eps, eps)
+// roundsPlot draws, per round (or run: what names them under the x
+// axis), each series' Δ in percent (a ratio to the base minus 1) as a dot, and its median as a dashed line, over the ±ε
+// band and the zero line, and returns it with its legend. The axis spans
+// the bulk of the points ([bulkSpan]) with 0, ±ε and the medians; a
+// point beyond it is drawn as a triangle at the edge it passed, and the
+// legend counts them.
+func roundsPlot(label, what string, ss []series, eps float64) (template.HTML, []legendItem) {
+	var all []float64
+	extra := []float64{0, -eps, eps}
+	for _, sr := range ss {
+		all = append(all, sr.ys...)
+		if m, ok := stats.Median(finiteSlice(sr.ys)); ok {
+			extra = append(extra, m)
+		}
+	}
+	lo, hi, _ := bulkSpan(all)
+	lo, hi, _ = span(append(extra, lo, hi)...)
+	lo, hi = padded(lo, hi, 0.08, 1)
+	x, y, n := indexScale(seriesLen(ss)), scale{lo, hi, plotH - plotBottom, plotTop}, seriesLen(ss)
 	s := newSVG("rounds", label, plotW, plotH)
 	s.rect("eps", plotLeft, y.at(eps), plotW-plotRight-plotLeft, y.at(-eps)-y.at(eps), fmt.Sprintf("±ε: changes within ±%s%% are negligible", fmtNum(eps)))
-	valueFrame(s, y, niceTicks(y.d0, y.d1, 4), pctTick, n, "rounds in order")
+	valueFrame(s, y, niceTicks(y.d0, y.d1, 4), pctTick, n, what)
 	s.line("zero", plotLeft, y.at(0), plotW-plotRight, y.at(0))
+	clipped := 0
+	var tri string
 	for _, sr := range ss {
 		var pts [][2]float64
 		for i, v := range sr.ys {
-			if finite(v) {
-				pts = append(pts, [2]float64{x.at(float64(i)), y.at(v)})
+			switch px := x.at(float64(i)); {
+			case !finite(v):
+			case v > y.d1:
+				tri += "M" + coord(px) + " " + coord(y.at(y.d1)) + "l-4 7h8z"
+				clipped++
+			case v < y.d0:
+				tri += "M" + coord(px) + " " + coord(y.at(y.d0)) + "l-4 -7h8z"
+				clipped++
+			default:
+				pts = append(pts, [2]float64{px, y.at(v)})
 			}
 		}
 		if m, ok := stats.Median(finiteSlice(sr.ys)); ok {
@@ -368,7 +392,52 @@ func roundsPlot(label string, ss []series, eps float64) template.HTML {
 		}
 		s.dots("pt "+sr.class, pts)
 	}
-	return s.done()
+	s.path("clip", tri)
+	var items []legendItem
+	for _, sr := range ss {
+		items = append(items, legendItem{"key pt " + sr.class, sr.name + " (dashed: the median)"})
+	}
+	items = append(items, legendItem{"key eps", fmt.Sprintf("±ε = ±%s%%: negligible", fmtNum(eps))})
+	if clipped > 0 {
+		items = append(items, legendItem{"key clip", fmt.Sprintf("%s beyond the scale, which spans the bulk of the points (%s … %s), drawn at its edge",
+			textfmt.Plural(clipped, "point"), textfmt.Pct(y.d0), textfmt.Pct(y.d1))})
+
+	}
+	return s.done(), items
+}
+
+// bulkSpan returns the range a scatter of xs is scaled to: from the
+// smallest to the largest finite value within Tukey's severe fences,
+// Q1 − 3·IQR and Q3 + 3·IQR, which the bulk of any unimodal sample lies
+// well inside, so that a few far points do not flatten it. With fewer
+// than 8 finite values, or quartiles that coincide (IQR 0: no spread to
+// judge by), it is their whole span. ok is false when xs holds no
+// finite value.
+func bulkSpan(xs []float64) (lo, hi float64, ok bool) {
+	fs := finiteSlice(xs)
+	lo, hi, ok = span(fs...)
+	o, tukey := stats.Tukey(fs)
+	if !ok || len(fs) < 8 || !tukey || o.IQR <= 0 {
+		return lo, hi, ok
+	}
+	inLo, inHi := math.Inf(1), math.Inf(-1)
+	for _, v := range fs {
+		if v >= o.Q1-3*o.IQR && v <= o.Q3+3*o.IQR {
+			inLo, inHi = math.Min(inLo, v), math.Max(inHi, v)
+		}
+	}
+	return inLo, inHi, true
+}
+
+// constantSeries reports whether every finite value of ss is the same
+// (or there is none): a plot of them would be one flat line.
+func constantSeries(ss []series) bool {
+	var all []float64
+	for _, sr := range ss {
+		all = append(all, sr.ys...)
+	}
+	lo, hi, ok := span(all...)
+	return !ok || lo == hi
 }
 
 // countsPlot draws per-op counts (allocs/op) per round, one line with
