@@ -209,8 +209,8 @@ func parentsCompact(rows []Row) []string {
 }
 
 // contentionCompact is the one line for every row under contention, ""
-// when there is none: how many, the range of their wait%, the worst, and
-// the fix.
+// when there is none: which one, or how many and the range of their
+// wait% (the table has each one's), and the fix.
 func contentionCompact(rows []Row) string {
 	var hit []Row
 	for _, r := range rows {
@@ -225,8 +225,8 @@ func contentionCompact(rows []Row) string {
 	if len(hit) == 1 {
 		return fmt.Sprintf("%s: contention, wait%% %s: %s", hit[0].Display, pctCell(hit[0].WaitPct), why)
 	}
-	lo, hi, top := extremes(hit, func(r Row) float64 { return r.WaitPct })
-	return fmt.Sprintf("contention in %d benchmarks, wait%% %s–%s (worst %s): %s", len(hit), pctCell(lo), pctCell(hi), top[0].Display, why)
+	lo, hi, _ := extremes(hit, func(r Row) float64 { return r.WaitPct })
+	return fmt.Sprintf("contention in %d benchmarks, wait%% %s–%s: %s", len(hit), pctCell(lo), pctCell(hi), why)
 }
 
 // driftCompact is the one line for every row whose level drifted, ""

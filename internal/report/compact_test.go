@@ -93,7 +93,7 @@ func TestCompactFindings(t *testing.T) {
 	assert.Equal(t, []string{
 		"A-2: allocs (in 6 runs): 1.00 allocs/op, but ExpectAllocs(0) declared none",
 		"A-2: run 1 measured by testing at GOMAXPROCS=1, not this row's -cpu value (golang/go#49980). Fix: -count=2 or more, and read the runs after the first",
-		"contention in 2 benchmarks, wait% 30.0–40.0 (worst B-2): other processes took the CPUs. Fix: stop other work (go test -p 1) or pin the benchmark (taskset)",
+		"contention in 2 benchmarks, wait% 30.0–40.0: other processes took the CPUs. Fix: stop other work (go test -p 1) or pin the benchmark (taskset)",
 		"no spread known for C-2 (one run each): -count=10, or benchkit.Loop with a -benchtime above 1x, measures it",
 	}, got)
 }
