@@ -54,6 +54,7 @@ import (
 //	-benchkit.gate.instructions=pct  BENCHKIT_GATE_INSTRUCTIONS  -                  0 (no gate)
 //	-benchkit.progress=on|off        BENCHKIT_PROGRESS           -                  on
 //	-benchkit.count=kind             BENCHKIT_COUNT              -                  off (or instructions)
+//	-benchkit.shard=K/N              BENCHKIT_SHARD              -                  "" (every selected benchmark)
 //
 // -benchkit.forks and -benchkit.metrics work without Main too. The files
 // are described in docs/report.md, -benchkit.against and the five settings

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/count"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
 	"time"
 
@@ -51,6 +52,22 @@ type JSONDropped struct {
 type JSONSettings struct {
 	DeltaPct float64 `json:"delta_pct"`
 	Strict   bool    `json:"strict"`
+	// Shard is -benchkit.shard, null when the run measured every selected
+	// benchmark.
+	Shard *JSONShard `json:"shard"`
+}
+
+// JSONShard is "settings.shard": shard k of n (1 ≤ k ≤ n).
+type JSONShard struct {
+	K int `json:"k"`
+	N int `json:"n"`
+}
+
+func jsonShardOf(s settings.Shard) *JSONShard {
+	if !s.Set() {
+		return nil
+	}
+	return &JSONShard{K: s.K, N: s.N}
 }
 
 // JSONEnvironment is the report's "environment" object: the facts and
@@ -390,7 +407,7 @@ func jsonReportOf(in Input, a Analysis) JSONReport {
 		Package:     in.Package,
 		GOOS:        in.GOOS,
 		GOARCH:      in.GOARCH,
-		Settings:    JSONSettings{DeltaPct: in.Settings.delta(), Strict: in.Settings.Strict},
+		Settings:    JSONSettings{DeltaPct: in.Settings.delta(), Strict: in.Settings.Strict, Shard: jsonShardOf(in.Settings.Shard)},
 		Environment: JSONEnvironment{Facts: []JSONFact{}, Warnings: []JSONWarning{}},
 		Benchmarks:  []JSONBenchmark{},
 		Comparisons: []JSONComparison{},

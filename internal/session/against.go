@@ -12,6 +12,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
 // againstRun is Main under -benchkit.against: it checks the input (exit
@@ -33,6 +34,15 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		return 2
 	}
 	defer p.Close()
+	shardNote, kept := "", 0
+	if cfg.Shard.Set() {
+		var of int
+		if kept, of, err = p.Shard(cfg.Shard, testingb.BenchmarkNames(m)); err != nil {
+			fmt.Fprintln(d.stderr, err)
+			return 2
+		}
+		shardNote = shardLine(cfg.Shard, d.pkg, kept, of)
+	}
 	dir, remove, err := child.TempDir("benchkit-against-")
 	if err != nil {
 		fmt.Fprintf(d.stderr, "benchkit: -benchkit.against: %v (checked before the run: nothing ran)\n", err)
@@ -47,6 +57,10 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
 		return code
 	}
+	if cfg.Shard.Set() && kept == 0 {
+		note(cfg, d, shardNote) // nothing to measure here: no report, no files
+		return 0
+	}
 	var progress func(against.Progress)
 	if !cfg.NoProgress {
 		progress = progressLines(d.stderr, ProgressEvery)
@@ -59,6 +73,7 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 	in := input(cfg, d, snap, nil)
 	in.Against = &a
 	an := report.Analyze(in)
+	note(cfg, d, shardNote)
 	failed := output(cfg, d, in, an)
 	if d.getenv("GITHUB_ACTIONS") == "true" {
 		report.Annotations(d.stdout, in, an)

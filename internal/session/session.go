@@ -119,6 +119,11 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	if cfg.Against.Base != "" {
 		return againstRun(m, cfg, d)
 	}
+	shardNote, err := shardPlain(cfg, d, m)
+	if err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
+	}
 	var start time.Time
 	if d.now != nil {
 		start = d.now()
@@ -134,6 +139,7 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	}
 	in.Meta = meta(d, start, snap)
 	a := report.Analyze(in)
+	note(cfg, d, shardNote)
 	if output(cfg, d, in, a) && code == 0 {
 		code = 1
 	}
@@ -186,7 +192,7 @@ func input(cfg settings.Config, d Deps, snap env.Snapshot, wu *report.Warmup) re
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
 		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
-		Settings: report.Settings{DeltaPct: cfg.Delta, Strict: cfg.Strict},
+		Settings: report.Settings{DeltaPct: cfg.Delta, Strict: cfg.Strict, Shard: cfg.Shard},
 	}
 	if d.cpu != nil {
 		in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON

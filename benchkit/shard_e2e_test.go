@@ -1,0 +1,52 @@
+package benchkit_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/benchkit/go-benchkit/internal/testbin"
+)
+
+// procsSuffix is the -P suffix go test prints after a benchmark's name.
+var procsSuffix = regexp.MustCompile(`-\d+$`)
+
+// TestShardAgainstE2E: -benchkit.against sharded in two: each shard
+// compares its share in both builds, and the two shards' JSON reports
+// together hold every selected benchmark once, the ones found in one
+// build only included (the base's are listed from the base).
+func TestShardAgainstE2E(t *testing.T) {
+	base := testbin.BuildAs(t, "./testdata/against", "base")
+	cand := testbin.BuildAs(t, "./testdata/against", "new", "-tags=against_new")
+	dir := t.TempDir()
+	var got []string
+	for k := 1; k <= 2; k++ {
+		jsonPath := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
+		run := testbin.Run(t, cand, "", 5*time.Minute, nil,
+			"-test.run=^$", "-test.bench=^Benchmark(Same|Classic|Work|OnlyBase|OnlyNew)$", "-test.benchtime=5ms",
+			"-benchkit.against="+base, "-benchkit.pairing=rounds", "-benchkit.rounds=2",
+			fmt.Sprintf("-benchkit.shard=%d/2", k), "-benchkit.json="+jsonPath)
+		require.Equal(t, 0, run.Code, run.Combined())
+		againstCheckParses(t, run.Stdout)
+		if strings.Contains(run.Stdout, "none of the 5 top-level benchmarks") {
+			continue // this shard holds nothing here: no report, no file
+		}
+		rep := readAgainstJSON(t, jsonPath)
+		require.NotNil(t, rep.Against)
+		for _, b := range rep.Against.Benchmarks {
+			got = append(got, procsSuffix.ReplaceAllString(b.Name, ""))
+		}
+		for _, name := range append(slices.Clone(rep.Against.OnlyBase), rep.Against.OnlyNew...) {
+			got = append(got, procsSuffix.ReplaceAllString(name, ""))
+		}
+	}
+	slices.Sort(got)
+	assert.Equal(t, []string{"Classic", "OnlyBase", "OnlyNew", "Same", "Work"}, got)
+}
