@@ -55,10 +55,13 @@ import (
 //	-benchkit.progress=on|off        BENCHKIT_PROGRESS           -                  on
 //	-benchkit.count=kind             BENCHKIT_COUNT              -                  off (or instructions)
 //	-benchkit.shard=K/N              BENCHKIT_SHARD              -                  "" (every selected benchmark)
+//	-benchkit.summary=path|off       BENCHKIT_SUMMARY            -                  "" (under -benchkit.against in GitHub Actions: $GITHUB_STEP_SUMMARY)
 //
 // -benchkit.forks and -benchkit.metrics work without Main too. The files
 // are described in docs/report.md, -benchkit.against and the five settings
-// after it in docs/ci.md, -benchkit.count in docs/counts.md. A file path
+// after it in docs/ci.md, -benchkit.count in docs/counts.md,
+// -benchkit.shard and -benchkit.summary (each package adds its part to one
+// Markdown file for the run) in docs/ci.md and docs/report.md. A file path
 // is relative to the package directory; one that ends with a separator or
 // names a directory gets a file per package, named after the import path
 // with '/' replaced by '_', for go test ./... (through the environment

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/summary"
 	"github.com/benchkit/go-benchkit/internal/testbin"
 )
 
@@ -21,15 +22,18 @@ var procsSuffix = regexp.MustCompile(`-\d+$`)
 // TestShardAgainstE2E: -benchkit.against sharded in two: each shard
 // compares its share in both builds, and the two shards' JSON reports
 // together hold every selected benchmark once, the ones found in one
-// build only included (the base's are listed from the base).
+// build only included (the base's are listed from the base). In GitHub
+// Actions each shard adds its part to the step summary by default.
 func TestShardAgainstE2E(t *testing.T) {
 	base := testbin.BuildAs(t, "./testdata/against", "base")
 	cand := testbin.BuildAs(t, "./testdata/against", "new", "-tags=against_new")
 	dir := t.TempDir()
+	step := filepath.Join(dir, "step_summary.md")
 	var got []string
+	measured := 0
 	for k := 1; k <= 2; k++ {
 		jsonPath := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
-		run := testbin.Run(t, cand, "", 5*time.Minute, nil,
+		run := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true", "GITHUB_STEP_SUMMARY=" + step},
 			"-test.run=^$", "-test.bench=^Benchmark(Same|Classic|Work|OnlyBase|OnlyNew)$", "-test.benchtime=5ms",
 			"-benchkit.against="+base, "-benchkit.pairing=rounds", "-benchkit.rounds=2",
 			fmt.Sprintf("-benchkit.shard=%d/2", k), "-benchkit.json="+jsonPath)
@@ -38,6 +42,7 @@ func TestShardAgainstE2E(t *testing.T) {
 		if strings.Contains(run.Stdout, "none of the 5 top-level benchmarks") {
 			continue // this shard holds nothing here: no report, no file
 		}
+		measured++
 		rep := readAgainstJSON(t, jsonPath)
 		require.NotNil(t, rep.Against)
 		for _, b := range rep.Against.Benchmarks {
@@ -49,4 +54,13 @@ func TestShardAgainstE2E(t *testing.T) {
 	}
 	slices.Sort(got)
 	assert.Equal(t, []string{"Classic", "OnlyBase", "OnlyNew", "Same", "Work"}, got)
+
+	parts, err := summary.Read(step)
+	require.NoError(t, err)
+	require.Len(t, parts, measured, "a part per shard that measured anything")
+	for _, p := range parts {
+		assert.True(t, p.Against)
+		require.NotNil(t, p.Shard)
+		assert.Equal(t, 2, p.Shard.N)
+	}
 }

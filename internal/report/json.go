@@ -57,17 +57,19 @@ type JSONSettings struct {
 	Shard *JSONShard `json:"shard"`
 }
 
-// JSONShard is "settings.shard": shard k of n (1 ≤ k ≤ n).
+// JSONShard is "settings.shard": shard k of n (1 ≤ k ≤ n) of one run,
+// or, in a report merged from the shards' (k 0), the shards merged.
 type JSONShard struct {
-	K int `json:"k"`
-	N int `json:"n"`
+	K      int   `json:"k"`
+	N      int   `json:"n"`
+	Merged []int `json:"merged"`
 }
 
 func jsonShardOf(s settings.Shard) *JSONShard {
 	if !s.Set() {
 		return nil
 	}
-	return &JSONShard{K: s.K, N: s.N}
+	return &JSONShard{K: s.K, N: s.N, Merged: []int{}}
 }
 
 // JSONEnvironment is the report's "environment" object: the facts and
@@ -359,6 +361,10 @@ func JSON(w io.Writer, in Input) error {
 func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 	return encodeJSON(w, jsonReportOf(in, a))
 }
+
+// JSONReportOf returns the JSON report of in and its analysis a, as
+// [JSONAnalysis] writes it.
+func JSONReportOf(in Input, a Analysis) JSONReport { return jsonReportOf(in, a) }
 
 // encodeJSON writes rep to w as [JSON] does: indented by two spaces, with
 // a final newline.

@@ -112,6 +112,7 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
+	cfg = withDefaults(cfg, d)
 	if err := checkPaths(cfg, d.pkg); err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2
@@ -221,6 +222,9 @@ func output(cfg settings.Config, d Deps, in report.Input, a report.Analysis) (fa
 			failed = true
 		}
 	}
+	if !addSummary(cfg, d, in, a) {
+		failed = true
+	}
 	return failed
 }
 
@@ -277,13 +281,7 @@ func benchRequested(fs *flag.FlagSet) bool {
 // ("example.com/p" → "example.com_p"+ext), so that one setting serves every
 // package of `go test ./...` without each overwriting the last.
 func filePath(path, pkg, ext string) string {
-	dir := strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator))
-	if !dir {
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			dir = true
-		}
-	}
-	if !dir {
+	if !dirForm(path) {
 		return path
 	}
 	name := strings.Map(func(r rune) rune {
@@ -296,6 +294,16 @@ func filePath(path, pkg, ext string) string {
 		name = "benchkit"
 	}
 	return filepath.Join(path, name+ext)
+}
+
+// dirForm reports whether path names a directory: it ends with a path
+// separator or names an existing directory.
+func dirForm(path string) bool {
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator)) {
+		return true
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 func writeFile(d Deps, path string, write func(io.Writer) error) error {

@@ -63,7 +63,15 @@ type Config struct {
 	// Shard is -benchkit.shard: the share of the selected benchmarks
 	// this run measures; the zero value is all of them.
 	Shard Shard
+	// SummaryPath is the Markdown summary's path, "" for the default
+	// (which the session resolves from the environment) and SummaryOff
+	// for none.
+	SummaryPath string
 }
+
+// SummaryOff is the value of -benchkit.summary and BENCHKIT_SUMMARY that
+// writes no summary, not even the default one.
+const SummaryOff = "off"
 
 // Shard is shard K of N (1 ≤ K ≤ N) of a run's benchmarks; the zero
 // value is no sharding.
@@ -231,6 +239,9 @@ var settings = []setting{
 			return err
 		},
 	},
+	pathSetting("benchkit.summary", "BENCHKIT_SUMMARY",
+		"add this package's part to the run's Markdown summary at `path`, or off (default: under -benchkit.against in GitHub Actions, $GITHUB_STEP_SUMMARY)",
+		func(c *Config) *string { return &c.SummaryPath }),
 	choiceSetting("benchkit.count", "BENCHKIT_COUNT",
 		"after the benchmarks, count the instructions per op of each tracked one under valgrind: `instructions` or off (env BENCHKIT_COUNT)",
 		CountOff, CountOff, []string{CountOff, CountInstructions}, "is not a count: use instructions (counted under valgrind, docs/counts.md) or off",

@@ -1,0 +1,56 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/benchkit/go-benchkit/internal/report"
+	"github.com/benchkit/go-benchkit/internal/settings"
+	"github.com/benchkit/go-benchkit/internal/summary"
+)
+
+// summarySetting names the summary's setting in messages.
+const summarySetting = "-benchkit.summary or BENCHKIT_SUMMARY"
+
+// withDefaults fills what the settings leave to the environment: under
+// -benchkit.against in GitHub Actions (GITHUB_ACTIONS=true), the
+// summary goes to $GITHUB_STEP_SUMMARY unless -benchkit.summary says
+// otherwise; -benchkit.summary=off becomes "" (none).
+func withDefaults(cfg settings.Config, d Deps) settings.Config {
+	if cfg.SummaryPath == "" && cfg.Against.Base != "" && d.getenv("GITHUB_ACTIONS") == "true" {
+		cfg.SummaryPath = d.getenv("GITHUB_STEP_SUMMARY")
+	}
+	if cfg.SummaryPath == settings.SummaryOff {
+		cfg.SummaryPath = ""
+	}
+	return cfg
+}
+
+// summaryFile returns the summary's file for the setting's path ("":
+// none): the run's one file, summary.md in a directory.
+func summaryFile(path string) string {
+	if path != "" && dirForm(path) {
+		return filepath.Join(path, "summary.md")
+	}
+	return path
+}
+
+// addSummary adds this package's part to the run's summary
+// (summary.Add), unless the part is empty (no benchmark, no failure). It
+// reports false, with the reason on stderr, when the file could not be
+// written.
+func addSummary(cfg settings.Config, d Deps, in report.Input, a report.Analysis) bool {
+	path := summaryFile(cfg.SummaryPath)
+	if path == "" {
+		return true
+	}
+	part := summary.PartOf(report.JSONReportOf(in, a))
+	if len(part.Entries) == 0 && len(part.Rest) == 0 && len(part.Failures) == 0 {
+		return true
+	}
+	if err := summary.Add(path, part); err != nil {
+		fmt.Fprintf(d.stderr, "benchkit: cannot add to the summary: %v; fix the path given by %s, or turn it off with -benchkit.summary=off\n", err, summarySetting)
+		return false
+	}
+	return true
+}
