@@ -222,7 +222,7 @@ func output(cfg settings.Config, d Deps, in report.Input, a report.Analysis) (fa
 			failed = true
 		}
 	}
-	if !addSummary(cfg, d, in, a) {
+	if !addViews(cfg, d, in, a) {
 		failed = true
 	}
 	return failed

@@ -2,6 +2,7 @@ package session
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/benchkit/go-benchkit/internal/report"
@@ -35,17 +36,15 @@ func summaryFile(path string) string {
 	return path
 }
 
-// addSummary adds this package's part to the run's summary
-// (summary.Add), unless the part is empty (no benchmark, no failure). It
-// reports false, with the reason on stderr, when the file could not be
-// written.
-func addSummary(cfg settings.Config, d Deps, in report.Input, a report.Analysis) bool {
-	path := summaryFile(cfg.SummaryPath)
-	if path == "" {
-		return true
-	}
+// addViews adds this package's part to the run's summary (summary.Add),
+// unless the part is empty (no benchmark, no failure), and its line to
+// the HTML reports' index page (addIndex). It reports false, with the
+// reason on stderr, when the summary could not be written.
+func addViews(cfg settings.Config, d Deps, in report.Input, a report.Analysis) bool {
 	part := summary.PartOf(report.JSONReportOf(in, a))
-	if len(part.Entries) == 0 && len(part.Rest) == 0 && len(part.Failures) == 0 {
+	addIndex(cfg, d, part)
+	path := summaryFile(cfg.SummaryPath)
+	if path == "" || len(part.Entries) == 0 && len(part.Rest) == 0 && len(part.Failures) == 0 {
 		return true
 	}
 	if err := summary.Add(path, part); err != nil {
@@ -53,4 +52,25 @@ func addSummary(cfg settings.Config, d Deps, in report.Input, a report.Analysis)
 		return false
 	}
 	return true
+}
+
+// indexName is the index page's name in a directory of HTML reports.
+const indexName = "index.html"
+
+// addIndex adds the package's line to index.html beside its HTML
+// report when the report's path is a directory (one page per package),
+// once the page is there; a failure is a warning on stderr, the page
+// itself being written.
+func addIndex(cfg settings.Config, d Deps, part summary.Part) {
+	if cfg.HTMLPath == "" || !dirForm(cfg.HTMLPath) {
+		return
+	}
+	page := filePath(cfg.HTMLPath, d.pkg, ".html")
+	if _, err := os.Stat(page); err != nil {
+		return
+	}
+	index := filepath.Join(filepath.Dir(page), indexName)
+	if err := summary.AddIndex(index, summary.IndexEntryOf(part, index, page)); err != nil {
+		fmt.Fprintf(d.stderr, "benchkit: warning: cannot update the HTML reports' index: %v\n", err)
+	}
 }

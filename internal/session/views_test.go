@@ -70,3 +70,21 @@ func TestSummaryDefault(t *testing.T) {
 	assert.True(t, os.IsNotExist(err))
 	assert.True(t, strings.HasSuffix(summaryFile(t.TempDir()), "summary.md"))
 }
+
+// TestMainHTMLIndex: with the HTML report's directory form, index.html
+// beside the package's page links it with its headline; a single file
+// gets no index.
+func TestMainHTMLIndex(t *testing.T) {
+	dir := t.TempDir()
+	h := newHarness("-test.bench=.", "-benchkit.html="+dir+"/")
+	require.Equal(t, 0, h.run(fakeM{run: h.record}), h.stderr.String())
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `<a href="example.com_fake.html">example.com/fake</a></td><td>2 without flags</td>`)
+	assert.FileExists(t, filepath.Join(dir, "example.com_fake.html"))
+
+	file := t.TempDir()
+	h = newHarness("-test.bench=.", "-benchkit.html="+filepath.Join(file, "r.html"))
+	require.Equal(t, 0, h.run(fakeM{run: h.record}))
+	assert.NoFileExists(t, filepath.Join(file, "index.html"))
+}

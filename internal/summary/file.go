@@ -105,16 +105,11 @@ func split(b []byte) (before []byte, parts []Part, after []byte, err error) {
 	}
 	block := s[i : i+j]
 	after = []byte(strings.TrimPrefix(s[i+j+len(blockEnd):], "\n"))
-	k := strings.Index(block, dataStart)
-	if k < 0 {
+	data, ok := between(block, dataStart, dataEnd)
+	if !ok {
 		return nil, nil, nil, fmt.Errorf("benchkit's block has no data line (%s…): delete the block, or the file", dataStart)
 	}
-	data, _, ok := strings.Cut(block[k+len(dataStart):], dataEnd)
-	if !ok {
-		return nil, nil, nil, fmt.Errorf("benchkit's data line is cut short: delete the block, or the file")
-	}
-	parts, err = decode(data)
-	if err != nil {
+	if err := decodeJSON(data, &parts); err != nil {
 		return nil, nil, nil, fmt.Errorf("benchkit's data line: %w; delete the block, or the file", err)
 	}
 	return b[:i], parts, after, nil
@@ -127,7 +122,7 @@ func writeBlock(w *bytes.Buffer, parts []Part) error {
 	if err := Markdown(w, parts); err != nil {
 		return err
 	}
-	data, err := encode(parts)
+	data, err := encodeJSON(parts)
 	if err != nil {
 		return err
 	}
@@ -135,10 +130,12 @@ func writeBlock(w *bytes.Buffer, parts []Part) error {
 	return nil
 }
 
-func encode(parts []Part) (string, error) {
+// encodeJSON returns v as JSON, gzipped, in base64: a line fit for an
+// HTML comment.
+func encodeJSON(v any) (string, error) {
 	var z bytes.Buffer
 	gw := gzip.NewWriter(&z)
-	if err := json.NewEncoder(gw).Encode(parts); err != nil {
+	if err := json.NewEncoder(gw).Encode(v); err != nil {
 		return "", err
 	}
 	if err := gw.Close(); err != nil {
@@ -147,22 +144,19 @@ func encode(parts []Part) (string, error) {
 	return base64.StdEncoding.EncodeToString(z.Bytes()), nil
 }
 
-func decode(data string) ([]Part, error) {
+// decodeJSON reads what encodeJSON wrote into v.
+func decodeJSON(data string, v any) error {
 	z, err := base64.StdEncoding.DecodeString(strings.TrimSpace(data))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	gr, err := gzip.NewReader(bytes.NewReader(z))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	js, err := io.ReadAll(gr)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var parts []Part
-	if err := json.Unmarshal(js, &parts); err != nil {
-		return nil, err
-	}
-	return parts, nil
+	return json.Unmarshal(js, v)
 }
