@@ -23,28 +23,34 @@ var procsSuffix = regexp.MustCompile(`-\d+$`)
 // compares its share in both builds, and the two shards' JSON reports
 // together hold every selected benchmark once, the ones found in one
 // build only included (the base's are listed from the base). In GitHub
-// Actions each shard adds its part to the step summary by default.
+// Actions each shard adds its part to the step summary by default. A
+// shard that holds none of the package's benchmarks measures nothing,
+// prints its line and no report, and writes its files.
 func TestShardAgainstE2E(t *testing.T) {
 	base := testbin.BuildAs(t, "./testdata/against", "base")
 	cand := testbin.BuildAs(t, "./testdata/against", "new", "-tags=against_new")
 	dir := t.TempDir()
 	step := filepath.Join(dir, "step_summary.md")
+	run := func(bench string, k int) (againstJSON, string) {
+		jsonPath := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
+		r := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true", "GITHUB_STEP_SUMMARY=" + step},
+			"-test.run=^$", "-test.bench="+bench, "-test.benchtime=5ms",
+			"-benchkit.against="+base, "-benchkit.pairing=rounds", "-benchkit.rounds=2", "-benchkit.gate=50",
+			fmt.Sprintf("-benchkit.shard=%d/2", k), "-benchkit.json="+jsonPath)
+		require.Equal(t, 0, r.Code, r.Combined())
+		againstCheckParses(t, r.Stdout)
+		rep := readAgainstJSON(t, jsonPath)
+		require.NotNil(t, rep.Against, "every shard writes its files")
+		return rep, r.Stdout
+	}
+
 	var got []string
 	measured := 0
 	for k := 1; k <= 2; k++ {
-		jsonPath := filepath.Join(dir, fmt.Sprintf("shard%d.json", k))
-		run := testbin.Run(t, cand, "", 5*time.Minute, []string{"GITHUB_ACTIONS=true", "GITHUB_STEP_SUMMARY=" + step},
-			"-test.run=^$", "-test.bench=^Benchmark(Same|Classic|Work|OnlyBase|OnlyNew)$", "-test.benchtime=5ms",
-			"-benchkit.against="+base, "-benchkit.pairing=rounds", "-benchkit.rounds=2",
-			fmt.Sprintf("-benchkit.shard=%d/2", k), "-benchkit.json="+jsonPath)
-		require.Equal(t, 0, run.Code, run.Combined())
-		againstCheckParses(t, run.Stdout)
-		if strings.Contains(run.Stdout, "none of the 5 top-level benchmarks") {
-			continue // this shard holds nothing here: no report, no file
+		rep, _ := run("^Benchmark(Same|Classic|Work|OnlyBase|OnlyNew)$", k)
+		if len(rep.Against.Benchmarks)+len(rep.Against.OnlyBase)+len(rep.Against.OnlyNew) > 0 {
+			measured++
 		}
-		measured++
-		rep := readAgainstJSON(t, jsonPath)
-		require.NotNil(t, rep.Against)
 		for _, b := range rep.Against.Benchmarks {
 			got = append(got, procsSuffix.ReplaceAllString(b.Name, ""))
 		}
@@ -54,7 +60,6 @@ func TestShardAgainstE2E(t *testing.T) {
 	}
 	slices.Sort(got)
 	assert.Equal(t, []string{"Classic", "OnlyBase", "OnlyNew", "Same", "Work"}, got)
-
 	parts, err := summary.Read(step)
 	require.NoError(t, err)
 	require.Len(t, parts, measured, "a part per shard that measured anything")
@@ -63,4 +68,18 @@ func TestShardAgainstE2E(t *testing.T) {
 		require.NotNil(t, p.Shard)
 		assert.Equal(t, 2, p.Shard.N)
 	}
+
+	empty := 0
+	for k := 1; k <= 2; k++ { // one benchmark: one of the two shards holds it
+		rep, stdout := run("^BenchmarkSame$", k)
+		if strings.Contains(stdout, "none of the 1 top-level benchmarks") {
+			empty++
+			assert.NotContains(t, stdout, "benchkit │ against", "no report of nothing")
+			assert.Empty(t, rep.Against.Benchmarks)
+			assert.Empty(t, rep.Failures, "a gated shard that holds nothing passes")
+		} else {
+			assert.Len(t, rep.Against.Benchmarks, 1)
+		}
+	}
+	assert.Equal(t, 1, empty)
 }

@@ -55,3 +55,12 @@ func (p Plan) shownPattern() string {
 	}
 	return p.pattern
 }
+
+// Skipped returns the result of a plan whose shard holds none of the
+// selected benchmarks: the binaries, the selection and the settings,
+// nothing measured and nothing to fail (the other shards measure them).
+func (p Plan) Skipped() Result {
+	a := (&state{p: p, failed: map[string]bool{}}).result()
+	a.NothingCompared = ""
+	return a
+}

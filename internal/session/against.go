@@ -12,7 +12,6 @@ import (
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/report"
-	"github.com/benchkit/go-benchkit/internal/testingb"
 )
 
 // againstRun is Main under -benchkit.against: it checks the input (exit
@@ -34,14 +33,10 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		return 2
 	}
 	defer p.Close()
-	shardNote, kept := "", 0
-	if cfg.Shard.Set() {
-		var of int
-		if kept, of, err = p.Shard(cfg.Shard, testingb.BenchmarkNames(m)); err != nil {
-			fmt.Fprintln(d.stderr, err)
-			return 2
-		}
-		shardNote = shardLine(cfg.Shard, d.pkg, kept, of)
+	shardNote, empty, err := shardAgainst(&p, cfg, d, m)
+	if err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
 	}
 	dir, remove, err := child.TempDir("benchkit-against-")
 	if err != nil {
@@ -57,15 +52,7 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
 		return code
 	}
-	if cfg.Shard.Set() && kept == 0 {
-		note(cfg, d, shardNote) // nothing to measure here: no report, no files
-		return 0
-	}
-	var progress func(against.Progress)
-	if !cfg.NoProgress {
-		progress = progressLines(d.stderr, ProgressEvery)
-	}
-	a, err := against.Measure(p, dir, d.fs, d.stderr, progress)
+	a, err := measure(p, empty, dir, cfg, d)
 	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return stoppedCode(err)
@@ -74,6 +61,9 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 	in.Against = &a
 	an := report.Analyze(in)
 	note(cfg, d, shardNote)
+	if empty {
+		cfg.Report = settings.ReportOff // the note says it all; the files record the shard
+	}
 	failed := output(cfg, d, in, an)
 	if d.getenv("GITHUB_ACTIONS") == "true" {
 		report.Annotations(d.stdout, in, an)
@@ -82,6 +72,20 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		return 1
 	}
 	return 0
+}
+
+// measure runs the comparison (against.Measure), with progress lines
+// unless they are off; a shard that holds none of the package's
+// benchmarks (empty) measures nothing and gets the plan's empty result.
+func measure(p against.Plan, empty bool, dir string, cfg settings.Config, d Deps) (against.Result, error) {
+	if empty {
+		return p.Skipped(), nil
+	}
+	var progress func(against.Progress)
+	if !cfg.NoProgress {
+		progress = progressLines(d.stderr, ProgressEvery)
+	}
+	return against.Measure(p, dir, d.fs, d.stderr, progress)
 }
 
 // stoppedCode is the exit code of a run against.Measure stopped: 128 plus

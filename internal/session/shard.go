@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/report"
 	"github.com/benchkit/go-benchkit/internal/settings"
@@ -37,6 +38,20 @@ func shardPlain(cfg settings.Config, d Deps, m any) (string, error) {
 		return "", fmt.Errorf("benchkit: -benchkit.shard=%s: %v", cfg.Shard, err)
 	}
 	return shardLine(cfg.Shard, d.pkg, kept, of), nil
+}
+
+// shardAgainst narrows plan p to shard cfg.Shard (against.Plan.Shard)
+// and returns the line that says so ("" without a shard) and whether the
+// shard holds none of the package's selected benchmarks.
+func shardAgainst(p *against.Plan, cfg settings.Config, d Deps, m any) (line string, empty bool, err error) {
+	if !cfg.Shard.Set() {
+		return "", false, nil
+	}
+	kept, of, err := p.Shard(cfg.Shard, testingb.BenchmarkNames(m))
+	if err != nil {
+		return "", false, err
+	}
+	return shardLine(cfg.Shard, d.pkg, kept, of), kept == 0, nil
 }
 
 // shardLine says what shard sh of package pkg holds: kept of the of
