@@ -7,6 +7,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
@@ -362,9 +363,30 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 	return encodeJSON(w, jsonReportOf(in, a))
 }
 
+// PackageFile returns the name of package pkg's file in a directory
+// that holds one per package: the import path with '/', '\' and ':'
+// replaced by '_', and ext ("example.com/p", ".json" →
+// "example.com_p.json"); "benchkit"+ext for an unknown package.
+func PackageFile(pkg, ext string) string {
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' {
+			return '_'
+		}
+		return r
+	}, pkg)
+	if name == "" {
+		name = "benchkit"
+	}
+	return name + ext
+}
+
 // JSONReportOf returns the JSON report of in and its analysis a, as
 // [JSONAnalysis] writes it.
 func JSONReportOf(in Input, a Analysis) JSONReport { return jsonReportOf(in, a) }
+
+// WriteJSON writes rep to w as [JSON] writes a report: indented, with a
+// final newline.
+func WriteJSON(w io.Writer, rep JSONReport) error { return encodeJSON(w, rep) }
 
 // encodeJSON writes rep to w as [JSON] does: indented by two spaces, with
 // a final newline.

@@ -284,16 +284,7 @@ func filePath(path, pkg, ext string) string {
 	if !dirForm(path) {
 		return path
 	}
-	name := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' {
-			return '_'
-		}
-		return r
-	}, pkg)
-	if name == "" {
-		name = "benchkit"
-	}
-	return filepath.Join(path, name+ext)
+	return filepath.Join(path, report.PackageFile(pkg, ext))
 }
 
 // dirForm reports whether path names a directory: it ends with a path

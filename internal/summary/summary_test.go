@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,4 +206,37 @@ func TestBadBlock(t *testing.T) {
 		b, _ := os.ReadFile(path)
 		assert.Equal(t, content, string(b))
 	}
+}
+
+// TestMerge: the shards' parts of a package become one, with every
+// listed benchmark once and the counts summed; shards that overlap or
+// repeat are refused.
+func TestMerge(t *testing.T) {
+	s1 := partOf("example.com/m/a", settings.Shard{K: 1, N: 2}, against.Result{Benches: []against.Bench{
+		bench("Work-2", verdict.Slower, 50, 40, 60, ""), bench("Same-2", verdict.Same, 0, -1, 1, "")}})
+	s2 := partOf("example.com/m/a", settings.Shard{K: 2, N: 2}, against.Result{Benches: []against.Bench{
+		bench("Hash-2", verdict.Undecided, 1, -2, 4, "too wide")}, OnlyNew: []string{"Fresh-2"}})
+	other := partOf("example.com/m/b", settings.Shard{}, against.Result{Benches: []against.Bench{bench("X-2", verdict.Same, 0, -1, 1, "")}})
+	got, err := Merge([]Part{s2, other, s1})
+	require.NoError(t, err)
+	require.Len(t, got, 2)
+	a := got[0]
+	assert.Equal(t, "example.com/m/a", a.Package)
+	assert.Equal(t, &report.JSONShard{N: 2, Merged: []int{1, 2}}, a.Shard)
+	assert.Len(t, a.Entries, 2)
+	assert.Equal(t, map[string]int{RestSame: 1, RestOnlyNew: 1}, a.Rest)
+	assert.Equal(t, other, got[1])
+	var b strings.Builder
+	require.NoError(t, Markdown(&b, got))
+	assert.Contains(t, b.String(), "- `example.com/m/a` (2 shards of 2 merged): 1 regression")
+
+	_, err = Merge([]Part{s1, s1})
+	assert.ErrorContains(t, err, "summary: shard 1/2 of package example.com/m/a is given twice: give each shard's summary once")
+	overlap := s2
+	overlap.Entries = append(slices.Clone(s2.Entries), s1.Entries[0])
+	_, err = Merge([]Part{s1, overlap})
+	assert.ErrorContains(t, err, "summary: Work-2 of package example.com/m/a is listed by shards 1 and 2 of 2: the shards overlap")
+	unsharded := partOf("example.com/m/a", settings.Shard{}, against.Result{})
+	_, err = Merge([]Part{s1, unsharded})
+	assert.ErrorContains(t, err, "is not one shard's (shard none) beside others")
 }
