@@ -65,7 +65,12 @@ import (
 // is relative to the package directory; one that ends with a separator or
 // names a directory gets a file per package, named after the import path
 // with '/' replaced by '_', for go test ./... (through the environment
-// variables: a TestMain without Main rejects -benchkit.* flags).
+// variables: a TestMain without Main rejects -benchkit.* flags). Under go
+// test -artifacts (with -outputdir), every file no setting names is
+// written, one set per package, to <outputdir>/_artifacts/<package>/benchkit/
+// (report.json, samples.txt, report.html, report.bmf.json,
+// report.gab.json), and the run's summary and HTML index to
+// benchkit-summary.md and benchkit-index.html in _artifacts.
 //
 // Main calls flag.Parse if nobody has (see [RegisterFlags]) and os.Exit
 // (see [Run]). It panics if m is nil.

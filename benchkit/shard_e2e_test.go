@@ -19,16 +19,38 @@ import (
 // procsSuffix is the -P suffix go test prints after a benchmark's name.
 var procsSuffix = regexp.MustCompile(`-\d+$`)
 
-// TestShardAgainstE2E: -benchkit.against sharded in two: each shard
-// compares its share in both builds, and the two shards' JSON reports
-// together hold every selected benchmark once, the ones found in one
-// build only included (the base's are listed from the base). In GitHub
-// Actions each shard adds its part to the step summary by default. A
-// shard that holds none of the package's benchmarks measures nothing,
-// prints its line and no report, and writes its files.
-func TestShardAgainstE2E(t *testing.T) {
+// TestAgainstViewsE2E builds testdata/against as the base and the new
+// version and runs the subtests of sharding and artifacts with both.
+func TestAgainstViewsE2E(t *testing.T) {
 	base := testbin.BuildAs(t, "./testdata/against", "base")
 	cand := testbin.BuildAs(t, "./testdata/against", "new", "-tags=against_new")
+	t.Run("Shards", func(t *testing.T) { againstShards(t, base, cand) })
+	t.Run("Artifacts", func(t *testing.T) { againstArtifacts(t, base, cand) })
+}
+
+// againstArtifacts: under go test -artifacts the comparison's files go
+// to the package's artifacts, and no process of the comparison makes an
+// _artifacts directory of its own where it runs.
+func againstArtifacts(t *testing.T, base, cand string) {
+	cwd, out := t.TempDir(), t.TempDir()
+	r := testbin.Run(t, cand, cwd, 5*time.Minute, nil,
+		"-test.run=^$", "-test.bench=^BenchmarkSame$", "-test.benchtime=5ms", "-test.artifacts", "-test.outputdir="+out,
+		"-benchkit.against="+base, "-benchkit.pairing=rounds", "-benchkit.rounds=2")
+	require.Equal(t, 0, r.Code, r.Combined())
+	rep := readAgainstJSON(t, filepath.Join(out, "_artifacts", "benchkit", "testdata", "against", "benchkit", "report.json"))
+	require.NotNil(t, rep.Against)
+	assert.Len(t, rep.Against.Benchmarks, 1)
+	assert.NoDirExists(t, filepath.Join(cwd, "_artifacts"), "the children keep no artifacts")
+}
+
+// againstShards: -benchkit.against sharded in two: each shard compares
+// its share in both builds, and the two shards' JSON reports together
+// hold every selected benchmark once, the ones found in one build only
+// included (the base's are listed from the base). In GitHub Actions each
+// shard adds its part to the step summary by default. A shard that holds
+// none of the package's benchmarks measures nothing, prints its line and
+// no report, and writes its files.
+func againstShards(t *testing.T, base, cand string) {
 	dir := t.TempDir()
 	step := filepath.Join(dir, "step_summary.md")
 	run := func(bench string, k int) (againstJSON, string) {

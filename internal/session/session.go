@@ -108,12 +108,8 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	if cfg.Against.Base == "" && !benchRequested(d.fs) {
 		return m.Run()
 	}
-	if err := cfg.CheckAgainstOnly(); err != nil {
-		fmt.Fprintln(d.stderr, err)
-		return 2
-	}
-	cfg = withDefaults(cfg, d)
-	if err := checkPaths(cfg, d.pkg); err != nil {
+	cfg, err := prepare(cfg, d)
+	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
@@ -145,6 +141,20 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 		code = 1
 	}
 	return code
+}
+
+// prepare checks, before anything runs, the settings that need
+// -benchkit.against and the files' paths, with the defaults the
+// environment gives filled in (withDefaults); an error names the fix.
+func prepare(cfg settings.Config, d Deps) (settings.Config, error) {
+	if err := cfg.CheckAgainstOnly(); err != nil {
+		return cfg, err
+	}
+	cfg, err := withDefaults(cfg, d)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, checkPaths(cfg, d.pkg)
 }
 
 // settingsOf registers and parses the -benchkit.* flags and resolves

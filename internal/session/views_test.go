@@ -64,7 +64,9 @@ func TestSummaryDefault(t *testing.T) {
 			h.env[k] = v
 		}
 		cfg := settings.Config{SummaryPath: tc.setting, Against: settings.Against{Base: tc.against}}
-		assert.Equal(t, tc.want, withDefaults(cfg, h.deps).SummaryPath, tc.name)
+		got, err := withDefaults(cfg, h.deps)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, got.SummaryPath, tc.name)
 	}
 	_, err := os.Stat(step)
 	assert.True(t, os.IsNotExist(err))
