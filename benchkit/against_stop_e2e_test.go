@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/testbin"
 )
 
@@ -225,7 +226,10 @@ func againstSpinning(t *testing.T, base, cand string) {
 		pct[strings.TrimSuffix(bm.Name, "-2")] = *bm.WaitingCPUPct
 	}
 	t.Logf("waiting CPU, %% of the runs: %v", pct)
-	assert.Greater(t, pct["Spins"], 50.0, "a spinning goroutine in each waiting process: %v", pct)
+	// Two spinning processes use up to two CPUs while the third runs; on
+	// a loaded machine they get less (43% under two busy loops), but
+	// beyond the warning's threshold.
+	assert.Greater(t, pct["Spins"], float64(against.IdleCPUWarnPct), "a spinning goroutine in each waiting process: %v", pct)
 	assert.Contains(t, strings.Join(rep.Against.Warnings, "\n"), "Spins-2: while one process of a triple ran, the two waiting ones used the CPUs")
 	// A clock tick (10 ms) is several percent of so short a run, so the
 	// quiet benchmarks are held to far less than the spinning one, not

@@ -36,6 +36,13 @@ type step struct {
 	// Stop/Start) leaves only testing's own StopTimer there.
 	Tail      time.Duration
 	TailKnown bool
+	// CPU is the process's CPU time during the step, all threads
+	// together, CPUKnown false where it cannot be read (outside Linux).
+	// Unlike the wall time it does not grow with the machine's load, and
+	// unlike one thread's it does not depend on which threads the
+	// benchmark's goroutine ran on.
+	CPU      time.Duration
+	CPUKnown bool
 }
 
 // idle is the part of the step's wall time that was neither timed nor
@@ -73,6 +80,17 @@ func (s step) lastChance() bool {
 // machine under -race) leaves most of the wall time explained, and is
 // only suspect: the next step decides.
 func (s step) dominant() bool { return 2*s.idle() >= s.Wall-s.Wait }
+
+// idleCPU is the process's CPU time beyond the timed time: at least the
+// CPU the benchmark's own code spent untimed when it runs on one thread,
+// however long it waited for a CPU (the timed time, wall clock, is at
+// least the CPU one thread spends inside it). 0 when unknown.
+func (s step) idleCPU() time.Duration {
+	if !s.CPUKnown {
+		return 0
+	}
+	return max(0, s.CPU-s.Timed)
+}
 
 // untimed is the part of the step's wall time that was not timed.
 func (s step) untimed() time.Duration { return max(0, s.Wall-s.Timed) }
@@ -129,10 +147,14 @@ const (
 // be read, at least half of it came after the last timed stretch (an
 // untimed setup before b.ResetTimer comes before it).
 //
-// The untimed time is judged twice: net of both the thread's run-queue
-// wait and the stop-the-world pauses (step.idle), which must be ≥ 100 µs
-// for timerStopped, and net of only the larger of the two (step.idleHi),
-// which must be ≥ 50 µs for timerSuspect: the load could explain it. A step
+// The untimed time is judged three ways: net of both the thread's
+// run-queue wait and the stop-the-world pauses (step.idle), which must be
+// ≥ 100 µs for timerStopped; as the process's CPU time beyond the timed
+// time (step.idleCPU), which must be ≥ 100 µs and at least half its CPU
+// time for timerStopped, whatever the load (a thread that waits for a CPU
+// is not charged CPU); and net of only the larger of wait and pauses
+// (step.idleHi), which must be ≥ 50 µs for timerSuspect: the load could
+// explain it. A step
 // whose wait is unknown is at most suspect, and so is one where the
 // unexplained untimed time is less than half the wall time (step.dominant). Track fails the benchmark on
 // timerStopped, on a second timerSuspect in a row, and on a timerSuspect
@@ -158,10 +180,22 @@ func stoppedTimer(prev, cur step) timerVerdict {
 	switch {
 	case grew(cur.idle(), prev.idleHi(), stoppedSureIdle, tailLo) && !cur.Uncertain && cur.dominant():
 		return timerStopped
+	case cur.CPUKnown && grew(cur.idleCPU(), prevUntimedCPU(prev), stoppedSureIdle, cur.Tail) && 2*cur.idleCPU() >= cur.CPU:
+		return timerStopped
 	case grew(cur.idleHi(), prev.idle(), stoppedMinIdle, tailHi):
 		return timerSuspect
 	}
 	return timerOK
+}
+
+// prevUntimedCPU is the previous step's untimed time to compare the CPU
+// evidence with: its CPU beyond the timed time, or where that is unknown
+// its largest wall-clock estimate.
+func prevUntimedCPU(prev step) time.Duration {
+	if prev.CPUKnown {
+		return prev.idleCPU()
+	}
+	return prev.idleHi()
 }
 
 // stoppedAloneIdle is the untimed time, unexplained by waits and pauses,

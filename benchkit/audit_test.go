@@ -51,6 +51,18 @@ func TestStoppedTimer(t *testing.T) {
 		want:   timerStopped,
 		reason: "the untimed time is all in the tail",
 	}, {
+		label:  "stopped on a heavily loaded machine: the wait explains the wall time, the CPU time does not",
+		prev:   step{N: 1, Timed: 5 * us, Wall: 30 * us, Wait: 20 * us, Toggles: 2, CPU: 9 * us, CPUKnown: true},
+		cur:    step{N: 10000, Timed: 15 * us, Wall: 130 * time.Millisecond, Wait: 130 * time.Millisecond, Toggles: 2, Tail: 129 * time.Millisecond, TailKnown: true, CPU: 51 * time.Millisecond, CPUKnown: true},
+		want:   timerStopped,
+		reason: "51 ms of the benchmark thread's CPU ran untimed, after the last timed stretch",
+	}, {
+		label:  "heavy untimed setup on a loaded machine, then b.ResetTimer: the CPU came before the timed loop",
+		prev:   step{N: 1, Timed: 3 * us, Wall: 6 * us, Toggles: 3, Tail: 1 * us, TailKnown: true, CPU: 5 * us, CPUKnown: true},
+		cur:    step{N: 100, Timed: 2 * us, Wall: 900 * us, Wait: 700 * us, Toggles: 3, Tail: 12 * us, TailKnown: true, CPU: 190 * us, CPUKnown: true},
+		want:   timerOK,
+		reason: "the timer ran until the end of the step",
+	}, {
 		label:  "b.N inputs prepared untimed, then b.ResetTimer and a fast loop",
 		prev:   step{N: 1, Timed: 3 * us, Wall: 6 * us, Toggles: 3, Tail: 1 * us, TailKnown: true},
 		cur:    step{N: 100, Timed: 2 * us, Wall: 250 * us, Toggles: 3, Paused: 10 * us, Tail: 12 * us, TailKnown: true},

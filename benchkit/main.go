@@ -46,7 +46,7 @@ import (
 //	-benchkit.strict                 BENCHKIT_STRICT             MainStrict         false
 //	-benchkit.metrics=on|off         BENCHKIT_METRICS            -                  on
 //	-benchkit.forks=n                BENCHKIT_FORKS              control.Forks      control.DefaultForks
-//	-benchkit.against=path           BENCHKIT_AGAINST            -                  "" (off)
+//	-benchkit.against=rev|path       BENCHKIT_AGAINST            -                  "" (off)
 //	-benchkit.rounds=n               BENCHKIT_ROUNDS             -                  lockstep: adaptive; rounds: 10
 //	-benchkit.pairing=mode           BENCHKIT_PAIRING            -                  lockstep (or rounds)
 //	-benchkit.gate=pct               BENCHKIT_GATE               -                  0 (no gate)
@@ -56,6 +56,16 @@ import (
 //	-benchkit.count=kind             BENCHKIT_COUNT              -                  off (or instructions)
 //	-benchkit.shard=K/N              BENCHKIT_SHARD              -                  "" (every selected benchmark)
 //	-benchkit.summary=path|off       BENCHKIT_SUMMARY            -                  "" (under -benchkit.against in GitHub Actions: $GITHUB_STEP_SUMMARY)
+//
+// -benchkit.against names the base to compare with: a git revision
+// (origin/main, a branch, a tag, a commit), whose merge base with HEAD
+// Main checks out and builds the package at, with this binary's build
+// settings and toolchain, in a cache ($BENCHKIT_CACHE, else
+// benchkit/against under os.UserCacheDir; remove it to clear it); or the
+// path of the same package's test binary built elsewhere. A value that
+// names an existing file, looks like a path (absolute, ./, ../, ~, a
+// backslash) or ends in .test or .exe is a path; anything else is a
+// revision; "path:" and "rev:" force either.
 //
 // -benchkit.forks and -benchkit.metrics work without Main too. The files
 // are described in docs/report.md, -benchkit.against and the five settings

@@ -21,7 +21,7 @@ func TestMainRealSamplesRounds(t *testing.T) {
 	bin := mainBinaryOf(t, "", "maincompare")
 	dir := t.TempDir()
 	samples, js := filepath.Join(dir, "s.txt"), filepath.Join(dir, "r.json")
-	r := mainExec(t, bin, nil, "-test.paniconexit0", "-test.run=^$", "-test.bench=Compare", "-test.benchtime=100ms", "-test.cpu=2",
+	r := mainExec(t, bin, nil, "-test.paniconexit0", "-test.run=^$", "-test.bench=Compare", "-test.benchtime=40x", "-test.cpu=2", // Nx: two forks however loaded the machine
 		"-benchkit.warmup=off", "-benchkit.forks=2", "-benchkit.samples="+samples, "-benchkit.json="+js)
 	require.Equal(t, 0, r.code, r.stdout+r.stderr)
 
@@ -36,7 +36,7 @@ func TestMainRealSamplesRounds(t *testing.T) {
 	require.NoError(t, json.Unmarshal(b, &rep))
 	require.Len(t, rep.Comparisons, 1)
 	rounds := rep.Comparisons[0].Rounds
-	require.Positive(t, rounds)
+	require.Equal(t, 40, rounds)
 	assert.Equal(t, 2, rep.Comparisons[0].Forks)
 
 	s, err := os.ReadFile(samples)

@@ -28,3 +28,14 @@ func readThread() threadSample {
 	s.ok = true
 	return s
 }
+
+// readProcessCPU returns the CPU time of every thread of the process
+// (CLOCK_PROCESS_CPUTIME_ID, ns resolution); ok is false when it cannot be
+// read.
+func readProcessCPU() (time.Duration, bool) {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts); err != nil {
+		return 0, false
+	}
+	return time.Duration(ts.Nano()), true
+}

@@ -2,5 +2,10 @@
 
 package benchkit
 
+import "time"
+
 // readThread is unavailable outside Linux.
 func readThread() threadSample { return threadSample{} }
+
+// readProcessCPU is unavailable outside Linux.
+func readProcessCPU() (time.Duration, bool) { return 0, false }

@@ -61,6 +61,8 @@ type state struct {
 	mem0  uint64 // runtime.MemStats.Mallocs, only when testingb cannot read netAllocs
 	memB0 uint64
 	th0   threadSample
+	cpu0  time.Duration // the process's CPU time, when cpuOK
+	cpuOK bool
 	// noWait is set in a lockstep child, whose parent reads only the
 	// timed time and the counts: the run-queue probes (a few hundred µs
 	// of /proc reads a step) are skipped, and the wait is unknown.
@@ -163,6 +165,7 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		}
 		if !st.noWait {
 			st.th0 = readThread()
+			st.cpu0, st.cpuOK = readProcessCPU()
 		}
 		// The step's window starts here, before StartTimer: its
 		// stop-the-world pause, and any wait for a CPU during it, are then
@@ -309,14 +312,19 @@ func (st *state) endStep() (stepEnd, step) {
 	timed := b.Elapsed()
 	var cont env.Contention
 	var th threadDelta
+	var cpu time.Duration
+	cpuOK := false
 	if !st.noWait {
 		cont, th = env.ReadContention().Sub(st.cont0), readThread().sub(st.th0)
+		if c, ok := readProcessCPU(); ok && st.cpuOK {
+			cpu, cpuOK = max(0, c-st.cpu0), true
+		}
 	}
 	toggles, paused := int64(-1), time.Duration(0)
 	if stw, stwT := readSTW(); stw >= 0 && st.stw0 >= 0 {
 		toggles, paused = stw-st.stw0, max(0, stwT-st.stwT0)
 	}
-	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused}
+	cur := step{N: b.N, Timed: timed, Wall: wall, Toggles: toggles, Paused: paused, CPU: cpu, CPUKnown: cpuOK}
 	if start, ok := testingb.TimerStart(b); ok {
 		if end, ok := testingb.Monotonic(now); ok {
 			// timed is the time since the timer's last start (or reset)

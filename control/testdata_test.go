@@ -36,7 +36,7 @@ func TestTestdataBench(t *testing.T) {
 	}
 
 	t.Run("Forks", func(t *testing.T) {
-		r := forked(t, "-test.bench=^BenchmarkForks$", "-test.benchtime=300ms") // a fork stalled for 100ms on a loaded machine stops; 300ms rides it out
+		r := forked(t, "-test.bench=^BenchmarkForks$", "-test.benchtime=40x") // Nx: no fork stops early, however loaded the machine
 		require.Equal(t, 0, r.Code, r.Combined())
 		for _, name := range []string{"a.b*c+(d)|e", "x_y", "dup", "dup#01"} {
 			full := "BenchmarkForks/" + name + "/size=[10]"
@@ -62,15 +62,24 @@ func TestTestdataBench(t *testing.T) {
 	t.Run("GateDecidesInTheParent", func(t *testing.T) {
 		// Six forks: three processes on a loaded machine (a 32-bit
 		// build beside other tests) disagreed from +141% to +254% and
-		// left +185% undecided.
-		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=6"}, "-test.run=^$", "-test.bench=^BenchmarkGateInForks$", "-test.benchtime=300ms")
+		// left +185% undecided. -benchtime=Nx: under a time budget a
+		// loaded machine can stop every fork early, leaving nothing to
+		// decide.
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=6"}, "-test.run=^$", "-test.bench=^BenchmarkGateInForks$", "-test.benchtime=600x")
 		out := r.Combined()
+		assert.NotContains(t, out, "fork 1 of 6", "no fork fails on the gate")
+		assert.Contains(t, out, "over 6 forks, t-interval over the forks", "decided on the combined forks")
+		if strings.Contains(out, "new: gate not applied:") {
+			// Under heavy load (two busy loops on two CPUs beside other
+			// tests) one fork can read identical code 2× apart; the
+			// control's interval then covers +100%, which is undecided,
+			// and an undecided comparison never fails the gate.
+			assert.Equal(t, 0, r.Code, out)
+			assert.Contains(t, out, "undecided", out)
+			return
+		}
 		assert.NotEqual(t, 0, r.Code, "a decided +100%% fails the 5%% gate:\n%s", out)
 		assert.Equal(t, 1, strings.Count(out, "control: gate failed: new is"), "the gate is applied once, in the parent:\n%s", out)
-		assert.NotContains(t, out, "fork 1 of 6", "no fork fails on the gate")
-		// Under load a fork can stop early and be left out, with a
-		// warning: the others are still combined.
-		assert.Regexp(t, `over [56] forks, t-interval over the forks`, out, "decided on the combined forks")
 	})
 
 	t.Run("SkipInFork", func(t *testing.T) {
@@ -85,20 +94,20 @@ func TestTestdataBench(t *testing.T) {
 
 	t.Run("AfterCompareOnlyInTheParent", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "after.txt")
-		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=3", "BENCHKIT_TEST_AFTER=" + file}, "-test.run=^$", "-test.bench=^BenchmarkAfterCompare$", "-test.benchtime=150ms")
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=3", "BENCHKIT_TEST_AFTER=" + file}, "-test.run=^$", "-test.bench=^BenchmarkAfterCompare$", "-test.benchtime=30x") // Nx: the forks do not depend on the machine's speed
 		require.Equal(t, 0, r.Code, r.Combined())
 		b, err := os.ReadFile(file)
 		require.NoError(t, err)
 		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 		require.Len(t, lines, 2, "one line after Compare and one teardown, both from the parent:\n%s", b)
-		assert.Regexp(t, `^after pid=\d+ forks=3 rounds=[1-9]\d*$`, lines[0], "the code after Compare sees the combined Result")
+		assert.Regexp(t, `^after pid=\d+ forks=3 rounds=30$`, lines[0], "the code after Compare sees the combined Result")
 		assert.Regexp(t, `^teardown pid=\d+$`, lines[1])
 		assert.Equal(t, strings.Fields(lines[0])[1], strings.Fields(lines[1])[1], "the same process")
 	})
 
 	t.Run("CPUListMeasuresAtEachValue", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "procs.txt")
-		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=2", "BENCHKIT_TEST_PROCS=" + file}, "-test.run=^$", "-test.bench=^BenchmarkProcs$", "-test.benchtime=100ms", "-test.cpu=1,2")
+		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=2", "BENCHKIT_TEST_PROCS=" + file}, "-test.run=^$", "-test.bench=^BenchmarkProcs$", "-test.benchtime=20x", "-test.cpu=1,2") // Nx: two forks however loaded the machine
 		require.Equal(t, 0, r.Code, r.Combined())
 		b, err := os.ReadFile(file)
 		require.NoError(t, err)
@@ -122,7 +131,7 @@ func TestTestdataBench(t *testing.T) {
 	t.Run("TooManyForks", func(t *testing.T) {
 		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=1000"}, "-test.run=^$", "-test.bench=^BenchmarkCount$", "-test.benchtime=1x")
 		assert.NotEqual(t, 0, r.Code)
-		assert.Contains(t, r.Combined(), `BENCHKIT_FORKS="1000" is not a number of processes: use a whole number from 1 to 100`)
+		assert.Contains(t, r.Combined(), `BENCHKIT_FORKS="1000" is more than the 100 processes benchkit starts at most: use a whole number from 1 to 100`)
 	})
 
 	t.Run("ForkPanics", func(t *testing.T) {
@@ -158,8 +167,10 @@ func TestTestdataBench(t *testing.T) {
 		// each, and 2–6 forks of 1.5 needs fit up to a need of 530ms.
 		r := testbin.Run(t, bin, "", 5*time.Minute, []string{"BENCHKIT_FORKS=10"}, "-test.run=^$", "-test.bench=^BenchmarkSlowish$", "-test.benchtime=800ms")
 		require.Equal(t, 0, r.Code, r.Combined())
+		// Heavily loaded, the need can outgrow even one fork of four:
+		// then it is measured within this process, saying so.
 		assert.Regexp(t, `control: note: an implementation is slow: a fork needs about \S+ to measure 7 rounds, more than the 160ms each of 10 forks would get, so it is measured in [2-9] forks of`, r.Stdout)
-		assert.Regexp(t, `rounds × \d+ calls over [2-9] forks, t-interval over the forks`, r.Stdout)
+		assert.Regexp(t, `rounds × \d+ calls (over [2-9] forks, t-interval over the forks|within one process)`, r.Stdout)
 		assert.NotRegexp(t, `(?m)\s0 rounds$`, r.Stdout, "rounds were measured")
 	})
 

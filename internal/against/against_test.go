@@ -198,3 +198,16 @@ func TestDetectable(t *testing.T) {
 	assert.InDelta(t, 2.5, detectable(verdict.Estimate{DeltaPct: 0.5, LoPct: -0.5, HiPct: 1.5}), 1e-12, "a control off centre: the far side")
 	assert.Zero(t, detectable(verdict.Estimate{LoPct: math.NaN(), HiPct: math.NaN()}), "no interval: nothing to say")
 }
+
+// TestNothingCompared: a gated run that compared nothing fails and says
+// why (a base that did not build first), except when every benchmark is
+// new; without a gate it passes.
+func TestNothingCompared(t *testing.T) {
+	build := Failure{Side: "base", Build: true, Message: "go test -c exited with status 1"}
+	rev := &Revision{Rev: "main"}
+	assert.Contains(t, nothingCompared(Result{BaseRev: rev, Failures: []Failure{build}}, true),
+		"against main: the gate compared nothing, and a gate that compared nothing does not pass: the base did not build")
+	assert.Empty(t, nothingCompared(Result{BaseRev: rev, Failures: []Failure{build}}, false), "no gate, no failure")
+	assert.Empty(t, nothingCompared(Result{BaseRev: rev, OnlyNew: []string{"Fresh"}}, true), "every benchmark new: nothing to gate")
+	assert.Contains(t, nothingCompared(Result{Base: Binary{Path: "base.test"}, OnlyBase: []string{"Old"}}, true), "against base.test: ")
+}

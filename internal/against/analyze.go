@@ -16,7 +16,7 @@ import (
 func (st *state) result() Result {
 	level, _ := stats.PairedConfidence(vd.DefaultConfidence, 2)
 	a := Result{
-		Base: st.p.base, New: st.p.new, Pattern: st.p.shownPattern(), Shard: st.p.shard.String(), Benchtime: st.p.share,
+		Base: st.p.base, New: st.p.new, BaseRev: st.p.rev, Pattern: st.p.shownPattern(), Shard: st.p.shard.String(), Benchtime: st.p.share,
 		Seed: st.p.seed, Confidence: level, Negligible: vd.DefaultNegligible,
 		GatePct: st.p.Gate, GateAllocs: st.p.GateAllocs, Failures: st.failures, Warnings: append(slices.Clone(st.p.warnings), st.warnings...),
 	}
@@ -62,6 +62,8 @@ func nothingCompared(a Result, gated bool) string {
 	switch {
 	case len(a.OnlyBase) == 0 && len(a.Failures) == 0 && len(a.OnlyNew) > 0:
 		return ""
+	case slices.ContainsFunc(a.Failures, func(f Failure) bool { return f.Build }):
+		why = "the base did not build (the go command's output above); fix its build, or compare against a revision where the package builds"
 	case slices.ContainsFunc(a.Failures, func(f Failure) bool { return f.Side != sideNames[sideNew] }):
 		why = "the base's processes failed (the failures above say how, with their output); fix the base, or build it at a commit where the benchmarks run"
 	case len(a.Failures) > 0:
@@ -71,7 +73,7 @@ func nothingCompared(a Result, gated bool) string {
 	default:
 		why = "no benchmark matched -bench=" + a.Pattern + " in either binary; check the pattern"
 	}
-	return "benchkit: against " + a.Base.Path + ": the gate compared nothing, and a gate that compared nothing does not pass: " + why
+	return "benchkit: against " + a.BaseName() + ": the gate compared nothing, and a gate that compared nothing does not pass: " + why
 }
 
 // blind reports whether a process of side s's binary failed without

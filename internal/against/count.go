@@ -38,7 +38,7 @@ func (st *state) countAll(a *Result, fs *flag.FlagSet, stderr io.Writer) {
 			}
 			baseNs, _ := stats.Median(b.Base.NsPerOp)
 			p := count.Pair(st.p.counter,
-				count.Target{Binary: basePath, Benchmark: name, Args: args},
+				count.Target{Binary: basePath, Benchmark: name, Args: args, Dir: st.dir(sideBase)},
 				count.Target{Binary: newPath, Benchmark: name, Args: args},
 				count.Limits{NsPerOp: max(baseNs, 0)}, count.Limits{NsPerOp: max(b.NewEst.NsPerOp, 0)})
 			ch = instrChange(p)

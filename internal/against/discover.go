@@ -38,6 +38,13 @@ type discovery struct {
 	speaks [2]bool
 }
 
+// noProtocol is why a benchmark that calls Track in this binary runs in
+// rounds when the base speaks no lockstep protocol: as in the pull
+// request that adopts benchkit, whose base has neither Main nor Track.
+const noProtocol = "the base binary does not speak the lockstep protocol: its TestMain does not call benchkit.Main " +
+	"(as before the change that adopts benchkit) or its benchkit predates lockstep; rounds of whole processes decide " +
+	"only large changes (intervals of several percent), allocs/op and B/op exactly"
+
 // protocolOf returns the lockstep protocol of a binary whose discovery
 // tracked ts: child.Tracked.Protocol, 1 when its benchkit predates the
 // field.
@@ -79,7 +86,7 @@ func (d discovery) classify(failed map[string]bool) (lock []leaf, why map[string
 		case okB && okN:
 			lock = append(lock, leaf{name: name, full: benchname.Trim(b.Name, cpus()...), procs: benchname.Procs(name, cpus()), nsPerOp: b.NsPerOp})
 		case !d.speaks[0] && okN:
-			why[name] = "the base binary does not speak the lockstep protocol (its TestMain does not call benchkit.Main, or it was built with a benchkit before lockstep)"
+			why[name] = noProtocol
 		default:
 			why[name] = "it calls neither benchkit.Track nor benchkit.Loop in " + missingIn(okB, okN)
 		}
@@ -99,7 +106,7 @@ func (st *state) discoverOne(s int, dir string, fs *flag.FlagSet) (printed map[s
 	marker := filepath.Join(dir, fmt.Sprintf("discover-%s.json", sideNames[s]))
 	sel := selection{bench: st.p.pattern, skip: st.p.skip, procs: cpus()}
 	env := append(append(child.Env("", marker), child.ChildEnv(dir)...), child.EnvDiscover+"=1", "BENCHKIT_AGAINST=")
-	spec := child.Spec{Path: path, Shown: st.shown(s), Args: child.RunArgs(fs, sel.bench, discoverBenchtime, sel.skip), Env: env, Timeout: st.p.timeout}
+	spec := child.Spec{Path: path, Shown: st.shown(s), Args: child.RunArgs(fs, sel.bench, discoverBenchtime, sel.skip), Env: env, Dir: st.dir(s), Timeout: st.p.timeout}
 	res, err := child.Run(spec)
 	if err != nil && st.interrupted(res) {
 		return printed, tracked, false

@@ -317,7 +317,7 @@ func (st *state) startLive(s int, lf leaf, rs runSize, rounds int, dir string, f
 		env = append(env, child.EnvGCPhase+"=1")
 	}
 	timeout := time.Duration(runs)*lockstepDeadline(rs.run, false) + lockstepDeadline(rs.run, true)
-	return child.Start(child.Spec{Path: path, Shown: st.shown(s), Args: withoutBenchkitFlags(args), Env: env, Timeout: timeout, Protocol: protocol})
+	return child.Start(child.Spec{Path: path, Shown: st.shown(s), Args: withoutBenchkitFlags(args), Env: env, Dir: st.dir(s), Timeout: timeout, Protocol: protocol})
 }
 
 // withoutBenchkitFlags drops benchkit's own flags, which another build of

@@ -189,7 +189,7 @@ func TestCountAll(t *testing.T) {
 // TestGateInstrNeedsCounts: the instruction gate without the counts is
 // refused before anything runs, naming the flag that gives them.
 func TestGateInstrNeedsCounts(t *testing.T) {
-	_, err := NewPlan(settings.Against{Base: "base.test", GateInstr: 1}, "", nil, flag.NewFlagSet("x", flag.ContinueOnError))
+	_, err := NewPlan(settings.Against{Base: "base.test", GateInstr: 1}, "", nil, flag.NewFlagSet("x", flag.ContinueOnError), nil)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "add -benchkit.count=instructions")
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/basebuild"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/count"
 	"github.com/benchkit/go-benchkit/internal/settings"
@@ -35,6 +37,15 @@ type Plan struct {
 	settings.Against
 	pkg     string
 	counter count.CountFunc
+	// rev, for a base built from a git revision, says how; built holds
+	// its directory in the cache for the run; buildFailure is its build's
+	// failure (nil when it built); baseDir is where the base's processes
+	// run (its package's directory in the base's files; "" the current
+	// directory).
+	rev          *Revision
+	built        *basebuild.Base
+	buildFailure *Failure
+	baseDir      string
 	// basePin holds the base binary for the run (its processes execute
 	// exactly the bytes that were hashed); baseExe and newExe return the
 	// path each side's next process executes, or why it must not start
@@ -67,8 +78,13 @@ type Plan struct {
 
 // NewPlan checks the settings s, the go test flags on fs and the base
 // binary, for package pkg ("" unknown), and returns the plan, or an error
-// that names the fix. counter, when not nil, counts instructions.
-func NewPlan(s settings.Against, pkg string, counter count.CountFunc, fs *flag.FlagSet) (Plan, error) {
+// that names the fix. counter, when not nil, counts instructions. With
+// s.Rev, it first builds the base at the merge base of s.Rev and HEAD
+// (package basebuild; a line on log, when not nil, says so); a package
+// that is not at the base, or a base that does not build, is a plan with
+// no base binary, not an error: its Measure lists this binary's
+// benchmarks as new, or says the base did not build.
+func NewPlan(s settings.Against, pkg string, counter count.CountFunc, fs *flag.FlagSet, log io.Writer) (Plan, error) {
 	p := Plan{Against: s, pkg: pkg, counter: counter, seed: rand.Uint64()}
 	if p.GateInstr > 0 && p.counter == nil {
 		return p, errors.New("benchkit: -benchkit.gate.instructions needs the counts: add -benchkit.count=instructions")
@@ -101,11 +117,7 @@ func NewPlan(s settings.Against, pkg string, counter count.CountFunc, fs *flag.F
 	if err != nil {
 		return p, fmt.Errorf("benchkit: -benchkit.against: %v; rerun with the binary as built", err)
 	}
-	if p.basePin, err = baseBinary(s.Base, pkg); err != nil {
-		return p, err
-	}
-	p.base, p.baseSettings = p.basePin.Binary, p.basePin.settings
-	p.baseExe, p.newExe = p.basePin.path, self
+	p.newExe = self
 	if nb, err := pin(exe); err == nil {
 		nb.close()
 		p.new, p.newSettings = nb.Binary, nb.settings
@@ -113,15 +125,38 @@ func NewPlan(s settings.Against, pkg string, counter count.CountFunc, fs *flag.F
 	if shown, err := os.Executable(); err == nil {
 		p.new.Path = shown // the path the user knows, not /proc/self/exe
 	}
-	if diff := settingsDiff(p.baseSettings, p.newSettings); len(diff) > 0 {
-		what := fmt.Sprintf("the two binaries were built with different settings (%s), which change speed by themselves", strings.Join(diff, "; "))
-		if p.Gated() {
-			p.Close()
-			return p, fmt.Errorf("benchkit: -benchkit.against: %s: a gate would judge the build settings, not the code; build both with the same go test flags and environment, or drop the gate", what)
+	base := s.Base
+	if s.Rev != "" {
+		if base, err = p.fromRevision(log); err != nil || base == "" {
+			return p, err // no base binary: Measure lists this binary's benchmarks
 		}
-		p.warnings = append(p.warnings, "benchkit: "+what+": the A/A control (the base twice) cannot see that, so a verdict here is the code and the settings together; build both the same way")
+	}
+	if p.basePin, err = baseBinary(base, pkg); err != nil {
+		p.Close()
+		return p, err
+	}
+	p.base, p.baseSettings = p.basePin.Binary, p.basePin.settings
+	p.baseExe = p.basePin.path
+	if err := p.checkSettings(); err != nil {
+		p.Close()
+		return p, err
 	}
 	return p, nil
+}
+
+// checkSettings compares the two binaries' build settings: a difference
+// is a warning, or with a gate an error naming the fix.
+func (p *Plan) checkSettings() error {
+	diff := settingsDiff(p.baseSettings, p.newSettings)
+	if len(diff) == 0 {
+		return nil
+	}
+	what := fmt.Sprintf("the two binaries were built with different settings (%s), which change speed by themselves", strings.Join(diff, "; "))
+	if p.Gated() {
+		return fmt.Errorf("benchkit: -benchkit.against: %s: a gate would judge the build settings, not the code; build both with the same go test flags and environment, or drop the gate", what)
+	}
+	p.warnings = append(p.warnings, "benchkit: "+what+": the A/A control (the base twice) cannot see that, so a verdict here is the code and the settings together; build both the same way")
+	return nil
 }
 
 // settingsDiff returns the build settings (debug.BuildInfo's, such as
@@ -162,8 +197,12 @@ func settingsDiff(base, cand map[string]string) []string {
 	return out
 }
 
-// Close lets the base binary go; call it when the run is over.
-func (p Plan) Close() { p.basePin.close() }
+// Close lets the base binary go (and its directory in the cache, for a
+// base built from a revision); call it when the run is over.
+func (p Plan) Close() {
+	p.basePin.close()
+	p.built.Release()
+}
 
 // flagsOK returns an error naming the fix when the go test flags
 // cannot go with -benchkit.against: no -bench pattern, -count (the rounds

@@ -142,6 +142,15 @@ const (
 	StopFailed  = "failed"
 )
 
+// BaseName names the base in messages: the revision as given, or the
+// base binary's path.
+func (a Result) BaseName() string {
+	if a.BaseRev != nil {
+		return a.BaseRev.Rev
+	}
+	return a.Base.Path
+}
+
 // GateFailed reports whether the benchmark failed any gate.
 func (b Bench) GateFailed() bool { return len(b.GatesFailed) > 0 }
 
@@ -154,12 +163,16 @@ const (
 	ModeRounds   = "rounds"
 )
 
-// Failure is a process of a cross-build comparison that failed.
+// Failure is a process of a cross-build comparison that failed, or the
+// base's build.
 type Failure struct {
 	// Side is "base", "new" or "control" (the base binary's second
-	// process of the round); Round counts from 1.
+	// process of the round); Round counts from 1 (0: discovery, or the
+	// build). Build is true for a base built from a revision that did not
+	// build: Message says how, Output is the go command's.
 	Side  string
 	Round int
+	Build bool
 	// Benchmarks are the names that printed --- FAIL or were running when
 	// the process panicked; empty when none could be told.
 	Benchmarks []string
@@ -175,6 +188,9 @@ type Failure struct {
 // the A/A control).
 type Result struct {
 	Base, New Binary
+	// BaseRev, for a base built from a git revision, says which commit
+	// and how; nil for a base binary given by path.
+	BaseRev *Revision
 	// Pattern is the -test.bench selection, Benchtime each process's
 	// -test.benchtime, Rounds the rounds run (each of 3 processes), Seed
 	// the order's seed.

@@ -97,6 +97,16 @@ func (st *state) exe(s int) string {
 	return p
 }
 
+// dir is the working directory of side s's processes: for a base built
+// from a revision, its package's directory in the base's files (so that
+// it reads its own testdata); "" (the current directory) otherwise.
+func (st *state) dir(s int) string {
+	if s == sideNew {
+		return ""
+	}
+	return st.p.baseDir
+}
+
 // shown is the path messages name for side s's binary: the one the user
 // gave, or this binary's.
 func (st *state) shown(s int) string {
@@ -168,6 +178,13 @@ func Measure(p Plan, dir string, fs *flag.FlagSet, stderr io.Writer, progress fu
 		lockedTops: map[string]bool{}, roundsWhy: map[string]string{}, progress: progress}
 	for i := range st.seen {
 		st.seen[i] = map[string]bool{}
+	}
+	if p.basePin == nil {
+		a := st.newOnly(dir, fs)
+		if st.stopped != nil {
+			return Result{}, st.stopped
+		}
+		return a, nil
 	}
 	if p.Pairing != ModeRounds {
 		st.measureLockstep(dir, fs)
@@ -319,7 +336,7 @@ func (st *state) runProcess(s, r int, fs *flag.FlagSet, dir string) procOutput {
 	marker := filepath.Join(dir, fmt.Sprintf("round%d-%s.json", r, sideNames[s]))
 	sel := selection{bench: st.p.pattern, skip: st.skipFor(s), procs: cpus()}
 	env := append(append(child.Env("", marker), child.ChildEnv(dir)...), "BENCHKIT_AGAINST=")
-	spec := child.Spec{Path: path, Shown: st.shown(s), Args: child.RunArgs(fs, sel.bench, st.p.share, sel.skip), Env: env, Timeout: timeout}
+	spec := child.Spec{Path: path, Shown: st.shown(s), Args: child.RunArgs(fs, sel.bench, st.p.share, sel.skip), Env: env, Dir: st.dir(s), Timeout: timeout}
 	res, err := child.Run(spec)
 	if err != nil && st.interrupted(res) {
 		return procOutput{}

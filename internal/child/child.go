@@ -116,6 +116,14 @@ type Spec struct {
 	// Protocol is the lockstep protocol a child of [Start] speaks: 0 for
 	// this package's ([Protocol]), 1 for the first version (no token).
 	Protocol int
+	// Group marks a tool that starts processes of its own (git, the go
+	// command and its compiler): on Unix it runs in a process group of
+	// its own, and a deadline or an interrupt kills the whole group; on
+	// Windows, the tool itself. Such a child is not a benchkit child: it
+	// gets no stdin pipe to watch, and on Linux only the tool itself
+	// dies with the parent (what it started finishes its step and
+	// exits).
+	Group bool
 	// AuxRandom, when not nil, replaces the 16 random bytes the kernel
 	// gives the new program (AT_RANDOM), from which the Go runtime seeds
 	// its random state and so every map's hash seed: processes started
@@ -211,7 +219,8 @@ func Tail(r Result, n int) string {
 // did. A child that exits non-zero, is killed, or passes s.Timeout gives
 // an *Error (with the Result); a binary that cannot be started gives the
 // start error. The child's standard input is a pipe that stays open until
-// Run returns, for [Watch]. Run never returns before the child has ended.
+// Run returns, for [Watch] (a Spec.Group tool's is the null device). Run
+// never returns before the child has ended.
 func Run(s Spec) (Result, error) {
 	if s.Timeout <= 0 {
 		return Result{}, fmt.Errorf("child: Run %s: the timeout must be positive, got %v", s.shown(), s.Timeout)
@@ -225,16 +234,24 @@ func Run(s Spec) (Result, error) {
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.SysProcAttr = sysProcAttr()
 	cmd.WaitDelay = 5 * time.Second
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return Result{}, fmt.Errorf("child: %s: %w", s.shown(), err)
+	if s.Group {
+		cmd.SysProcAttr = inGroup(cmd.SysProcAttr)
+		cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	}
+	var stdin io.Closer = io.NopCloser(nil)
+	if !s.Group {
+		pipe, err := cmd.StdinPipe()
+		if err != nil {
+			return Result{}, fmt.Errorf("child: %s: %w", s.shown(), err)
+		}
+		stdin = pipe
 	}
 	start := time.Now()
 	if err := startLocked(cmd, s.AuxRandom); err != nil {
 		return Result{}, fmt.Errorf("child: cannot start %s: %w", s.shown(), err)
 	}
-	hold("", cmd.Process)
-	err = cmd.Wait()
+	hold("", cmd.Process, s.Group)
+	err := cmd.Wait()
 	release("", cmd.Process)
 	_ = stdin.Close()
 	r := Result{Stdout: stdout.Bytes(), Stderr: stderr.Bytes(), Elapsed: time.Since(start)}

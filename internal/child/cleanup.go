@@ -20,7 +20,7 @@ import (
 var cleanup struct {
 	mu    sync.Mutex
 	dirs  map[string]bool
-	procs map[*os.Process]bool
+	procs map[*os.Process]bool // true: kill its process group (Spec.Group)
 	sigs  chan os.Signal
 }
 
@@ -59,9 +59,10 @@ func InterruptedBy(r Result) os.Signal {
 	return nil
 }
 
-// hold registers a directory or a process for the cleanup, and starts
-// watching the signals when it is the first.
-func hold(dir string, p *os.Process) {
+// hold registers a directory or a process (with its process group when
+// group is true) for the cleanup, and starts watching the signals when
+// it is the first.
+func hold(dir string, p *os.Process, group bool) {
 	cleanup.mu.Lock()
 	defer cleanup.mu.Unlock()
 	if cleanup.dirs == nil {
@@ -71,7 +72,7 @@ func hold(dir string, p *os.Process) {
 		cleanup.dirs[dir] = true
 	}
 	if p != nil {
-		cleanup.procs[p] = true
+		cleanup.procs[p] = group
 	}
 	if cleanup.sigs == nil {
 		cleanup.sigs = make(chan os.Signal, 1)
@@ -103,8 +104,12 @@ func onSignal(ch chan os.Signal) {
 	}
 	received.Store(sig)
 	cleanup.mu.Lock()
-	for p := range cleanup.procs {
-		_ = p.Kill()
+	for p, group := range cleanup.procs {
+		if group {
+			_ = killGroup(p)
+		} else {
+			_ = p.Kill()
+		}
 	}
 	for d := range cleanup.dirs {
 		_ = os.RemoveAll(d)
@@ -132,7 +137,7 @@ func TempDir(prefix string) (dir string, remove func(), err error) {
 			return "", func() {}, fmt.Errorf("cannot create a temporary directory for the child processes in %s (%v): set TMPDIR to a writable directory", os.TempDir(), first)
 		}
 	}
-	hold(dir, nil)
+	hold(dir, nil, false)
 	return dir, func() {
 		_ = os.RemoveAll(dir)
 		release(dir, nil)

@@ -30,3 +30,21 @@ func signalOf(ps *os.ProcessState) os.Signal {
 	}
 	return nil
 }
+
+// inGroup starts the process in a process group of its own (Spec.Group),
+// whose id is its pid.
+func inGroup(attr *syscall.SysProcAttr) *syscall.SysProcAttr {
+	if attr == nil {
+		attr = &syscall.SysProcAttr{}
+	}
+	attr.Setpgid = true
+	return attr
+}
+
+// killGroup kills every process of the group p leads (Spec.Group).
+func killGroup(p *os.Process) error {
+	if p == nil {
+		return nil
+	}
+	return syscall.Kill(-p.Pid, syscall.SIGKILL)
+}

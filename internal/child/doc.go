@@ -1,7 +1,8 @@
 // Package child runs and serves the child processes that benchkit starts:
 // the forks of control.Compare, the cross-build processes of
-// benchkit.Main's -benchkit.against and the counts under valgrind. It is
-// the one runner they use.
+// benchkit.Main's -benchkit.against, the counts under valgrind, and the
+// tools that build a base from a git revision (git, the go command). It
+// is the one runner they use.
 //
 // A parent runs a whole process with [Run] (each with a deadline, its
 // standard output and error captured, never copied into the stdout that
@@ -19,7 +20,9 @@
 // A child never outlives its parent: its standard input is a pipe from the
 // parent, and [Watch], which the child side calls, exits the process when
 // that pipe closes (on every platform); on Linux the kernel also kills the
-// child when the parent dies (Pdeathsig). The parent ends only the
+// child when the parent dies (Pdeathsig). A tool ([Spec].Group) runs in
+// a process group of its own on Unix, which a deadline or an interrupt
+// kills whole. The parent ends only the
 // processes it started, by pid, when a deadline passes or it is
 // interrupted ([Interrupted]).
 package child

@@ -49,16 +49,17 @@ const (
 // Protocol is the version of the lockstep protocol this package speaks.
 const Protocol = 2
 
-// EnvGCPhase, set to 1 in a lockstep child's environment, makes each run
-// begin at a random phase of the collector's cycle: [GCPhase].
+// EnvGCPhase is the variable that, set to 1 in a lockstep child's
+// environment, makes each run begin at a random phase of the collector's
+// cycle: [GCPhase].
 const EnvGCPhase = "BENCHKIT_CHILD_GC_PHASE"
 
 // gcGarbage holds the last garbage GCPhase made, so that it is not
 // optimised away; the next collection frees it.
 var gcGarbage [][]byte
 
-// GCPhase, in a lockstep child whose parent asked for it (EnvGCPhase),
-// allocates as garbage a uniform random share of headroom bytes (the
+// GCPhase allocates, in a lockstep child whose parent asked for it
+// ([EnvGCPhase]), as garbage a uniform random share of headroom bytes (the
 // heap's headroom after the collection testing forces before every run),
 // so that the run that follows meets its next collection at a random
 // point of the cycle rather than after exactly headroom bytes: a run then

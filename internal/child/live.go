@@ -74,7 +74,7 @@ func Start(s Spec) (*Live, error) {
 		r.Close()
 		return nil, fmt.Errorf("child: cannot start %s: %w", s.shown(), err)
 	}
-	hold("", cmd.Process)
+	hold("", cmd.Process, false)
 	go l.read(r)
 	go func() {
 		l.waitErr = cmd.Wait()

@@ -382,3 +382,40 @@ func TestAgainstDesign(t *testing.T) {
 	assert.Equal(t, 4.25, *b.DetectablePct)
 	assert.Nil(t, rep.Against.Benchmarks[1].Confidence, "a rounds row has the comparison's level")
 }
+
+// TestAgainstRevision: a base built from a revision is named by the
+// revision and its merge base, with the flags carried and whether the
+// cache had it; a package not at the base says so; a base that did not
+// build shows the go command's output, and with a gate the run fails as
+// one that compared nothing.
+func TestAgainstRevision(t *testing.T) {
+	commit := strings.Repeat("c0ffee", 6) + "beef"
+	a := againstFixture()
+	a.BaseRev = &against.Revision{Rev: "origin/main", Commit: commit, Reused: true, Flags: []string{"-race", "CGO_CFLAGS=", "GOTOOLCHAIN=go1.26.8"}}
+	out := renderFlat(t, Input{Against: a})
+	for _, want := range []string{
+		"against origin/main (merge base c0ffeec0ffee) · -bench=.",
+		"at " + commit + ", the merge base of origin/main and HEAD with -race GOTOOLCHAIN=go1.26.8 (reused from the cache)",
+	} {
+		assert.Contains(t, out, want)
+	}
+	assert.Contains(t, Analyze(Input{Against: a}).Failures[0], "benchkit: against origin/main: Work-2 is +50.00% slower")
+
+	missing := &against.Result{New: a.New, Pattern: ".", OnlyNew: []string{"Fresh-2"},
+		BaseRev: &against.Revision{Rev: "main", Commit: commit, Missing: "p is not in the base's files"}}
+	out = renderFlat(t, Input{Against: missing})
+	assert.Contains(t, out, "base  none")
+	assert.Contains(t, out, "the package has no base (p is not in the base's files): every benchmark is new")
+	assert.Contains(t, out, "only in new, not compared: Fresh-2")
+
+	broken := &against.Result{New: a.New, Pattern: ".", GatePct: 5, BaseRev: &against.Revision{Rev: "main", Commit: commit},
+		Failures:        []against.Failure{{Side: "base", Build: true, Message: "go test -c exited with status 1 at c0ffeec0ffee", Output: "./p.go:3:1: syntax error\n"}},
+		NothingCompared: "benchkit: against main: the gate compared nothing"}
+	out = renderFlat(t, Input{Against: broken})
+	assert.Contains(t, out, "✗ the base did not build, so nothing was compared: go test -c exited with status 1 at c0ffeec0ffee; the go command's output:")
+	assert.Contains(t, out, "./p.go:3:1: syntax error")
+	var buf bytes.Buffer
+	require.NoError(t, JSON(&buf, Input{Against: broken}))
+	assert.Contains(t, buf.String(), `"build": true`)
+	assert.Contains(t, buf.String(), `"base_revision": {`)
+}

@@ -23,8 +23,9 @@ func (p *printer) against(a *against.Result) {
 		return
 	}
 	p.section(againstTitle(a))
-	p.line("  base  " + binaryLine(a.Base))
-	p.line("  new   " + binaryLine(a.New))
+	for _, l := range binaryLines(a) {
+		p.line("  " + l)
+	}
 	p.againstTable(a)
 	for _, l := range againstNotes(a) {
 		p.line("  " + l)
@@ -40,8 +41,46 @@ func (p *printer) against(a *against.Result) {
 // againstTitle heads the cross-build section: the base, the selection
 // and the intervals' level (how each mode ran is in the legend).
 func againstTitle(a *against.Result) string {
+	base := a.BaseName()
+	if r := a.BaseRev; r != nil {
+		base += " (merge base " + r.ShortCommit() + ")"
+	}
 	return fmt.Sprintf("against %s · -bench=%s · base, new and base again (the A/A control) · %s%% intervals",
-		a.Base.Path, a.Pattern, fmtNum(a.Confidence*100))
+		base, a.Pattern, fmtNum(a.Confidence*100))
+}
+
+// binaryLines describe the two binaries, and for a base built from a
+// revision, how it was built.
+func binaryLines(a *against.Result) []string {
+	base := binaryLine(a.Base)
+	if a.Base.Path == "" {
+		base = "none"
+	}
+	out := []string{"base  " + base}
+	if r := a.BaseRev; r != nil {
+		how := "built now"
+		if r.Reused {
+			how = "reused from the cache"
+		}
+		flags := ""
+		if shown := setFlags(r.Flags); len(shown) > 0 {
+			flags = " with " + strings.Join(shown, " ")
+		}
+		out = append(out, fmt.Sprintf("      at %s, the merge base of %s and HEAD%s (%s)", r.Commit, r.Rev, flags, how))
+	}
+	return append(out, "new   "+binaryLine(a.New))
+}
+
+// setFlags are the build flags and environment variables of flags that
+// have a value: "CGO_CFLAGS=" (the default) says nothing.
+func setFlags(flags []string) []string {
+	var out []string
+	for _, f := range flags {
+		if !strings.HasSuffix(f, "=") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // againstNotes are the lines after the cross-build table: why a benchmark
@@ -79,6 +118,9 @@ func againstNotes(a *against.Result) []string {
 	if len(a.OnlyBase) > 0 {
 		out = append(out, "only in base, not compared: "+listNames(a.OnlyBase, 8))
 	}
+	if r := a.BaseRev; r != nil && r.Missing != "" {
+		out = append(out, "the package has no base ("+r.Missing+"): every benchmark is new")
+	}
 	if len(a.OnlyNew) > 0 {
 		out = append(out, "only in new, not compared: "+listNames(a.OnlyNew, 8))
 	}
@@ -91,8 +133,12 @@ func againstNotes(a *against.Result) []string {
 	return out
 }
 
-// procFailureLine introduces a failed process's output.
+// procFailureLine introduces a failed process's output, or the base's
+// failed build's.
 func procFailureLine(f against.Failure) string {
+	if f.Build {
+		return fmt.Sprintf("✗ the base did not build, so nothing was compared: %s; the go command's output:", f.Message)
+	}
 	return fmt.Sprintf("✗ %s process of round %d failed%s: %s; its output:", f.Side, f.Round, failedNames(f), f.Message)
 }
 

@@ -277,7 +277,7 @@ func againstFailures(a *against.Result) []string {
 	for _, f := range a.Failures {
 		if f.Side == "new" {
 			out = append(out, fmt.Sprintf("benchkit: against %s: this binary's process failed in round %d%s: %s; fix the benchmark (its output is in the report)",
-				a.Base.Path, f.Round, failedNames(f), f.Message))
+				a.BaseName(), f.Round, failedNames(f), f.Message))
 		}
 	}
 	return out
@@ -290,14 +290,14 @@ func againstGateFailure(a *against.Result, b against.Bench, g string) string {
 	case against.GateTime:
 		e := b.NewEst
 		return fmt.Sprintf("benchkit: against %s: %s is %s slower than the base %s, beyond the %s%% gate; fix the regression or raise -benchkit.gate",
-			a.Base.Path, b.Name, textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct), fmtNum(a.GatePct))
+			a.BaseName(), b.Name, textfmt.Pct(e.DeltaPct), textfmt.Interval(e.LoPct, e.HiPct), fmtNum(a.GatePct))
 	case against.GateInstr:
 		c := b.Instr
 		return fmt.Sprintf("benchkit: against %s: %s executes %s more instructions per op (%s → %s), beyond the %s%% instruction gate; fix the regression or raise -benchkit.gate.instructions",
-			a.Base.Path, b.Name, textfmt.Pct(c.DeltaPct), fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), fmtNum(a.GateInstr))
+			a.BaseName(), b.Name, textfmt.Pct(c.DeltaPct), fmtInstr(c.Base.PerOp), fmtInstr(c.New.PerOp), fmtNum(a.GateInstr))
 	}
 	return fmt.Sprintf("benchkit: against %s: %s allocates more, %s allocs/op against the base's %s (-benchkit.gate.allocs); remove the allocation or drop the allocation gate",
-		a.Base.Path, b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base))
+		a.BaseName(), b.Name, fmtCount(b.Allocs.New), fmtCount(b.Allocs.Base))
 }
 
 func failedNames(f against.Failure) string {

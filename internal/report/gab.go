@@ -134,7 +134,7 @@ func againstGAB(l *gabList, a *against.Result) {
 		l.add(gabEntry{Name: name + " - allocs/op", Unit: "allocs/op", Value: known1(b.Allocs.New), Extra: "base " + fmtCount(b.Allocs.Base)})
 		l.add(gabEntry{Name: name + " - B/op", Unit: "B/op", Value: known1(b.Bytes.New), Extra: "base " + fmtCount(b.Bytes.Base)})
 		if len(b.Base.NsPerOp) > 0 {
-			l.add(ratioEntry(name+" - ratio to base", b.NewEst, "against "+a.Base.Path))
+			l.add(ratioEntry(name+" - ratio to base", b.NewEst, "against "+a.BaseName()))
 			l.add(ratioEntry(name+" - control ratio to base", b.ControlEst, "the base binary again: the noise floor"))
 		}
 	}

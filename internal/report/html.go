@@ -370,7 +370,7 @@ func againstViewOf(a *against.Result) *againstView {
 	if a == nil {
 		return nil
 	}
-	v := &againstView{Title: againstTitle(a), Binaries: []string{"base  " + binaryLine(a.Base), "new   " + binaryLine(a.New)}, Notes: againstNotes(a)}
+	v := &againstView{Title: againstTitle(a), Binaries: binaryLines(a), Notes: againstNotes(a)}
 	for _, f := range a.Failures {
 		v.Failures = append(v.Failures, failureView{procFailureLine(f), strings.TrimRight(f.Output, "\n")})
 	}

@@ -563,7 +563,10 @@ func jsonReg(g stats.Regime) JSONRegime {
 // JSONAgainst is the report's "against" object, the cross-build
 // comparison (-benchkit.against); null without one. See docs/report.md.
 type JSONAgainst struct {
-	Base          JSONBinary         `json:"base"`
+	Base JSONBinary `json:"base"`
+	// BaseRevision, for a base built from a git revision, says which
+	// commit and how; null for a base binary given by path.
+	BaseRevision  *JSONRevision      `json:"base_revision"`
 	New           JSONBinary         `json:"new"`
 	Pattern       string             `json:"pattern"`
 	Benchtime     string             `json:"benchtime"`
@@ -581,6 +584,18 @@ type JSONAgainst struct {
 	OnlyNew       []string           `json:"only_new"`
 	Failures      []JSONProcFailure  `json:"failures"`
 	Warnings      []string           `json:"warnings"`
+}
+
+// JSONRevision is "against.base_revision": the revision as given, the
+// merge base built, whether the cache had the binary, the build flags
+// and environment carried, and why the package has no base ("" when it
+// has one).
+type JSONRevision struct {
+	Rev     string   `json:"rev"`
+	Commit  string   `json:"commit"`
+	Reused  bool     `json:"reused"`
+	Flags   []string `json:"flags"`
+	Missing string   `json:"missing"`
 }
 
 // JSONBinary is one binary of a cross-build comparison ("base" or "new").
@@ -660,8 +675,11 @@ type JSONAgainstBench struct {
 // JSONProcFailure is one element of "against.failures": a process that
 // failed.
 type JSONProcFailure struct {
-	Side       string   `json:"side"`
-	Round      int      `json:"round"`
+	Side  string `json:"side"`
+	Round int    `json:"round"`
+	// Build is true for a base built from a revision that did not build
+	// (Output is the go command's).
+	Build      bool     `json:"build"`
 	Benchmarks []string `json:"benchmarks"`
 	Message    string   `json:"message"`
 	Output     string   `json:"output"`
@@ -680,6 +698,9 @@ func jsonAgainstOf(a *against.Result) *JSONAgainst {
 		OnlyBase: append([]string{}, a.OnlyBase...), OnlyNew: append([]string{}, a.OnlyNew...),
 		Failures: []JSONProcFailure{}, Warnings: append([]string{}, a.Warnings...),
 	}
+	if r := a.BaseRev; r != nil {
+		j.BaseRevision = &JSONRevision{Rev: r.Rev, Commit: r.Commit, Reused: r.Reused, Flags: append([]string{}, r.Flags...), Missing: r.Missing}
+	}
 	for _, b := range a.Benches {
 		j.Benchmarks = append(j.Benchmarks, JSONAgainstBench{
 			Name: b.Name, Base: jsonSideOf(b.Base), New: jsonSideOf(b.New), Control: jsonSideOf(b.Control),
@@ -691,7 +712,7 @@ func jsonAgainstOf(a *against.Result) *JSONAgainst {
 		})
 	}
 	for _, f := range a.Failures {
-		j.Failures = append(j.Failures, JSONProcFailure{Side: f.Side, Round: f.Round,
+		j.Failures = append(j.Failures, JSONProcFailure{Side: f.Side, Round: f.Round, Build: f.Build,
 			Benchmarks: append([]string{}, f.Benchmarks...), Message: f.Message, Output: f.Output})
 	}
 	return j

@@ -77,7 +77,7 @@ func titleText(in Input, a Analysis) string {
 		title += " · " + textfmt.Plural(n, "comparison")
 	}
 	if in.Against != nil {
-		title += fmt.Sprintf(" · against %s: %s", in.Against.Base.Path, textfmt.Plural(len(in.Against.Benches), "benchmark"))
+		title += fmt.Sprintf(" · against %s: %s", in.Against.BaseName(), textfmt.Plural(len(in.Against.Benches), "benchmark"))
 	}
 	if in.Package != "" {
 		title += " · " + in.Package

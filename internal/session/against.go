@@ -27,7 +27,7 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 	if cfg.Count == settings.CountInstructions {
 		counter = d.counter.forAgainst()
 	}
-	p, err := against.NewPlan(cfg.Against, d.pkg, counter, d.fs)
+	p, err := against.NewPlan(cfg.Against, d.pkg, counter, d.fs, d.stderr)
 	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2

@@ -167,7 +167,7 @@ func TestAgainstOnlySettingsNeedAgainst(t *testing.T) {
 		assert.Equal(t, 2, h.run(fakeM{run: h.record}), tc.arg)
 		assert.Empty(t, h.events, "nothing ran")
 		assert.Contains(t, h.stderr.String(), tc.want)
-		assert.Contains(t, h.stderr.String(), "add -benchkit.against=base.test")
+		assert.Contains(t, h.stderr.String(), "add -benchkit.against=origin/main")
 	}
 	h := newHarness("-test.run=.", "-benchkit.gate=5")
 	assert.Equal(t, 0, h.run(fakeM{run: h.record}), "tests only: benchkit stays out of the way")

@@ -105,7 +105,7 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	if w := child.Stray(); w != "" {
 		fmt.Fprintln(d.stderr, w)
 	}
-	if cfg.Against.Base == "" && !benchRequested(d.fs) {
+	if !cfg.Against.On() && !benchRequested(d.fs) {
 		return m.Run()
 	}
 	cfg, err := prepare(cfg, d)
@@ -113,7 +113,7 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
-	if cfg.Against.Base != "" {
+	if cfg.Against.On() {
 		return againstRun(m, cfg, d)
 	}
 	shardNote, err := shardPlain(cfg, d, m)

@@ -450,5 +450,5 @@ func TestMainForksUpFront(t *testing.T) {
 	h := newHarness("-test.bench=.", "-benchkit.forks=150")
 	assert.Equal(t, 2, h.run(fakeM{run: h.record}))
 	assert.Empty(t, h.events, "nothing ran")
-	assert.Equal(t, `benchkit: flag -benchkit.forks="150" is not a number of processes: use a whole number from 1 to 100, like 5 (1 measures within one process)`+"\n", h.stderr.String())
+	assert.Equal(t, `benchkit: flag -benchkit.forks="150" is more than the 100 processes benchkit starts at most: use a whole number from 1 to 100, like 5`+"\n", h.stderr.String())
 }

@@ -53,8 +53,8 @@ type Config struct {
 	// NoProgress is -benchkit.progress=off: no progress lines on stderr
 	// between the rounds of -benchkit.against.
 	NoProgress bool
-	// Against is the cross-build comparison's settings; Against.Base ""
-	// is none.
+	// Against is the cross-build comparison's settings; none unless
+	// Against.On.
 	Against Against
 	// Count is CountInstructions to count every tracked benchmark's
 	// instructions per op under valgrind after the run, "" (CountOff)
@@ -116,8 +116,10 @@ func ParseShard(v string) (Shard, error) {
 // Against is the settings of -benchkit.against: the one struct they
 // travel in, from the flags to the comparison's plan.
 type Against struct {
-	// Base is the base test binary, "" for no comparison.
-	Base string
+	// Base is the base test binary's path; Rev the git revision whose
+	// merge base with HEAD the base is built at (AgainstTarget's rule
+	// splits the setting); both "" for no comparison.
+	Base, Rev string
 	// Rounds is the number of triples or rounds of processes, 0 for the
 	// comparison's default.
 	Rounds int
@@ -131,6 +133,10 @@ type Against struct {
 	// also for "") or "rounds".
 	Pairing string
 }
+
+// On reports whether a comparison is asked for: a base binary or a
+// revision.
+func (a Against) On() bool { return a.Base != "" || a.Rev != "" }
 
 // Gated reports whether any gate is set.
 func (a Against) Gated() bool { return a.Gate > 0 || a.GateAllocs || a.GateInstr > 0 }
@@ -214,9 +220,18 @@ var settings = []setting{
 		func(v string) error { _, err := parseForks(v); return err }),
 	{
 		flag: "benchkit.against", env: "BENCHKIT_AGAINST",
-		usage: "compare the selected benchmarks with the same package's test binary at `path`, built at another commit (env BENCHKIT_AGAINST)",
-		def:   func(c Config) string { return c.Against.Base },
-		set:   func(c *Config, v string) error { c.Against.Base = strings.TrimSpace(v); return nil },
+		usage: "compare the selected benchmarks with the same package built at the merge base of a git `revision` and HEAD (origin/main), " +
+			"or with its test binary at a path (base.test; path: and rev: force either) (env BENCHKIT_AGAINST)",
+		def: func(c Config) string {
+			if c.Against.Rev != "" {
+				return RevPrefix + c.Against.Rev
+			}
+			return c.Against.Base
+		},
+		set: func(c *Config, v string) error {
+			c.Against.Base, c.Against.Rev = AgainstTarget(v, exists)
+			return nil
+		},
 	},
 	choiceSetting("benchkit.pairing", "BENCHKIT_PAIRING",
 		"how -benchkit.against pairs the builds: lockstep (runs interleaved across live processes, the default) or rounds (rounds of whole processes) (env BENCHKIT_PAIRING)",
@@ -262,8 +277,11 @@ const (
 // MaxForks.
 func parseForks(v string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(v))
-	if err != nil || n < 1 || n > MaxForks {
+	switch {
+	case err != nil || n < 1:
 		return 0, fmt.Errorf("%q is not a number of processes: use a whole number from 1 to %d, like 5 (1 measures within one process)", v, MaxForks)
+	case n > MaxForks:
+		return 0, fmt.Errorf("%q is more than the %d processes benchkit starts at most: use a whole number from 1 to %d, like 5", v, MaxForks, MaxForks)
 	}
 	return n, nil
 }
@@ -295,7 +313,7 @@ func Forks(getenv func(string) string, fs *flag.FlagSet) (n int, set bool, err e
 // silently applies to nothing would pass every run.
 func (c Config) CheckAgainstOnly() error {
 	a := c.Against
-	if a.Base != "" {
+	if a.On() {
 		return nil
 	}
 	var given []string
@@ -317,7 +335,7 @@ func (c Config) CheckAgainstOnly() error {
 	if len(given) == 0 {
 		return nil
 	}
-	return fmt.Errorf("benchkit: %s applies to a cross-build comparison, and none was asked for: add -benchkit.against=base.test (docs/ci.md), or drop %s (or its environment variable) (checked before the run: nothing ran)",
+	return fmt.Errorf("benchkit: %s applies to a cross-build comparison, and none was asked for: add -benchkit.against=origin/main (docs/ci.md), or drop %s (or its environment variable) (checked before the run: nothing ran)",
 		strings.Join(given, ", "), map[bool]string{true: "them", false: "it"}[len(given) > 1])
 }
 

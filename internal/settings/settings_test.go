@@ -50,10 +50,10 @@ func TestForks(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 3, n, "the flag over the variable")
 
-	for _, bad := range []string{"150", "0", "x"} {
+	for bad, why := range map[string]string{"150": "is more than the 100 processes benchkit starts at most", "0": "is not a number of processes", "x": "is not a number of processes"} {
 		require.NoError(t, fs.Set(ForksFlag, bad))
 		_, _, err := Forks(getenv, fs)
-		assert.ErrorContains(t, err, `benchkit: flag -benchkit.forks="`+bad+`" is not a number of processes: use a whole number from 1 to 100`)
+		assert.ErrorContains(t, err, `benchkit: flag -benchkit.forks="`+bad+`" `+why+`: use a whole number from 1 to 100`)
 		_, rerr := Resolve(nil, getenv, fs)
 		assert.Equal(t, err.Error(), rerr.Error(), "one rule, one message")
 	}

@@ -115,7 +115,11 @@
 // median Δ and how many hold the truth Δ; for lockstep the median number
 // of triples, the stop reasons tallied ("decided 14, budget 6") and the
 // median between-process / within-process CVs (how much processes and
-// runs within one differed); and the median wall time of a repetition of
+// runs within one differed); for a lockstep row whose runs held
+// collections, the median collector parts (new over base at equal
+// collections, and new's collections per op over base's, in percent:
+// a build that adds only work moves the first, one that adds only
+// allocation the second); and the median wall time of a repetition of
 // that workload and method. A second table gives, per workload and
 // scenario, lockstep's median wall over plain's. The footer describes the
 // machine, the command, the log, the code and the truth. The table

@@ -320,11 +320,13 @@ type outcomeJSON struct {
 	Stop    string   `json:"stop,omitempty"`
 	Between *float64 `json:"between_pct,omitempty"`
 	Within  *float64 `json:"within_pct,omitempty"`
+	Mutator *float64 `json:"mutator_pct,omitempty"`
+	Cycles  *float64 `json:"cycles_pct,omitempty"`
 }
 
 func (o outcome) MarshalJSON() ([]byte, error) {
 	j := outcomeJSON{Verdict: o.verdict, Delta: finite(o.delta), Triples: o.triples, Stop: o.stop,
-		Between: finite(o.between), Within: finite(o.within)}
+		Between: finite(o.between), Within: finite(o.within), Mutator: finite(o.mutator), Cycles: finite(o.cycles)}
 	if o.hasInterval {
 		j.Lo, j.Hi = finite(o.lo), finite(o.hi)
 	}
@@ -337,7 +339,7 @@ func (o *outcome) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*o = outcome{verdict: j.Verdict, delta: orNaN(j.Delta), lo: orNaN(j.Lo), hi: orNaN(j.Hi), hasInterval: j.Lo != nil && j.Hi != nil,
-		triples: j.Triples, stop: j.Stop, between: orNaN(j.Between), within: orNaN(j.Within)}
+		triples: j.Triples, stop: j.Stop, between: orNaN(j.Between), within: orNaN(j.Within), mutator: orNaN(j.Mutator), cycles: orNaN(j.Cycles)}
 	return nil
 }
 

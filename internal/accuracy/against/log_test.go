@@ -14,7 +14,8 @@ import (
 
 func TestLogRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "log")
-	lock := outcome{verdict: "slower", delta: 5.1, lo: 4.6, hi: 5.5, hasInterval: true, triples: 14, stop: "decided", between: 6.2, within: 0.9}
+	lock := outcome{verdict: "slower", delta: 5.1, lo: 4.6, hi: 5.5, hasInterval: true, triples: 14, stop: "decided", between: 6.2, within: 0.9,
+		mutator: 0.1, cycles: 5.2}
 	plain := noComponents("same", 0.3)
 	for rep := 1; rep <= 2; rep++ {
 		require.NoError(t, appendLog(path, logged{Settings: "s", Rep: rep, Time: time.Date(2026, 12, rep, 0, 0, 0, 0, time.UTC), Cells: []loggedRep{
@@ -37,6 +38,7 @@ func TestLogRoundTrip(t *testing.T) {
 	assert.Equal(t, "same", got[0].verdict)
 	assert.InDelta(t, 0.3, got[0].delta, 1e-12)
 	assert.True(t, math.IsNaN(got[0].between) && math.IsNaN(got[0].within), "no components: NaN")
+	assert.True(t, math.IsNaN(got[0].mutator) && math.IsNaN(got[0].cycles), "no collector parts: NaN")
 	assert.Zero(t, got[0].triples)
 	assert.Empty(t, got[0].stop)
 }

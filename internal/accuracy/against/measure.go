@@ -24,12 +24,17 @@ type outcome struct {
 	triples         int
 	stop            string
 	between, within float64
+	// mutator and cycles are lockstep's collector parts of an allocating
+	// row in percent: new over base at equal collections, and new's
+	// collections per op over base's; NaN unknown.
+	mutator, cycles float64
 }
 
 // noComponents is an outcome without lockstep's fields, for verdict and
 // Δ: a plain or rounds answer.
 func noComponents(verdict string, delta float64) outcome {
-	return outcome{verdict: verdict, delta: delta, lo: math.NaN(), hi: math.NaN(), between: math.NaN(), within: math.NaN()}
+	return outcome{verdict: verdict, delta: delta, lo: math.NaN(), hi: math.NaN(), between: math.NaN(), within: math.NaN(),
+		mutator: math.NaN(), cycles: math.NaN()}
 }
 
 // env is every run's environment: this process's, with the workloads let
@@ -79,6 +84,7 @@ func measureAgainst(c config, pairing, w, base, cand, dir string) (outcome, time
 		out.lo, out.hi, out.hasInterval = o.Lo, o.Hi, true
 	}
 	out.triples, out.stop, out.between, out.within = o.Triples, o.Stop, o.BetweenPct, o.WithinPct
+	out.mutator, out.cycles = o.MutatorPct, o.CyclesPct
 	return out, wall, nil
 }
 

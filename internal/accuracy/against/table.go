@@ -48,6 +48,7 @@ type summary struct {
 	triples         float64 // lockstep: the median triples run; NaN elsewhere
 	stops           string  // lockstep: the stop reasons tallied; "" elsewhere
 	between, within float64 // lockstep: the median CVs in percent; NaN unknown
+	mutator, cycles float64 // lockstep, allocating: the median collector parts in percent; NaN unknown
 }
 
 // summarize tallies outs: verdicts against the sign of the truth (zero
@@ -56,7 +57,7 @@ type summary struct {
 // and lockstep's triples, stops and variance components.
 func summarize(outs []outcome, zero bool, truth float64) summary {
 	var verdicts []string
-	var deltas, widths, triples, between, within []float64
+	var deltas, widths, triples, between, within, mutator, cycles []float64
 	for _, o := range outs {
 		verdicts, deltas = append(verdicts, o.verdict), append(deltas, o.delta)
 		if o.hasInterval {
@@ -66,9 +67,11 @@ func summarize(outs []outcome, zero bool, truth float64) summary {
 			triples = append(triples, float64(o.triples))
 		}
 		between, within = appendKnown(between, o.between), appendKnown(within, o.within)
+		mutator, cycles = appendKnown(mutator, o.mutator), appendKnown(cycles, o.cycles)
 	}
 	s := summary{tally: harness.TallyVerdicts(verdicts, zero), medDelta: harness.MedianOrNaN(deltas), medW: harness.MedianOrNaN(widths),
-		triples: math.NaN(), stops: tallyStops(outs), between: harness.MedianOrNaN(between), within: harness.MedianOrNaN(within)}
+		triples: math.NaN(), stops: tallyStops(outs), between: harness.MedianOrNaN(between), within: harness.MedianOrNaN(within),
+		mutator: harness.MedianOrNaN(mutator), cycles: harness.MedianOrNaN(cycles)}
 	if m, ok := stats.LowerMedian(triples); ok {
 		s.triples = m
 	}
@@ -146,7 +149,7 @@ func (t truths) of(w string, s scenario) float64 {
 
 // tableHeader names printTable's columns.
 const tableHeader = "workload\tscenario\tmethod\tflagged / caught\twrong sign\tundecided\tmedian Δ\ttruth Δ\tmedian width\t" +
-	"CIs holding median Δ\tCIs holding truth Δ\ttriples\tstops\tbetween / within\twall / rep"
+	"CIs holding median Δ\tCIs holding truth Δ\ttriples\tstops\tbetween / within\tmutator / cycles\twall / rep"
 
 // printTable writes one row per workload and cell that measures it,
 // aligned in columns.
@@ -178,7 +181,7 @@ func row(wl string, c *cell, s summary, truth float64) string {
 			covTruth = fmt.Sprintf("%d/%d", s.holdsTruth, s.withInt)
 		}
 	}
-	triples, stops, comps := "–", "–", "–"
+	triples, stops, comps, parts := "–", "–", "–", "–"
 	if !math.IsNaN(s.triples) {
 		triples = fmt.Sprintf("%.0f", s.triples)
 	}
@@ -188,9 +191,12 @@ func row(wl string, c *cell, s summary, truth float64) string {
 	if !math.IsNaN(s.between) || !math.IsNaN(s.within) {
 		comps = pct(s.between) + " / " + pct(s.within)
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%d/%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", wl, c.scenario, c.method,
+	if !math.IsNaN(s.mutator) || !math.IsNaN(s.cycles) {
+		parts = signed(s.mutator) + " / " + signed(s.cycles)
+	}
+	return fmt.Sprintf("%s\t%s\t%s\t%d/%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s", wl, c.scenario, c.method,
 		s.tally.Flagged, s.tally.N, s.tally.Wrong, und, signed(s.medDelta), signed(truth), width, covMed, covTruth,
-		triples, stops, comps, wallOf(c.walls[wl]))
+		triples, stops, comps, parts, wallOf(c.walls[wl]))
 }
 
 // wallOf is the median of walls, rounded for the table (to 10 ms under a

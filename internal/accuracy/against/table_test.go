@@ -15,7 +15,7 @@ import (
 // triples run and the stop reason.
 func lock(verdict string, delta, lo, hi float64, triples int, stop string) outcome {
 	return outcome{verdict: verdict, delta: delta, lo: lo, hi: hi, hasInterval: true, triples: triples, stop: stop,
-		between: math.NaN(), within: math.NaN()}
+		between: math.NaN(), within: math.NaN(), mutator: math.NaN(), cycles: math.NaN()}
 }
 
 func TestTallyStops(t *testing.T) {
@@ -34,6 +34,8 @@ func TestSummarize(t *testing.T) {
 	}
 	outs[0].between, outs[0].within = 6, 1
 	outs[1].between, outs[1].within = 4, math.NaN()
+	outs[0].mutator, outs[0].cycles = 0.2, 5.1
+	outs[2].mutator, outs[2].cycles = 0.4, 4.9
 	s := summarize(outs, false, 5.2)
 	assert.Equal(t, 2, s.tally.Flagged, "caught")
 	assert.Equal(t, 1, s.tally.Undecided)
@@ -45,11 +47,14 @@ func TestSummarize(t *testing.T) {
 	assert.Equal(t, "decided 2, budget 1", s.stops)
 	assert.Equal(t, 5.0, s.between, "the median of the known ones")
 	assert.Equal(t, 1.0, s.within)
+	assert.InDelta(t, 0.3, s.mutator, 1e-12, "the median of the known collector parts")
+	assert.InDelta(t, 5.0, s.cycles, 1e-12)
+	assert.Contains(t, row("Alloc", &cell{scenario: "+5% bytes", method: "lockstep"}, s, 5.2), "\t+0.30% / +5.00%\t", "the parts' column")
 
 	s = summarize(outs, false, math.NaN())
 	assert.Zero(t, s.holdsTruth, "no truth, none counted")
 	p := summarize([]outcome{noComponents("same", 1)}, true, 0)
-	assert.True(t, math.IsNaN(p.triples) && math.IsNaN(p.between) && math.IsNaN(p.within))
+	assert.True(t, math.IsNaN(p.triples) && math.IsNaN(p.between) && math.IsNaN(p.within) && math.IsNaN(p.mutator) && math.IsNaN(p.cycles))
 	assert.Empty(t, p.stops)
 }
 

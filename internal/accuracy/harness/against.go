@@ -2,13 +2,14 @@ package harness
 
 import (
 	"fmt"
-	"github.com/benchkit/go-benchkit/internal/benchname"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
 
+	"github.com/benchkit/go-benchkit/internal/benchname"
 	"github.com/benchkit/go-benchkit/internal/child"
 	"github.com/benchkit/go-benchkit/internal/report"
 )
@@ -30,6 +31,11 @@ type AgainstOutcome struct {
 	Triples               int
 	Stop                  string
 	BetweenPct, WithinPct float64
+	// MutatorPct is new's time over base's at equal collections, and
+	// CyclesPct new's collections per op over base's, both in percent;
+	// NaN where the row has no collector parts (no collection, or not
+	// lockstep).
+	MutatorPct, CyclesPct float64
 }
 
 // AgainstOutcomes returns rep's cross-build comparison: each benchmark's
@@ -43,7 +49,13 @@ func AgainstOutcomes(rep report.JSONReport) (map[string]AgainstOutcome, error) {
 	outs := map[string]AgainstOutcome{}
 	for _, bm := range rep.Against.Benchmarks {
 		o := AgainstOutcome{Estimate: estimateOf(bm.Estimate), Mode: bm.Mode, ModeNote: bm.ModeNote,
-			Stop: bm.Stop, BetweenPct: orNaN(bm.BetweenPct), WithinPct: orNaN(bm.WithinPct)}
+			Stop: bm.Stop, BetweenPct: orNaN(bm.BetweenPct), WithinPct: orNaN(bm.WithinPct), MutatorPct: math.NaN(), CyclesPct: math.NaN()}
+		if g := bm.GC; g != nil {
+			o.MutatorPct = orNaN(g.MutatorDeltaPct)
+			if g.CyclesPerOpBase > 0 {
+				o.CyclesPct = 100 * (g.CyclesPerOpNew/g.CyclesPerOpBase - 1)
+			}
+		}
 		if bm.Mode == "lockstep" {
 			o.Triples = len(bm.Groups)
 		}

@@ -32,7 +32,8 @@ func TestAgainstOutcomes(t *testing.T) {
 	nan := math.NaN()
 	a := &against.Result{Benches: []against.Bench{
 		{Name: "Work-2", NewEst: est("new", 5.2, 4.1, 6.3, verdict.Slower), Mode: against.ModeLockstep,
-			Groups: []int{3, 3, 3, 3}, Stop: "decided", BetweenPct: 6.1, WithinPct: 0.8, IdleCPUPct: -1},
+			Groups: []int{3, 3, 3, 3}, Stop: "decided", BetweenPct: 6.1, WithinPct: 0.8, IdleCPUPct: -1,
+			GC: &against.GCParts{MutatorDeltaPct: 0.3, CyclesPerOpBase: 0.010, CyclesPerOpNew: 0.0105, GCCPUBaseNs: nan, GCCPUNewNs: nan, Triples: 3}},
 		{Name: "Split-half-2", NewEst: est("new", 0.4, nan, nan, verdict.Undecided), Mode: against.ModeRounds, ModeNote: "it calls neither",
 			BetweenPct: -1, WithinPct: -1},
 		{Name: "Sum/n=1-2", NewEst: verdict.Estimate{Name: "new", DeltaPct: nan, LoPct: nan, HiPct: nan, Verdict: verdict.Undecided}, Mode: against.ModeRounds},
@@ -40,11 +41,15 @@ func TestAgainstOutcomes(t *testing.T) {
 	got, err := AgainstOutcomes(writeRead(t, report.Input{Against: a}))
 	require.NoError(t, err)
 	require.Len(t, got, 3)
+	work := got["Work"]
+	assert.InDelta(t, 5.0, work.CyclesPct, 1e-9, "new's collections per op over base's")
+	work.CyclesPct = 0
 	assert.Equal(t, AgainstOutcome{Estimate: Estimate{Delta: 5.2, Lo: 4.1, Hi: 6.3, HasCI: true, Verdict: "slower"}, Mode: "lockstep",
-		Triples: 4, Stop: "decided", BetweenPct: 6.1, WithinPct: 0.8}, got["Work"])
+		Triples: 4, Stop: "decided", BetweenPct: 6.1, WithinPct: 0.8, MutatorPct: 0.3}, work)
 	split := got["Split-half"]
 	assert.True(t, math.IsNaN(split.BetweenPct) && math.IsNaN(split.WithinPct), "unknown components: NaN")
-	split.BetweenPct, split.WithinPct = 0, 0
+	assert.True(t, math.IsNaN(split.MutatorPct) && math.IsNaN(split.CyclesPct), "no collector parts: NaN")
+	split.BetweenPct, split.WithinPct, split.MutatorPct, split.CyclesPct = 0, 0, 0, 0
 	assert.Equal(t, AgainstOutcome{Estimate: Estimate{Delta: 0.4, Verdict: "undecided"}, Mode: "rounds", ModeNote: "it calls neither"}, split, "only the -procs suffix goes")
 	assert.True(t, math.IsNaN(got["Sum/n=1"].Delta), "no estimate: NaN")
 	assert.False(t, got["Sum/n=1"].HasCI)

@@ -97,7 +97,7 @@ var (
 	Keys = func() []string {
 		k := make([]string, 2*mapKeys)
 		for i := range k {
-			k[i] = fmt.Sprintf("benchkit-key-%05d-%x", i, i*2654435761)
+			k[i] = fmt.Sprintf("benchkit-key-%05d-%x", i, uint32(i)*2654435761)
 		}
 		return k
 	}()
