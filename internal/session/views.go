@@ -20,7 +20,7 @@ const summarySetting = "-benchkit.summary or BENCHKIT_SUMMARY"
 // to the artifacts (withArtifacts); -benchkit.summary=off becomes ""
 // (none). It fails when the artifacts' directory cannot be made.
 func withDefaults(cfg settings.Config, d Deps) (settings.Config, error) {
-	if cfg.SummaryPath == "" && cfg.Against.Base != "" && d.getenv("GITHUB_ACTIONS") == "true" {
+	if cfg.SummaryPath == "" && cfg.Against.On() && d.getenv("GITHUB_ACTIONS") == "true" {
 		cfg.SummaryPath = d.getenv("GITHUB_STEP_SUMMARY")
 	}
 	cfg, err := withArtifacts(cfg, d)
@@ -43,14 +43,14 @@ func summaryFile(path string) string {
 }
 
 // addViews adds this package's part to the run's summary (summary.Add),
-// unless the part is empty (no benchmark, no failure), and its line to
+// unless the part has nothing to say (summary.Part.Empty), and its line to
 // the HTML reports' index page (addIndex). It reports false, with the
 // reason on stderr, when the summary could not be written.
 func addViews(cfg settings.Config, d Deps, in report.Input, a report.Analysis) bool {
 	part := summary.PartOf(report.JSONReportOf(in, a))
 	addIndex(cfg, d, part)
 	path := summaryFile(cfg.SummaryPath)
-	if path == "" || len(part.Entries) == 0 && len(part.Rest) == 0 && len(part.Failures) == 0 {
+	if path == "" || part.Empty() {
 		return true
 	}
 	if err := summary.Add(path, part); err != nil {

@@ -42,7 +42,7 @@ func TestMainSummary(t *testing.T) {
 }
 
 // TestSummaryDefault: $GITHUB_STEP_SUMMARY is the default under
-// -benchkit.against in GitHub Actions only; a setting overrides it, off
+// -benchkit.against (a binary or a revision) in GitHub Actions only; a setting overrides it, off
 // turns it off.
 func TestSummaryDefault(t *testing.T) {
 	step := filepath.Join(t.TempDir(), "step_summary")
@@ -55,6 +55,7 @@ func TestSummaryDefault(t *testing.T) {
 	}{
 		{"plain run in Actions", "", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": step}, "", ""},
 		{"against in Actions", "base.test", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": step}, "", step},
+		{"against a revision in Actions", "origin/main", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": step}, "", step},
 		{"against outside Actions", "base.test", map[string]string{"GITHUB_STEP_SUMMARY": step}, "", ""},
 		{"setting wins", "base.test", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": step}, "mine.md", "mine.md"},
 		{"off", "base.test", map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": step}, "off", ""},
@@ -63,7 +64,8 @@ func TestSummaryDefault(t *testing.T) {
 		for k, v := range tc.env {
 			h.env[k] = v
 		}
-		cfg := settings.Config{SummaryPath: tc.setting, Against: settings.Against{Base: tc.against}}
+		cfg := settings.Config{SummaryPath: tc.setting}
+		cfg.Against.Base, cfg.Against.Rev = settings.AgainstTarget(tc.against, func(string) bool { return false })
 		got, err := withDefaults(cfg, h.deps)
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, got.SummaryPath, tc.name)
