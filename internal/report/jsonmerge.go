@@ -11,19 +11,21 @@ import (
 // one run (-benchkit.shard=K/N, settings.shard) into one report, as if one
 // run had measured them all: the benchmarks, comparisons, cross-build
 // benchmarks, the benchmarks found in one build only, failures and
-// warnings of every shard (the benchmarks sorted by name), failed when
-// any failed, and settings.shard {k: 0, n: N, merged: the shards}. What
-// describes one run (the start time, the environment, the binaries, the
-// settings) is the lowest shard's: each shard ran on its own runner.
-// names name the reports in messages (their files). A single report that
-// is not a shard is returned as it is.
+// warnings of every shard (the benchmarks sorted by name; a failure
+// several shards give alike, such as a base that did not build, once),
+// failed when any failed, and settings.shard {k: 0, n: N, merged: the
+// shards}. What describes one run (the start time, the environment, the
+// binaries, the settings) is the lowest shard's: each shard ran on its
+// own runner. names name the reports in messages (their files). A single
+// report that is not a shard is returned as it is.
 //
 // It fails, naming the reports and the fix, when they are not shards of
 // one run of one package: another package, a report that is not a shard
 // beside others, shards of different N, one shard twice, a benchmark in
 // two shards, a plain run beside a cross-build one, another selection or
-// another build (VCS revision) of either side. A shard missing from the
-// reports is no error here (merged lists those present).
+// another build of either side (its VCS revision, the base's merge
+// base). A shard missing from the reports is no error here (merged lists
+// those present).
 func MergeJSON(names []string, reps []JSONReport) (JSONReport, error) {
 	if len(reps) == 0 || len(names) != len(reps) {
 		return JSONReport{}, fmt.Errorf("report: merging %d reports named by %d names", len(reps), len(names))
@@ -122,7 +124,11 @@ func mergeOne(out *JSONReport, r JSONReport, i int, names []string, seen map[str
 	}
 	out.Benchmarks = append(out.Benchmarks, r.Benchmarks...)
 	out.Comparisons = append(out.Comparisons, r.Comparisons...)
-	out.Failures = append(out.Failures, r.Failures...)
+	for _, f := range r.Failures { // a reason every shard gives (the base did not build) once
+		if !slices.Contains(out.Failures, f) {
+			out.Failures = append(out.Failures, f)
+		}
+	}
 	out.DroppedComparisons = append(out.DroppedComparisons, r.DroppedComparisons...)
 	out.Dropped += r.Dropped
 	out.Failed = out.Failed || r.Failed
@@ -140,6 +146,7 @@ func mergeAgainst(out *JSONAgainst, a JSONAgainst, name string, claim func(kind,
 		{"-bench pattern", out.Pattern, a.Pattern},
 		{"base revision", out.Base.VCSRevision, a.Base.VCSRevision},
 		{"new revision", out.New.VCSRevision, a.New.VCSRevision},
+		{"merge base", out.BaseRevision.commit(), a.BaseRevision.commit()},
 	} {
 		if side.x != side.y && side.x != "" && side.y != "" {
 			return fmt.Errorf("report: %s has the %s %q where the lowest shard has %q: merge the shards of one run", name, side.what, side.y, side.x)
@@ -163,7 +170,11 @@ func mergeAgainst(out *JSONAgainst, a JSONAgainst, name string, claim func(kind,
 	out.Benchmarks = append(out.Benchmarks, a.Benchmarks...)
 	out.OnlyBase = append(out.OnlyBase, a.OnlyBase...)
 	out.OnlyNew = append(out.OnlyNew, a.OnlyNew...)
-	out.Failures = append(out.Failures, a.Failures...)
+	for _, f := range a.Failures { // a base that did not build fails every shard's comparison alike
+		if !f.Build || !slices.ContainsFunc(out.Failures, func(g JSONProcFailure) bool { return g.Build && g.Message == f.Message }) {
+			out.Failures = append(out.Failures, f)
+		}
+	}
 	for _, w := range a.Warnings {
 		if !slices.Contains(out.Warnings, w) {
 			out.Warnings = append(out.Warnings, w)
@@ -171,6 +182,15 @@ func mergeAgainst(out *JSONAgainst, a JSONAgainst, name string, claim func(kind,
 	}
 	out.Rounds = max(out.Rounds, a.Rounds)
 	return nil
+}
+
+// commit is the merge base a base was built at, "" for a base given by
+// path.
+func (r *JSONRevision) commit() string {
+	if r == nil {
+		return ""
+	}
+	return r.Commit
 }
 
 // sortMerged orders a merged report's lists by name and leaves none of
