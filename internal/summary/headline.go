@@ -15,6 +15,12 @@ func Headline(p Part) string {
 	if p.Failed {
 		out = append(out, "✗ failed")
 	}
+	if p.NotCompared != "" {
+		out = append(out, "not compared: "+cut(p.NotCompared, 120))
+	}
+	if p.New != "" {
+		out = append(out, "new: "+p.New)
+	}
 	count := map[Class]int{}
 	var worst *Entry
 	for i, e := range p.Entries {
@@ -50,7 +56,8 @@ func Headline(p Part) string {
 }
 
 // Worst returns the first class of the summary's order that p lists,
-// Regression for a failed part, "" for a part that lists none.
+// Regression for a failed part, Undecided for one that lists none and
+// was not compared, "" for a part that lists none.
 func Worst(p Part) Class {
 	if p.Failed {
 		return Regression
@@ -61,6 +68,9 @@ func Worst(p Part) Class {
 				return c
 			}
 		}
+	}
+	if p.NotCompared != "" {
+		return Undecided
 	}
 	return ""
 }

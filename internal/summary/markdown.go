@@ -24,8 +24,9 @@ var classHead = map[Class]struct{ title, why string }{
 // Markdown writes the summary of parts to w: a headline with the counts,
 // then the listed benchmarks of every part together, one section per
 // class in the order regressions, improvements, undecided, flagged
-// (each a table), the rest as counts, the failures and the packages
-// folded (<details>). Parts are rendered in no particular order: the
+// (each a table), the packages not compared with their reason, the
+// packages new at this revision, the rest as counts, the failures and
+// the packages folded (<details>). Parts are rendered in no particular order: the
 // sections sort their rows.
 func Markdown(w io.Writer, parts []Part) error {
 	var b strings.Builder
@@ -44,6 +45,10 @@ func Markdown(w io.Writer, parts []Part) error {
 		sortEntries(c, byClass[c])
 		fmt.Fprintf(&b, "\n**%s**\n\n", classHead[c].title)
 		writeTable(&b, c, byClass[c], short)
+	}
+	writeNotCompared(&b, parts, short)
+	if names := newPackages(parts, short); len(names) > 0 {
+		fmt.Fprintf(&b, "\n**New:** %s (not at the base: every benchmark is only in the new build)\n", strings.Join(names, ", "))
 	}
 	if rest := restLine(parts); rest != "" {
 		b.WriteString("\n**The rest:** " + rest + "\n")
@@ -77,6 +82,12 @@ func headline(parts []Part, byClass map[Class][]Entry) string {
 			out = append(out, w)
 		}
 	}
+	if n := countParts(parts, func(p Part) bool { return p.NotCompared != "" }); n > 0 {
+		out = append(out, strconv.Itoa(n)+" not compared")
+	}
+	if n := countParts(parts, func(p Part) bool { return p.New != "" }); n > 0 {
+		out = append(out, textfmt.Plural(n, "new package"))
+	}
 	if n := restTotal(parts); n > 0 {
 		out = append(out, strconv.Itoa(n)+" more")
 	}
@@ -84,6 +95,46 @@ func headline(parts []Part, byClass map[Class][]Entry) string {
 		return "nothing measured"
 	}
 	return strings.Join(out, " · ")
+}
+
+// countParts counts the packages of parts for which f holds (a package's
+// shards count once).
+func countParts(parts []Part, f func(Part) bool) int {
+	seen := map[string]bool{}
+	for _, p := range parts {
+		if f(p) {
+			seen[p.Package] = true
+		}
+	}
+	return len(seen)
+}
+
+// writeNotCompared writes the table of the packages nothing of which was
+// compared, with why; nothing when there are none.
+func writeNotCompared(b *strings.Builder, parts []Part, short map[string]string) {
+	var rows []string
+	for _, p := range sortedParts(parts) {
+		if p.NotCompared != "" {
+			rows = append(rows, "| "+cell(short[p.Package]+shardSuffix(p))+" | "+cell(p.NotCompared)+" |")
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	b.WriteString("\n**⊘ Not compared: no base to measure against**\n\n| package | why |\n|---|---|\n")
+	b.WriteString(strings.Join(rows, "\n") + "\n")
+}
+
+// newPackages lists the packages not at the base, by their short names,
+// each once.
+func newPackages(parts []Part, short map[string]string) []string {
+	var out []string
+	for _, p := range sortedParts(parts) {
+		if name := "`" + short[p.Package] + "`"; p.New != "" && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // sortEntries orders a section: regressions by Δ, largest first;

@@ -12,7 +12,8 @@ import (
 // Merge merges the parts of the shards of one run (as Read returns
 // them from each shard's summary) into one part per package: the listed
 // benchmarks of every shard of the package, the counts summed, the
-// failures of each, and the shard {k: 0, n: N, merged: the shards}. A
+// failures of each, why it was not compared or is new (the lowest shard
+// that says so), and the shard {k: 0, n: N, merged: the shards}. A
 // package's single part that is not a shard is kept as it is. It fails,
 // naming the fix, when a package's parts are not the shards of one split
 // (a part that is not a shard beside others, different N, one shard
@@ -67,6 +68,8 @@ func mergePackage(ps []Part) (Part, error) {
 		}
 		m.Failures = append(m.Failures, p.Failures...)
 		m.Failed = m.Failed || p.Failed
+		m.NotCompared = cmp.Or(m.NotCompared, p.NotCompared)
+		m.New = cmp.Or(m.New, p.New)
 	}
 	return m, nil
 }

@@ -68,6 +68,21 @@ type Part struct {
 	// failures), Failed whether it failed.
 	Failures []string `json:"failures"`
 	Failed   bool     `json:"failed"`
+	// NotCompared, for a cross-build comparison that compared none of
+	// the package's benchmarks because of its base, says why in one line
+	// (the base did not build, with the go command's first error; the
+	// base's processes failed); "" otherwise.
+	NotCompared string `json:"not_compared"`
+	// New, for a base built from a git revision, says why the package
+	// has none (it is not at the base): every benchmark is new, counted
+	// as only in the new build. "" otherwise.
+	New string `json:"new"`
+}
+
+// Empty reports whether p has nothing to say: no benchmark listed or
+// counted, no failure, nothing that kept it from being compared.
+func (p Part) Empty() bool {
+	return len(p.Entries) == 0 && len(p.Rest) == 0 && len(p.Failures) == 0 && p.NotCompared == ""
 }
 
 // The kinds of Part.Rest, in the order the summary lists them.
@@ -100,6 +115,12 @@ func PartOf(rep report.JSONReport) Part {
 		}
 		p.Rest[RestOnlyBase] += len(a.OnlyBase)
 		p.Rest[RestOnlyNew] += len(a.OnlyNew)
+		if a.BaseRevision != nil {
+			p.New = a.BaseRevision.Missing
+		}
+		if len(a.Benchmarks) == 0 {
+			p.NotCompared = notCompared(a.Failures)
+		}
 	}
 	for _, b := range rep.Benchmarks {
 		if e, ok := flaggedEntry(rep.Package, b); ok {
@@ -121,6 +142,40 @@ func PartOf(rep report.JSONReport) Part {
 		}
 	}
 	return p
+}
+
+// notCompared says in one line why a cross-build comparison that
+// compared nothing had no base to compare with: the base's build failed
+// (its message and the go command's first error), or a process of the
+// base failed; "" when no failure of the base says so.
+func notCompared(failures []report.JSONProcFailure) string {
+	for _, f := range failures {
+		if f.Build {
+			why := "the base did not build (" + f.Message + ")"
+			if line := firstError(f.Output); line != "" {
+				why += ": " + line
+			}
+			return short(why)
+		}
+	}
+	for _, f := range failures {
+		if f.Side != "new" {
+			return short("the base's processes failed: " + f.Message)
+		}
+	}
+	return ""
+}
+
+// firstError is the first line of the go command's output that is an
+// error, not its "# package" header or its FAIL line; "" when none.
+func firstError(out string) string {
+	for line := range strings.SplitSeq(out, "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "FAIL") {
+			return line
+		}
+	}
+	return ""
 }
 
 // againstEntry classes a cross-build benchmark; ok is false for one the

@@ -240,3 +240,53 @@ func TestMerge(t *testing.T) {
 	_, err = Merge([]Part{s1, unsharded})
 	assert.ErrorContains(t, err, "is not one shard's (shard none) beside others")
 }
+
+// TestRevisionParts: against a revision, a package whose base did not
+// build is listed as not compared with its first compiler error, and one
+// not at the base as new, its benchmarks counted as only in the new
+// build; both come after the undecided, before the rest's counts, and a
+// shard's part of either is merged once.
+func TestRevisionParts(t *testing.T) {
+	rev := &against.Revision{Rev: "origin/main", Commit: "0123456789abcdef0123456789abcdef01234567"}
+	broken := partOf("example.com/m/broken", settings.Shard{}, against.Result{BaseRev: rev, Failures: []against.Failure{{
+		Side: "base", Build: true, Message: "go test -c: exit status 1 at 0123456789ab",
+		Output: "# example.com/m/broken [example.com/m/broken.test]\n./broken.go:3:33: invalid operation: n / \"2\"\nFAIL\texample.com/m/broken [build failed]\n"}}})
+	missing := *rev
+	missing.Missing = "newonly is not in the base's files"
+	fresh := partOf("example.com/m/newonly", settings.Shard{}, against.Result{BaseRev: &missing, OnlyNew: []string{"Fresh-2"}})
+	assert.Equal(t, `the base did not build (go test -c: exit status 1 at 0123456789ab): ./broken.go:3:33: invalid operation: n / "2"`, broken.NotCompared)
+	assert.False(t, broken.Empty(), "a package not compared has its part")
+	assert.Empty(t, broken.New)
+	assert.Equal(t, "newonly is not in the base's files", fresh.New)
+	assert.Equal(t, map[string]int{RestOnlyNew: 1}, fresh.Rest)
+	assert.Equal(t, Undecided, Worst(broken))
+	assert.Contains(t, Headline(broken), "not compared: the base did not build")
+	assert.Equal(t, "new: newonly is not in the base's files · 1 only in the new build", Headline(fresh))
+
+	parts := append(threePackages(), broken, fresh)
+	var b strings.Builder
+	require.NoError(t, Markdown(&b, parts))
+	md := b.String()
+	t.Log("\n" + md)
+	assert.Contains(t, md, "### benchkit: 2 regressions · 1 improvement · 1 undecided · 1 not compared · 1 new package · 4 more\n")
+	order := []string{"**✗ Regressions", "**✓ Improvements", "**? Undecided", "**⊘ Not compared",
+		"| broken | the base did not build (go test -c: exit status 1 at 0123456789ab): ./broken.go:3:33: invalid operation: n / \"2\" |",
+		"**New:** `newonly`", "**The rest:** 1 same, 1 only in the base, 2 only in the new build",
+		"- `example.com/m/broken`: not compared: the base did not build", "- `example.com/m/newonly`: new: newonly is not in the base's files"}
+	at := 0
+	for _, s := range order {
+		i := strings.Index(md[at:], s)
+		require.GreaterOrEqual(t, i, 0, "%q after position %d", s, at)
+		at += i + len(s)
+	}
+
+	s1 := partOf("example.com/m/broken", settings.Shard{K: 1, N: 2}, against.Result{BaseRev: rev, Failures: []against.Failure{{Side: "base", Build: true, Message: "x"}}})
+	s2 := partOf("example.com/m/broken", settings.Shard{K: 2, N: 2}, against.Result{BaseRev: rev, Failures: []against.Failure{{Side: "base", Build: true, Message: "x"}}})
+	merged, err := Merge([]Part{s1, s2})
+	require.NoError(t, err)
+	require.Len(t, merged, 1)
+	assert.Equal(t, "the base did not build (x)", merged[0].NotCompared)
+	b.Reset()
+	require.NoError(t, Markdown(&b, merged))
+	assert.Equal(t, 1, strings.Count(b.String(), "| broken (2 shards of 2 merged) | the base did not build (x) |"))
+}
