@@ -78,3 +78,26 @@ func TestMergeJSONConflicts(t *testing.T) {
 	_, err := MergeJSON([]string{"a.json", "b.json"}, []JSONReport{s1, s2})
 	assert.NoError(t, err)
 }
+
+// TestMergeJSONRevision: against a revision, a base that did not build
+// fails each shard alike, and the merged report says it once; shards
+// built against different merge bases are refused.
+func TestMergeJSONRevision(t *testing.T) {
+	shard := func(k int, commit string) JSONReport {
+		res := against.Result{Pattern: ".", GatePct: 5, BaseRev: &against.Revision{Rev: "origin/main", Commit: commit},
+			Failures: []against.Failure{{Side: "base", Build: true, Message: "go test -c exited with status 1 at " + commit, Output: "./x.go:3: undefined: y"}}}
+		in := Input{Package: "example.com/p", Against: &res, Settings: Settings{Shard: settings.Shard{K: k, N: 2}}}
+		rep := JSONReportOf(in, Analyze(in))
+		rep.Failures = []string{"benchkit: against the base: the gate compared nothing"}
+		return rep
+	}
+	m, err := MergeJSON([]string{"a.json", "b.json"}, []JSONReport{shard(1, "c1"), shard(2, "c1")})
+	require.NoError(t, err)
+	require.Len(t, m.Against.Failures, 1, "the build's failure once")
+	assert.True(t, m.Against.Failures[0].Build)
+	assert.Equal(t, []string{"benchkit: against the base: the gate compared nothing"}, m.Failures)
+	assert.Equal(t, "c1", m.Against.BaseRevision.Commit)
+
+	_, err = MergeJSON([]string{"a.json", "b.json"}, []JSONReport{shard(1, "c1"), shard(2, "c2")})
+	assert.ErrorContains(t, err, `report: b.json has the merge base "c2" where the lowest shard has "c1": merge the shards of one run`)
+}
