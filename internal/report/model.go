@@ -70,6 +70,9 @@ type Settings struct {
 	DeltaPct float64
 	// Strict makes every raised flag a failure (see [Analysis.Failures]).
 	Strict bool
+	// Shard is the share of the selected benchmarks the run measured
+	// (-benchkit.shard); the zero value is all of them.
+	Shard settings.Shard
 }
 
 func (s Settings) delta() float64 {
