@@ -2,6 +2,7 @@ package benchkit_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/benchkit/go-benchkit/internal/summary"
 	"github.com/benchkit/go-benchkit/internal/testbin"
 )
 
@@ -182,8 +184,11 @@ func readRevReports(t *testing.T, dir string) map[string]revReport {
 // benchkit.Main runs in rounds and says why, the package new in this
 // commit lists its benchmark as new, the package whose base does not
 // compile is reported with the compiler's output, and the run passes
-// (no gate). A second run reuses the cached base binaries: the report
-// says so and their files are the ones the first run wrote. The cache
+// (no gate). The run's summary (-benchkit.summary) lists every package in
+// its order (revCheckSummary). A second run reuses the cached base
+// binaries: the report says so and their files are the ones the first
+// run wrote (the same inode, the same modification time), and it says
+// nothing of building them. The cache
 // holds one merge base, nothing half written, and the repository's
 // worktrees and status are untouched.
 func TestAgainstRevisionE2E(t *testing.T) {
@@ -195,10 +200,13 @@ func TestAgainstRevisionE2E(t *testing.T) {
 			"-benchkit.progress=off", "-benchkit.json=" + out + string(filepath.Separator)}
 	}
 	first := t.TempDir()
-	out, code := r.goTest(t, args(first)...)
+	sumPath := filepath.Join(t.TempDir(), "summary.md")
+	out, code := r.goTest(t, append(args(first), "-benchkit.summary="+sumPath)...)
 	require.Equal(t, 0, code, out)
 	againstCheckParses(t, out)
+	assert.Contains(t, out, "building example.com/revdemo/a at ", "the first run builds the base")
 	reps := readRevReports(t, first)
+	revCheckSummary(t, sumPath, reps)
 	for pkg, rep := range reps {
 		rev := rep.Against.BaseRevision
 		require.NotNil(t, rev, pkg)
@@ -241,8 +249,20 @@ func TestAgainstRevisionE2E(t *testing.T) {
 	for _, pkg := range []string{"a", "b"} {
 		assert.True(t, readRevReports(t, second)[pkg].Against.BaseRevision.Reused, "%s: the second run reuses the base", pkg)
 	}
-	assert.Equal(t, bins, revCacheFiles(t, r.cache), "the same files, untouched")
+	again := revCacheFiles(t, r.cache)
+	require.Len(t, again, len(bins), "no binary added")
+	for name, fi := range bins {
+		require.Contains(t, again, name)
+		assert.True(t, os.SameFile(fi, again[name]), "%s: the same file (device and inode), not one built again", name)
+		assert.Equal(t, fi.ModTime(), again[name].ModTime(), "%s: untouched", name)
+	}
+	for _, pkg := range []string{"a", "b"} { // broken's base is built again: a failed build is not cached
+		assert.NotContains(t, out, "building example.com/revdemo/"+pkg+" ", "%s's base is not built again", pkg)
+	}
+	assert.NotContains(t, out, "checking out ", "the base's files are not checked out again")
 	assert.Equal(t, status, r.git(t, "status", "--porcelain"), "the checkout is untouched")
+
+	revShards(t, r, args)
 
 	// With a gate, a base that does not build compared nothing: the
 	// package fails, as a gate that compared nothing does.
@@ -252,10 +272,125 @@ func TestAgainstRevisionE2E(t *testing.T) {
 	assert.Len(t, strings.Split(r.git(t, "worktree", "list", "--porcelain"), "\nworktree "), 1, "no worktree registered")
 }
 
-// revCacheFiles lists the test binaries in the cache with their
-// modification times and sizes, and fails t on anything half written or
-// more merge bases than one.
-func revCacheFiles(t *testing.T, cache string) map[string]string {
+// revShards runs the module against the revision in two shards
+// (-benchkit.shard=K/2), with the bases in the cache: the shards' JSON
+// reports hold every benchmark of the module once, those of the package
+// not at the base and of the one whose base did not build included, and
+// their summaries merge into one part per package.
+func revShards(t *testing.T, r revRepo, args func(out string) []string) {
+	t.Helper()
+	dir := t.TempDir()
+	var sums []summary.Part
+	seen := map[string]int{}
+	for k := 1; k <= 2; k++ {
+		out := filepath.Join(dir, fmt.Sprintf("shard%d", k))
+		require.NoError(t, os.Mkdir(out, 0o755))
+		sum := filepath.Join(dir, fmt.Sprintf("shard%d.md", k))
+		text, code := r.goTest(t, append(args(out), fmt.Sprintf("-benchkit.shard=%d/2", k), "-benchkit.summary="+sum)...)
+		require.Equal(t, 0, code, text)
+		for pkg, rep := range readRevReports(t, out) {
+			for _, b := range rep.Against.Benchmarks {
+				seen[pkg+"."+b.Name]++
+			}
+			for _, name := range rep.Against.OnlyNew {
+				seen[pkg+"."+name]++
+			}
+			if len(rep.Against.Failures) > 0 { // broken: its shard tried to compare Half
+				seen["broken."+e2eName("Half")]++
+			}
+		}
+		parts, err := summary.Read(sum)
+		require.NoError(t, err, text)
+		sums = append(sums, parts...)
+	}
+	assert.Equal(t, map[string]int{"a." + e2eName("Work"): 1, "b." + e2eName("Sum"): 1, "newonly." + e2eName("Fresh"): 1, "broken." + e2eName("Half"): 1}, seen,
+		"every benchmark in exactly one shard")
+	merged, err := summary.Merge(sums)
+	require.NoError(t, err)
+	require.Len(t, merged, 4, "a part per package")
+	for _, p := range merged {
+		switch strings.TrimPrefix(p.Package, "example.com/revdemo/") {
+		case "broken":
+			assert.Contains(t, p.NotCompared, "the base did not build")
+		case "newonly":
+			assert.NotEmpty(t, p.New)
+		}
+	}
+}
+
+// revCheckSummary checks the run's summary at path against the
+// packages' JSON reports: every package has its part; each compared
+// benchmark is listed in the section its verdict puts it in (regressions,
+// improvements, undecided) or counted as the same; the package whose
+// base did not build is listed as not compared with the compiler's
+// error, the package not at the base as new; and the sections come in
+// that order, then the rest's counts, then the packages.
+func revCheckSummary(t *testing.T, path string, reps map[string]revReport) {
+	t.Helper()
+	parts, err := summary.Read(path)
+	require.NoError(t, err)
+	byPkg := map[string]summary.Part{}
+	for _, p := range parts {
+		byPkg[strings.TrimPrefix(p.Package, "example.com/revdemo/")] = p
+	}
+	require.Len(t, byPkg, 4, "a part per package: %v", byPkg)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	md := string(b)
+	t.Log("the summary:\n" + md)
+
+	heads := []string{"**✗ Regressions", "**✓ Improvements", "**? Undecided", "**⊘ Not compared", "**New:**", "**The rest:**", "<details><summary>4 packages</summary>"}
+	last := -1
+	for _, h := range heads {
+		if i := strings.Index(md, h); i >= 0 {
+			assert.Greater(t, i, last, "%q comes after the sections before it", h)
+			last = i
+		}
+	}
+	section := func(row string) string { // the heading of the section holding row
+		i := strings.Index(md, row)
+		require.GreaterOrEqual(t, i, 0, "%q is in the summary", row)
+		head, at := "", -1
+		for _, h := range heads {
+			if j := strings.LastIndex(md[:i], h); j > at {
+				head, at = h, j
+			}
+		}
+		return head
+	}
+	want := map[string]string{"slower": "**✗ Regressions", "faster": "**✓ Improvements", "undecided": "**? Undecided"}
+	same := 0
+	for _, pkg := range []string{"a", "b"} {
+		bench := reps[pkg].Against.Benchmarks[0]
+		if bench.Estimate.Verdict == "same" {
+			same++
+			assert.NotContains(t, md, "`"+bench.Name+"`", "%s: a benchmark decided the same is only counted", pkg)
+			continue
+		}
+		assert.Equal(t, want[bench.Estimate.Verdict], section("| "+pkg+" | `"+bench.Name+"` |"), "%s's %s, %s", pkg, bench.Name, bench.Estimate.Verdict)
+	}
+	rest := "1 only in the new build"
+	if same > 0 {
+		rest = fmt.Sprintf("%d same, %s", same, rest)
+	}
+	assert.Contains(t, md, "**The rest:** "+rest+"\n")
+
+	br := byPkg["broken"]
+	assert.Contains(t, br.NotCompared, "the base did not build")
+	assert.Contains(t, br.NotCompared, "broken.go:3", "the compiler's first error")
+	assert.Equal(t, "**⊘ Not compared", section("| broken | the base did not build ("))
+	assert.Contains(t, byPkg["newonly"].New, "newonly")
+	assert.Contains(t, md, "**New:** `newonly` (not at the base")
+	assert.Contains(t, md, " · 1 not compared · 1 new package · ")
+	for _, pkg := range []string{"a", "b", "newonly", "broken"} {
+		assert.Contains(t, md, "- `example.com/revdemo/"+pkg+"`: ", "the packages' list holds %s", pkg)
+	}
+}
+
+// revCacheFiles returns the test binaries in the cache by name, and
+// fails t on anything half written or more merge bases than one (the
+// bound, basebuild.Keep, is more).
+func revCacheFiles(t *testing.T, cache string) map[string]os.FileInfo {
 	t.Helper()
 	entries, err := os.ReadDir(cache)
 	require.NoError(t, err)
@@ -266,14 +401,14 @@ func revCacheFiles(t *testing.T, cache string) map[string]string {
 		}
 	}
 	require.Len(t, commits, 1, "one merge base in the cache")
-	files := map[string]string{}
+	files := map[string]os.FileInfo{}
 	require.NoError(t, filepath.WalkDir(cache, func(path string, d os.DirEntry, err error) error {
 		require.NoError(t, err)
 		assert.False(t, strings.HasSuffix(path, ".tmp"), "half written: %s", path)
 		if strings.HasSuffix(path, ".test") || strings.HasSuffix(path, ".test.exe") {
-			fi, err := d.Info()
+			fi, err := os.Stat(path)
 			require.NoError(t, err)
-			files[filepath.Base(path)] = fi.ModTime().String() + " " + fi.Mode().String()
+			files[filepath.Base(path)] = fi
 		}
 		return nil
 	}))

@@ -54,6 +54,8 @@ import (
 //	-benchkit.gate.instructions=pct  BENCHKIT_GATE_INSTRUCTIONS  -                  0 (no gate)
 //	-benchkit.progress=on|off        BENCHKIT_PROGRESS           -                  on
 //	-benchkit.count=kind             BENCHKIT_COUNT              -                  off (or instructions)
+//	-benchkit.shard=K/N              BENCHKIT_SHARD              -                  "" (every selected benchmark)
+//	-benchkit.summary=path|off       BENCHKIT_SUMMARY            -                  "" (under -benchkit.against in GitHub Actions: $GITHUB_STEP_SUMMARY)
 //
 // The text report is compact by default: one header line (package, Go,
 // CPU, load, the worst warning), a row per benchmark, and a line per
@@ -74,11 +76,18 @@ import (
 //
 // -benchkit.forks and -benchkit.metrics work without Main too. The files
 // are described in docs/report.md, -benchkit.against and the five settings
-// after it in docs/ci.md, -benchkit.count in docs/counts.md. A file path
+// after it in docs/ci.md, -benchkit.count in docs/counts.md,
+// -benchkit.shard and -benchkit.summary (each package adds its part to one
+// Markdown file for the run) in docs/ci.md and docs/report.md. A file path
 // is relative to the package directory; one that ends with a separator or
 // names a directory gets a file per package, named after the import path
 // with '/' replaced by '_', for go test ./... (through the environment
-// variables: a TestMain without Main rejects -benchkit.* flags).
+// variables: a TestMain without Main rejects -benchkit.* flags). Under go
+// test -artifacts (with -outputdir), every file no setting names is
+// written, one set per package, to <outputdir>/_artifacts/<package>/benchkit/
+// (report.json, samples.txt, report.html, report.bmf.json,
+// report.gab.json), and the run's summary and HTML index to
+// benchkit-summary.md and benchkit-index.html in _artifacts.
 //
 // Main calls flag.Parse if nobody has (see [RegisterFlags]) and os.Exit
 // (see [Run]). It panics if m is nil.

@@ -324,9 +324,14 @@ func TestTestdataBench(t *testing.T) {
 			assert.Contains(t, out, "control: gate failed: plus200 is +")
 			assert.Contains(t, out, "beyond the 10% gate")
 			assert.Contains(t, out, "--- FAIL: BenchmarkGate")
-		} else {
+		} else if !strings.Contains(out, "control: plus200 undecided: measuring stopped:") {
+			// Undecided with rounds measured: the gate says it was not
+			// applied. (Under heavy load the warm-up round may not fit the
+			// budget at all; then the verdict itself says measuring stopped
+			// and names the fix.)
 			assert.Contains(t, out, "control: plus200: gate not applied")
 		}
+		assert.NotContains(t, out, "panic")
 		out, code = run(t, "-test.bench=^BenchmarkGateFaster$", "-test.benchtime=100ms")
 		assert.Equal(t, 0, code, "a faster candidate never fails a gate: %s", out)
 	})

@@ -16,7 +16,7 @@ import (
 func (st *state) result() Result {
 	level, _ := stats.PairedConfidence(vd.DefaultConfidence, 2)
 	a := Result{
-		Base: st.p.base, New: st.p.new, BaseRev: st.p.rev, Pattern: st.p.pattern, Benchtime: st.p.share,
+		Base: st.p.base, New: st.p.new, BaseRev: st.p.rev, Pattern: st.p.shownPattern(), Shard: st.p.shard.String(), Benchtime: st.p.share,
 		Seed: st.p.seed, Confidence: level, Negligible: vd.DefaultNegligible,
 		GatePct: st.p.Gate, GateAllocs: st.p.GateAllocs, Failures: st.failures, Warnings: append(slices.Clone(st.p.warnings), st.warnings...),
 	}

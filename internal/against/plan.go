@@ -69,6 +69,11 @@ type Plan struct {
 	timeout time.Duration
 	// bt is -benchtime.
 	bt testflag.Benchtime
+	// shard is the share of the selection the run measures (zero: all);
+	// with one, pattern selects the shard's top-level benchmarks and
+	// asked is -test.bench as given.
+	shard settings.Shard
+	asked string
 }
 
 // NewPlan checks the settings s, the go test flags on fs and the base

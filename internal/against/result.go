@@ -197,6 +197,9 @@ type Result struct {
 	Pattern, Benchtime string
 	Rounds             int
 	Seed               uint64
+	// Shard is -benchkit.shard ("2/4"): the run measured the share of
+	// Pattern's benchmarks in that shard; "" for all of them.
+	Shard string
 	// Pairing is what was asked for (ModeLockstep or ModeRounds); each
 	// benchmark's Mode says what it got. RunTargetNs is
 	// the length a lockstep run was sized to, in ns.

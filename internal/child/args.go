@@ -25,14 +25,16 @@ var fileFlags = []string{
 // selection (run, bench, list, skip), the repeat count and time, the
 // GOMAXPROCS list, the output format (the parent reads the child's result
 // file, not its stdout), the action log only cmd/go reads, the directory
-// for profiles, the test timeout (the parent's deadline applies), and
-// -test.paniconexit0, which go test gives every test binary: a fork ends
-// with os.Exit(0) once its result is written ([Done]), which the flag
-// turns into a panic.
+// for profiles and artifacts and -test.artifacts (a child measures and
+// keeps no files: without the directory it would make _artifacts in the
+// working directory), the test timeout (the parent's deadline applies),
+// and -test.paniconexit0, which go test gives every test binary: a fork
+// ends with os.Exit(0) once its result is written ([Done]), which the
+// flag turns into a panic.
 var dropFlags = map[string]bool{
 	"test.run": true, "test.bench": true, "test.list": true, "test.skip": true,
 	"test.count": true, "test.benchtime": true, "test.cpu": true,
-	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.timeout": true,
+	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.artifacts": true, "test.timeout": true,
 	"test.paniconexit0": true,
 }
 
@@ -117,12 +119,14 @@ func Deadline(budget time.Duration) time.Duration {
 // runDropFlags are the go test flags [RunArgs] sets itself or leaves out
 // of a child that runs a whole selection of benchmarks: the selection and
 // repeat flags it sets, the output format and action log only the parent
-// reads, the test timeout (the parent's deadline applies), and
+// reads, the directory for profiles and artifacts and -test.artifacts (a
+// child keeps no files, and a base built before Go 1.26 does not define
+// the flag), the test timeout (the parent's deadline applies), and
 // -test.paniconexit0 (a child may end with [Done]).
 var runDropFlags = map[string]bool{
 	"test.run": true, "test.bench": true, "test.list": true, "test.skip": true,
 	"test.count": true, "test.benchtime": true, "test.benchmem": true,
-	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.timeout": true,
+	"test.v": true, "test.testlogfile": true, "test.outputdir": true, "test.artifacts": true, "test.timeout": true,
 	"test.paniconexit0": true,
 }
 

@@ -79,6 +79,26 @@ func BenchFilter(name string) string {
 	return strings.Join(elems, "/")
 }
 
+// TopFilter returns the -test.bench pattern that selects exactly the
+// top-level benchmarks tops (functions such as "BenchmarkSum") and, below
+// them, what bench selects: bench's first level replaced by an anchored
+// alternation of the quoted names, its other levels kept as given
+// (bench "." with BenchmarkA and BenchmarkB gives "^(BenchmarkA|BenchmarkB)$",
+// "Sum/n=1" with BenchmarkSum gives "^(BenchmarkSum)$/n=1"). With no tops
+// it selects none: no top-level name is empty. The caller keeps only the
+// tops bench selects ([Selects]).
+func TopFilter(bench string, tops []string) string {
+	quoted := make([]string, len(tops))
+	for i, t := range tops {
+		quoted[i] = regexp.QuoteMeta(t)
+	}
+	first := "^$"
+	if len(tops) > 0 {
+		first = "^(" + strings.Join(quoted, "|") + ")$"
+	}
+	return strings.Join(append([]string{first}, SplitPattern(bench)[1:]...), "/")
+}
+
 // Spec is one child process to run.
 type Spec struct {
 	// Path is the binary; Args its arguments (without the binary). Shown,

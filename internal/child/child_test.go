@@ -49,12 +49,14 @@ func TestBenchFilter(t *testing.T) {
 func TestArgs(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	for _, n := range []string{"test.run", "test.bench", "test.count", "test.benchtime", "test.cpu", "test.v",
-		"test.benchmem", "test.short", "test.cpuprofile", "test.timeout", "benchkit.forks", "test.gocoverdir", "test.testlogfile", "test.paniconexit0"} {
+		"test.benchmem", "test.short", "test.cpuprofile", "test.timeout", "benchkit.forks", "test.gocoverdir", "test.testlogfile", "test.paniconexit0",
+		"test.artifacts", "test.outputdir"} {
 		fs.String(n, "", "")
 	}
 	require.NoError(t, fs.Parse([]string{"-test.run=X", "-test.bench=.", "-test.count=3", "-test.benchtime=2s",
 		"-test.cpu=1,2", "-test.v=test2json", "-test.benchmem=true", "-test.short=true", "-test.timeout=10m",
-		"-benchkit.forks=5", "-test.gocoverdir=/tmp/cov", "-test.testlogfile=/tmp/log", "-test.paniconexit0=true"}))
+		"-benchkit.forks=5", "-test.gocoverdir=/tmp/cov", "-test.testlogfile=/tmp/log", "-test.paniconexit0=true",
+		"-test.artifacts=true", "-test.outputdir=/tmp/out"}))
 	assert.Equal(t, "", FileFlag(fs))
 	got := Args(fs, "BenchmarkA/b=1", "400ms", 2)
 	assert.Equal(t, []string{
@@ -68,12 +70,14 @@ func TestArgs(t *testing.T) {
 func TestRunArgs(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	for _, n := range []string{"test.run", "test.bench", "test.count", "test.benchtime", "test.cpu", "test.v", "test.skip",
-		"test.benchmem", "test.short", "test.timeout", "benchkit.against", "test.gocoverdir", "test.testlogfile", "test.paniconexit0"} {
+		"test.benchmem", "test.short", "test.timeout", "benchkit.against", "test.gocoverdir", "test.testlogfile", "test.paniconexit0",
+		"test.artifacts", "test.outputdir"} {
 		fs.String(n, "", "")
 	}
 	require.NoError(t, fs.Parse([]string{"-test.run=X", "-test.bench=Sum", "-test.benchtime=2s",
 		"-test.cpu=1,2", "-test.v=test2json", "-test.short=true", "-test.timeout=10m",
-		"-benchkit.against=base.test", "-test.gocoverdir=/tmp/cov", "-test.testlogfile=/tmp/log", "-test.paniconexit0=true"}))
+		"-benchkit.against=base.test", "-test.gocoverdir=/tmp/cov", "-test.testlogfile=/tmp/log", "-test.paniconexit0=true",
+		"-test.artifacts=true", "-test.outputdir=/tmp/out"}))
 	assert.Equal(t, []string{
 		"-test.run=^$", "-test.bench=Sum", "-test.count=1", "-test.benchtime=667ms", "-test.benchmem=true", "-test.v=true",
 		"-test.cpu=1,2", "-test.gocoverdir=/tmp/cov", "-test.short=true",

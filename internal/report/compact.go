@@ -49,9 +49,10 @@ func (p *printer) compact(in Input, a Analysis) {
 	}
 }
 
-// headerLine is the compact report's first line: the package (and the
-// base of a cross-build comparison: the binary's path, or the revision
-// and its merge base with HEAD), the Go version, the CPU and how
+// headerLine is the compact report's first line: the package, the shard
+// of a sharded run (-benchkit.shard), the base of a cross-build
+// comparison (the binary's path, or the revision and its merge base with
+// HEAD), the Go version, the CPU and how
 // many, the load unless a warning names it, and the environment's
 // warnings in a few words, worst first. A fact not known is left out.
 // When the line would be wider than cols (> 0), the warnings after the
@@ -67,6 +68,9 @@ func headerLine(in Input, cols int) string {
 	var parts []string
 	if in.Package != "" {
 		parts = append(parts, in.Package)
+	}
+	if sh := in.Settings.Shard; sh.Set() {
+		parts = append(parts, "shard "+sh.String())
 	}
 	if a := in.Against; a != nil {
 		base := "against " + a.BaseName()

@@ -10,6 +10,7 @@ import (
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/env"
 	"github.com/benchkit/go-benchkit/internal/registry"
+	"github.com/benchkit/go-benchkit/internal/settings"
 )
 
 // TestHeaderLine: the compact report's first line names the package, Go,
@@ -40,7 +41,9 @@ func TestHeaderLine(t *testing.T) {
 	a := againstInput()
 	assert.Equal(t, "example.com/p · against base.test", headerLine(a, LineWidth))
 	a.Against.BaseRev = &against.Revision{Rev: "origin/main", Commit: "0123456789abcdef0123456789abcdef01234567"}
-	assert.Equal(t, "example.com/p · against origin/main (merge base 0123456789ab)", headerLine(a, LineWidth))
+	a.Settings.Shard = settings.Shard{K: 2, N: 3}
+	assert.Equal(t, "example.com/p · shard 2/3 · against origin/main (merge base 0123456789ab)", headerLine(a, LineWidth))
+	assert.Contains(t, titleText(a, Analyze(a)), " · example.com/p · shard 2/3")
 }
 
 // TestCompactIsShort: the compact report of a package of five benchmarks

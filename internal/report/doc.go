@@ -30,5 +30,6 @@
 // removed or redefined field makes v2. [JSONReport] and the types it holds
 // are the one declaration of the schema: the writer fills them, and
 // [ReadJSON] decodes a report into them for programs that read it (the
-// accuracy tables of internal/accuracy).
+// accuracy tables of internal/accuracy, cmd/benchkit-merge, which joins
+// the reports of a run's shards with [MergeJSON]).
 package report

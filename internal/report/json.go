@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"github.com/benchkit/go-benchkit/internal/against"
 	"github.com/benchkit/go-benchkit/internal/count"
+	"github.com/benchkit/go-benchkit/internal/settings"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/benchkit/go-benchkit/control/verdict"
@@ -51,6 +53,24 @@ type JSONDropped struct {
 type JSONSettings struct {
 	DeltaPct float64 `json:"delta_pct"`
 	Strict   bool    `json:"strict"`
+	// Shard is -benchkit.shard, null when the run measured every selected
+	// benchmark.
+	Shard *JSONShard `json:"shard"`
+}
+
+// JSONShard is "settings.shard": shard k of n (1 ≤ k ≤ n) of one run,
+// or, in a report merged from the shards' (k 0), the shards merged.
+type JSONShard struct {
+	K      int   `json:"k"`
+	N      int   `json:"n"`
+	Merged []int `json:"merged"`
+}
+
+func jsonShardOf(s settings.Shard) *JSONShard {
+	if !s.Set() {
+		return nil
+	}
+	return &JSONShard{K: s.K, N: s.N, Merged: []int{}}
 }
 
 // JSONEnvironment is the report's "environment" object: the facts and
@@ -346,6 +366,31 @@ func JSONAnalysis(w io.Writer, in Input, a Analysis) error {
 	return encodeJSON(w, jsonReportOf(in, a))
 }
 
+// PackageFile returns the name of package pkg's file in a directory
+// that holds one per package: the import path with '/', '\' and ':'
+// replaced by '_', and ext ("example.com/p", ".json" →
+// "example.com_p.json"); "benchkit"+ext for an unknown package.
+func PackageFile(pkg, ext string) string {
+	name := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' {
+			return '_'
+		}
+		return r
+	}, pkg)
+	if name == "" {
+		name = "benchkit"
+	}
+	return name + ext
+}
+
+// JSONReportOf returns the JSON report of in and its analysis a, as
+// [JSONAnalysis] writes it.
+func JSONReportOf(in Input, a Analysis) JSONReport { return jsonReportOf(in, a) }
+
+// WriteJSON writes rep to w as [JSON] writes a report: indented, with a
+// final newline.
+func WriteJSON(w io.Writer, rep JSONReport) error { return encodeJSON(w, rep) }
+
 // encodeJSON writes rep to w as [JSON] does: indented by two spaces, with
 // a final newline.
 func encodeJSON(w io.Writer, rep JSONReport) error {
@@ -393,7 +438,7 @@ func jsonReportOf(in Input, a Analysis) JSONReport {
 		Package:     in.Package,
 		GOOS:        in.GOOS,
 		GOARCH:      in.GOARCH,
-		Settings:    JSONSettings{DeltaPct: in.Settings.delta(), Strict: in.Settings.Strict},
+		Settings:    JSONSettings{DeltaPct: in.Settings.delta(), Strict: in.Settings.Strict, Shard: jsonShardOf(in.Settings.Shard)},
 		Environment: JSONEnvironment{Facts: []JSONFact{}, Warnings: []JSONWarning{}},
 		Benchmarks:  []JSONBenchmark{},
 		Comparisons: []JSONComparison{},

@@ -75,6 +75,9 @@ type Settings struct {
 	// The default is the compact one (see [TextAnalysis]); the other
 	// outputs are the same either way.
 	Full bool
+	// Shard is the share of the selected benchmarks the run measured
+	// (-benchkit.shard); the zero value is all of them.
+	Shard settings.Shard
 }
 
 func (s Settings) delta() float64 {

@@ -102,6 +102,9 @@ func titleText(in Input, a Analysis) string {
 	if in.Package != "" {
 		title += " · " + in.Package
 	}
+	if sh := in.Settings.Shard; sh.Set() {
+		title += " · shard " + sh.String()
+	}
 	return title
 }
 

@@ -33,6 +33,11 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		return 2
 	}
 	defer p.Close()
+	shardNote, empty, err := shardAgainst(&p, cfg, d, m)
+	if err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
+	}
 	dir, remove, err := child.TempDir("benchkit-against-")
 	if err != nil {
 		fmt.Fprintf(d.stderr, "benchkit: -benchkit.against: %v (checked before the run: nothing ran)\n", err)
@@ -47,11 +52,7 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		fmt.Fprintln(d.stderr, "benchkit: -benchkit.against measured nothing: the tests failed, and like go test it runs no benchmarks then; fix the tests, or select none with -run='^$'")
 		return code
 	}
-	var progress func(against.Progress)
-	if !cfg.NoProgress {
-		progress = progressLines(d.stderr, ProgressEvery)
-	}
-	a, err := against.Measure(p, dir, d.fs, d.stderr, progress)
+	a, err := measure(p, empty, dir, cfg, d)
 	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return stoppedCode(err)
@@ -59,6 +60,10 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 	in := input(cfg, d, snap, nil)
 	in.Against = &a
 	an := report.Analyze(in)
+	note(cfg, d, shardNote)
+	if empty {
+		cfg.Report = settings.ReportOff // the note says it all; the files record the shard
+	}
 	failed := output(cfg, d, in, an)
 	if d.getenv("GITHUB_ACTIONS") == "true" {
 		report.Annotations(d.stdout, in, an)
@@ -67,6 +72,20 @@ func againstRun(m interface{ Run() int }, cfg settings.Config, d Deps) int {
 		return 1
 	}
 	return 0
+}
+
+// measure runs the comparison (against.Measure), with progress lines
+// unless they are off; a shard that holds none of the package's
+// benchmarks (empty) measures nothing and gets the plan's empty result.
+func measure(p against.Plan, empty bool, dir string, cfg settings.Config, d Deps) (against.Result, error) {
+	if empty {
+		return p.Skipped(), nil
+	}
+	var progress func(against.Progress)
+	if !cfg.NoProgress {
+		progress = progressLines(d.stderr, ProgressEvery)
+	}
+	return against.Measure(p, dir, d.fs, d.stderr, progress)
 }
 
 // stoppedCode is the exit code of a run against.Measure stopped: 128 plus

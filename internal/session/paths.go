@@ -52,18 +52,26 @@ func outputFiles(cfg settings.Config) []outputFile {
 // benchmarks would throw their run away.
 func checkPaths(cfg settings.Config, pkg string) error {
 	owner := map[string]string{} // resolved path → setting
-	for _, f := range outputFiles(cfg) {
-		path := filePath(f.path, pkg, f.ext)
+	check := func(path, setting string) error {
 		abs := resolved(path)
 		if other, dup := owner[abs]; dup {
 			return fmt.Errorf("benchkit: %s and %s both write %s, and one would lose its output: give each its own path (checked before the run: nothing ran)",
-				other, f.setting, path)
+				other, setting, path)
 		}
-		owner[abs] = f.setting
+		owner[abs] = setting
 		if err := checkWritable(path); err != nil {
 			return fmt.Errorf("benchkit: cannot write %s: %v; fix the path given by %s (checked before the run: nothing ran)",
-				path, err, f.setting)
+				path, err, setting)
 		}
+		return nil
+	}
+	for _, f := range outputFiles(cfg) {
+		if err := check(filePath(f.path, pkg, f.ext), f.setting); err != nil {
+			return err
+		}
+	}
+	if path := summaryFile(cfg.SummaryPath); path != "" {
+		return check(path, summarySetting)
 	}
 	return nil
 }

@@ -108,16 +108,18 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	if !cfg.Against.On() && !benchRequested(d.fs) {
 		return m.Run()
 	}
-	if err := cfg.CheckAgainstOnly(); err != nil {
-		fmt.Fprintln(d.stderr, err)
-		return 2
-	}
-	if err := checkPaths(cfg, d.pkg); err != nil {
+	cfg, err := prepare(cfg, d)
+	if err != nil {
 		fmt.Fprintln(d.stderr, err)
 		return 2
 	}
 	if cfg.Against.On() {
 		return againstRun(m, cfg, d)
+	}
+	shardNote, err := shardPlain(cfg, d, m)
+	if err != nil {
+		fmt.Fprintln(d.stderr, err)
+		return 2
 	}
 	var start time.Time
 	if d.now != nil {
@@ -134,10 +136,25 @@ func Run(m interface{ Run() int }, opts []func(*settings.Config), d Deps) int {
 	}
 	in.Meta = meta(d, start, snap)
 	a := report.Analyze(in)
+	note(cfg, d, shardNote)
 	if output(cfg, d, in, a) && code == 0 {
 		code = 1
 	}
 	return code
+}
+
+// prepare checks, before anything runs, the settings that need
+// -benchkit.against and the files' paths, with the defaults the
+// environment gives filled in (withDefaults); an error names the fix.
+func prepare(cfg settings.Config, d Deps) (settings.Config, error) {
+	if err := cfg.CheckAgainstOnly(); err != nil {
+		return cfg, err
+	}
+	cfg, err := withDefaults(cfg, d)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg, checkPaths(cfg, d.pkg)
 }
 
 // settingsOf registers and parses the -benchkit.* flags and resolves
@@ -186,7 +203,7 @@ func input(cfg settings.Config, d Deps, snap env.Snapshot, wu *report.Warmup) re
 	in := report.Input{
 		Package: d.pkg, GOOS: snap.GOOS, GOARCH: snap.GOARCH, Warmup: wu,
 		Benches: d.reg.Benchmarks(), Dropped: d.reg.Dropped(),
-		Settings: report.Settings{DeltaPct: cfg.Delta, Strict: cfg.Strict, Full: cfg.ReportFull},
+		Settings: report.Settings{DeltaPct: cfg.Delta, Strict: cfg.Strict, Full: cfg.ReportFull, Shard: cfg.Shard},
 	}
 	if d.cpu != nil {
 		in.CPU = d.cpu() // go test's own cpu line, for the samples file and the JSON
@@ -214,6 +231,9 @@ func output(cfg settings.Config, d Deps, in report.Input, a report.Analysis) (fa
 			fmt.Fprintf(d.stderr, "benchkit: cannot write %s: %v; fix the path given by %s\n", f.what, err, f.setting)
 			failed = true
 		}
+	}
+	if !addViews(cfg, d, in, a) {
+		failed = true
 	}
 	return failed
 }
@@ -271,25 +291,20 @@ func benchRequested(fs *flag.FlagSet) bool {
 // ("example.com/p" → "example.com_p"+ext), so that one setting serves every
 // package of `go test ./...` without each overwriting the last.
 func filePath(path, pkg, ext string) string {
-	dir := strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator))
-	if !dir {
-		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			dir = true
-		}
-	}
-	if !dir {
+	if !dirForm(path) {
 		return path
 	}
-	name := strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' {
-			return '_'
-		}
-		return r
-	}, pkg)
-	if name == "" {
-		name = "benchkit"
+	return filepath.Join(path, report.PackageFile(pkg, ext))
+}
+
+// dirForm reports whether path names a directory: it ends with a path
+// separator or names an existing directory.
+func dirForm(path string) bool {
+	if strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(os.PathSeparator)) {
+		return true
 	}
-	return filepath.Join(path, name+ext)
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 func writeFile(d Deps, path string, write func(io.Writer) error) error {

@@ -81,6 +81,57 @@ type Config struct {
 	// instructions per op under valgrind after the run, "" (CountOff)
 	// not to.
 	Count string
+	// Shard is -benchkit.shard: the share of the selected benchmarks
+	// this run measures; the zero value is all of them.
+	Shard Shard
+	// SummaryPath is the Markdown summary's path, "" for the default
+	// (which the session resolves from the environment) and SummaryOff
+	// for none.
+	SummaryPath string
+}
+
+// SummaryOff is the value of -benchkit.summary and BENCHKIT_SUMMARY that
+// writes no summary, not even the default one.
+const SummaryOff = "off"
+
+// Shard is shard K of N (1 ≤ K ≤ N) of a run's benchmarks; the zero
+// value is no sharding.
+type Shard struct{ K, N int }
+
+// Set reports whether s shards the run.
+func (s Shard) Set() bool { return s.N > 0 }
+
+// String returns "K/N", or "" for no sharding.
+func (s Shard) String() string {
+	if !s.Set() {
+		return ""
+	}
+	return strconv.Itoa(s.K) + "/" + strconv.Itoa(s.N)
+}
+
+// MaxShards bounds N in -benchkit.shard: more shards than that are more
+// runners than any CI matrix starts.
+const MaxShards = 256
+
+// ParseShard reads "K/N" with 1 ≤ K ≤ N ≤ MaxShards; "" is no sharding.
+// The error names the fix.
+func ParseShard(v string) (Shard, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return Shard{}, nil
+	}
+	ks, ns, ok := strings.Cut(v, "/")
+	k, kerr := strconv.Atoi(strings.TrimSpace(ks))
+	n, nerr := strconv.Atoi(strings.TrimSpace(ns))
+	switch {
+	case !ok || kerr != nil || nerr != nil:
+		return Shard{}, fmt.Errorf("%q is not a shard: use K/N, such as 1/4 for the first of four shards", v)
+	case n < 1 || n > MaxShards:
+		return Shard{}, fmt.Errorf("%q has %d shards: use 1 to %d shards, such as 1/4", v, n, MaxShards)
+	case k < 1 || k > n:
+		return Shard{}, fmt.Errorf("%q asks for shard %d of %d: K counts from 1 to N, so use 1/%d to %d/%d", v, k, n, n, n, n)
+	}
+	return Shard{K: k, N: n}, nil
 }
 
 // Against is the settings of -benchkit.against: the one struct they
@@ -223,6 +274,18 @@ var settings = []setting{
 	pctSetting("benchkit.gate.instructions", "BENCHKIT_GATE_INSTRUCTIONS",
 		"with -benchkit.against and -benchkit.count=instructions, fail on a rise in instructions per op beyond `percent`",
 		true, "is not a percentage: use a number such as 1 (0 turns the gate off)", func(c *Config) *float64 { return &c.Against.GateInstr }),
+	{
+		flag: "benchkit.shard", env: "BENCHKIT_SHARD",
+		usage: "measure shard `K/N` of the selected benchmarks (1 ≤ K ≤ N), by a hash of the package and the top-level benchmark's name, for a CI matrix of N jobs (env BENCHKIT_SHARD)",
+		def:   func(c Config) string { return c.Shard.String() },
+		set: func(c *Config, v string) (err error) {
+			c.Shard, err = ParseShard(v)
+			return err
+		},
+	},
+	pathSetting("benchkit.summary", "BENCHKIT_SUMMARY",
+		"add this package's part to the run's Markdown summary at `path`, or off (default: under -benchkit.against in GitHub Actions, $GITHUB_STEP_SUMMARY)",
+		func(c *Config) *string { return &c.SummaryPath }),
 	choiceSetting("benchkit.count", "BENCHKIT_COUNT",
 		"after the benchmarks, count the instructions per op of each tracked one under valgrind: `instructions` or off (env BENCHKIT_COUNT)",
 		CountOff, CountOff, []string{CountOff, CountInstructions}, "is not a count: use instructions (counted under valgrind, docs/counts.md) or off",

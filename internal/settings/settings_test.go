@@ -102,3 +102,41 @@ func TestReport(t *testing.T) {
 	assert.Equal(t, "", c.Report)
 	assert.True(t, c.ReportFull, "the flag over the variable")
 }
+
+// TestShard: K/N from 1/1 to N/N, through the flag and the variable;
+// every bad value is refused with a message that names the fix.
+func TestShard(t *testing.T) {
+	for in, want := range map[string]Shard{"1/4": {1, 4}, " 4/4 ": {4, 4}, "1/1": {1, 1}, "": {}} {
+		got, err := ParseShard(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, got, in)
+	}
+	assert.Equal(t, "2/3", Shard{2, 3}.String())
+	assert.Empty(t, Shard{}.String())
+	for in, msg := range map[string]string{
+		"5/4":   `"5/4" asks for shard 5 of 4: K counts from 1 to N, so use 1/4 to 4/4`,
+		"0/4":   `"0/4" asks for shard 0 of 4: K counts from 1 to N, so use 1/4 to 4/4`,
+		"1/0":   `"1/0" has 0 shards: use 1 to 256 shards, such as 1/4`,
+		"1/999": `"1/999" has 999 shards: use 1 to 256 shards, such as 1/4`,
+		"2":     `"2" is not a shard: use K/N, such as 1/4 for the first of four shards`,
+		"a/b":   `"a/b" is not a shard: use K/N, such as 1/4 for the first of four shards`,
+		"1/4/2": `"1/4/2" is not a shard: use K/N, such as 1/4 for the first of four shards`,
+	} {
+		_, err := ParseShard(in)
+		assert.EqualError(t, err, msg, in)
+	}
+
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	Register(fs, Defaults())
+	env := map[string]string{"BENCHKIT_SHARD": "2/3"}
+	c, err := Resolve(nil, func(k string) string { return env[k] }, fs)
+	require.NoError(t, err)
+	assert.Equal(t, Shard{2, 3}, c.Shard)
+	require.NoError(t, fs.Parse([]string{"-benchkit.shard=3/3"}))
+	c, err = Resolve(nil, func(k string) string { return env[k] }, fs)
+	require.NoError(t, err)
+	assert.Equal(t, Shard{3, 3}, c.Shard, "the flag over the variable")
+	require.NoError(t, fs.Set("benchkit.shard", "4/3"))
+	_, err = Resolve(nil, func(k string) string { return env[k] }, fs)
+	assert.EqualError(t, err, `benchkit: flag -benchkit.shard="4/3" asks for shard 4 of 3: K counts from 1 to N, so use 1/3 to 3/3`)
+}
