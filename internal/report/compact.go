@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -52,13 +53,27 @@ func (p *printer) compact(in Input, a Analysis) {
 // headerLine is the compact report's first line: the package, the shard
 // of a sharded run (-benchkit.shard), the base of a cross-build
 // comparison (the binary's path, or the revision and its merge base with
-// HEAD), the Go version, the CPU and how
-// many, the load unless a warning names it, and the environment's
-// warnings in a few words, worst first. A fact not known is left out.
-// When the line would be wider than cols (> 0), the warnings after the
-// worst are left out from the last, and counted ("+2 more"); the full
-// report, the JSON and the HTML report have them all.
+// HEAD), the Go version, the CPU and how many, the load unless a warning
+// names it, and the environment's warnings in a few words, worst first.
+// A fact not known is left out. When the line would be wider than cols
+// (> 0), the warnings after the worst are left out from the last, and
+// counted ("+2 more"); then a base binary's path is cut to its file name
+// (the failures and the full report name it whole). The full report, the
+// JSON and the HTML report have every warning.
 func headerLine(in Input, cols int) string {
+	line := headerWith(in, len(in.Warnings), false)
+	for shown := len(in.Warnings) - 1; shown >= 1 && cols > 0 && width(line) > cols; shown-- {
+		line = headerWith(in, shown, false)
+	}
+	if cols > 0 && width(line) > cols {
+		line = headerWith(in, min(len(in.Warnings), 1), true)
+	}
+	return line
+}
+
+// headerWith is [headerLine] with the first shown warnings, the others
+// counted, and the base binary's file name alone when short.
+func headerWith(in Input, shown int, short bool) string {
 	facts := map[string]string{}
 	for _, f := range in.Facts {
 		if f.Value != env.Unknown {
@@ -74,8 +89,11 @@ func headerLine(in Input, cols int) string {
 	}
 	if a := in.Against; a != nil {
 		base := "against " + a.BaseName()
-		if r := a.BaseRev; r != nil && r.Commit != "" {
+		switch r := a.BaseRev; {
+		case r != nil && r.Commit != "":
 			base += " (merge base " + r.ShortCommit() + ")"
+		case r == nil && short:
+			base = "against " + filepath.Base(a.Base.Path)
 		}
 		parts = append(parts, base)
 	}
@@ -94,26 +112,18 @@ func headerLine(in Input, cols int) string {
 	if len(parts) == 0 && len(in.Warnings) == 0 {
 		return "benchkit report"
 	}
-	heads := make([]string, len(in.Warnings))
-	for i, w := range in.Warnings {
-		heads[i] = w.Headline()
-	}
-	line := func(shown int) string {
-		out := slices.Clone(parts)
-		if shown > 0 {
-			warn := "⚠ " + strings.Join(heads[:shown], ", ")
-			if more := len(heads) - shown; more > 0 {
-				warn += fmt.Sprintf(" (+%d more)", more)
-			}
-			out = append(out, warn)
+	if shown > 0 {
+		heads := make([]string, shown)
+		for i, w := range in.Warnings[:shown] {
+			heads[i] = w.Headline()
 		}
-		return strings.Join(out, " · ")
+		warn := "⚠ " + strings.Join(heads, ", ")
+		if more := len(in.Warnings) - shown; more > 0 {
+			warn += fmt.Sprintf(" (+%d more)", more)
+		}
+		parts = append(parts, warn)
 	}
-	shown := len(heads)
-	for shown > 1 && cols > 0 && width(line(shown)) > cols {
-		shown--
-	}
-	return line(shown)
+	return strings.Join(parts, " · ")
 }
 
 // compactFindings are the compact report's findings, one line each:
@@ -158,7 +168,7 @@ func rowCompact(r Row) []string {
 		unit = "batches"
 	}
 	if g := r.Regimes; g != nil {
-		out = append(out, fmt.Sprintf("%s: two regimes, %d %s around %s and %d around %s: the median mixes two states of the machine; measure again on a quiet one",
+		out = append(out, fmt.Sprintf("%s: two regimes, %d %s around %s and %d around %s: the median mixes them; measure again on a quiet machine",
 			r.Display, g.Low.Size, unit, fmtNs(g.Low.Center), g.High.Size, fmtNs(g.High.Center)))
 	}
 	if st := r.HighStretch; st[1] > st[0] && r.Regimes == nil {

@@ -40,6 +40,12 @@ func TestHeaderLine(t *testing.T) {
 
 	a := againstInput()
 	assert.Equal(t, "example.com/p · against base.test", headerLine(a, LineWidth))
+	long := againstInput()
+	long.Against.Base.Path = "/tmp/" + strings.Repeat("d", 120) + "/base.test"
+	long.Facts, long.Warnings = in.Facts, in.Warnings
+	assert.Equal(t, "example.com/p · against base.test · go1.26.8 · 4 CPUs · ⚠ load 5.10 above 4 CPUs (+1 more)", headerLine(long, LineWidth),
+		"too long with the worst warning alone: the base binary's file name")
+	assert.Contains(t, headerLine(long, 0), "against /tmp/ddd", "no width: the path whole")
 	a.Against.BaseRev = &against.Revision{Rev: "origin/main", Commit: "0123456789abcdef0123456789abcdef01234567"}
 	a.Settings.Shard = settings.Shard{K: 2, N: 3}
 	assert.Equal(t, "example.com/p · shard 2/3 · against origin/main (merge base 0123456789ab)", headerLine(a, LineWidth))

@@ -28,6 +28,6 @@ func ExampleText() {
 	// benchkit │ example.com/buf · go1.26.8 · Intel(R) Xeon(R) Processor · 2 CPUs · load 0.52
 	// benchkit │   benchmark     samples  median/op  ±%    cv%   grade         wait%  runs@5%  flags
 	// benchkit │   MakeBuffer-2  12 runs  38.40ns    15.5  19.8  do-not-trust  30.0   n/a      two-regimes 27.50ns×5|39.10ns×7
-	// benchkit │   ⚠ MakeBuffer-2: two regimes, 5 runs around 27.50ns and 7 around 39.10ns: the median mixes two states of the machine; measure again on a quiet one
+	// benchkit │   ⚠ MakeBuffer-2: two regimes, 5 runs around 27.50ns and 7 around 39.10ns: the median mixes them; measure again on a quiet machine
 	// benchkit │   ⚠ MakeBuffer-2: contention, wait% 30.0: other processes took the CPUs. Fix: stop other work (go test -p 1) or pin the benchmark (taskset)
 }
