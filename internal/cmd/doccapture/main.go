@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/benchkit/go-benchkit/internal/browser"
+	"github.com/benchkit/go-benchkit/internal/env"
 )
 
 // config is what the flags set.
@@ -160,11 +161,16 @@ func runCommand(command string, timeout time.Duration) (string, error) {
 	return buf.String(), err
 }
 
-// header is the first line of a captured block: when and where.
+// header is the first line of a captured block: when and where, the CPU
+// named as go test and the report name it.
 func header() string {
+	cpu := strings.TrimSpace(env.GoTestCPU())
+	if cpu == "" {
+		cpu = cpuModel("/proc/cpuinfo")
+	}
 	return fmt.Sprintf("# %s · %s %s/%s · %s · %d CPUs",
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"), runtime.Version(),
-		runtime.GOOS, runtime.GOARCH, cpuModel("/proc/cpuinfo"), runtime.NumCPU())
+		runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU())
 }
 
 // cpuModel reads the first "model name" of a /proc/cpuinfo file, or says
