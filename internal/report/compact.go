@@ -58,22 +58,24 @@ func (p *printer) compact(in Input, a Analysis) {
 // A fact not known is left out. When the line would be wider than cols
 // (> 0), the warnings after the worst are left out from the last, and
 // counted ("+2 more"); then a base binary's path is cut to its file name
-// (the failures and the full report name it whole). The full report, the
-// JSON and the HTML report have every warning.
+// (the failures and the full report name it whole), and then the CPU's
+// name is left out. The full report, the JSON and the HTML report have
+// all of it.
 func headerLine(in Input, cols int) string {
-	line := headerWith(in, len(in.Warnings), false)
+	line := headerWith(in, len(in.Warnings), 0)
 	for shown := len(in.Warnings) - 1; shown >= 1 && cols > 0 && width(line) > cols; shown-- {
-		line = headerWith(in, shown, false)
+		line = headerWith(in, shown, 0)
 	}
-	if cols > 0 && width(line) > cols {
-		line = headerWith(in, min(len(in.Warnings), 1), true)
+	for cut := 1; cut <= 2 && cols > 0 && width(line) > cols; cut++ {
+		line = headerWith(in, min(len(in.Warnings), 1), cut)
 	}
 	return line
 }
 
 // headerWith is [headerLine] with the first shown warnings, the others
-// counted, and the base binary's file name alone when short.
-func headerWith(in Input, shown int, short bool) string {
+// counted; cut 1 names a base binary by its file name alone, cut 2 also
+// leaves the CPU's name out.
+func headerWith(in Input, shown, cut int) string {
 	facts := map[string]string{}
 	for _, f := range in.Facts {
 		if f.Value != env.Unknown {
@@ -92,7 +94,7 @@ func headerWith(in Input, shown int, short bool) string {
 		switch r := a.BaseRev; {
 		case r != nil && r.Commit != "":
 			base += " (merge base " + r.ShortCommit() + ")"
-		case r == nil && short:
+		case r == nil && cut >= 1:
 			base = "against " + filepath.Base(a.Base.Path)
 		}
 		parts = append(parts, base)
@@ -100,7 +102,7 @@ func headerWith(in Input, shown int, short bool) string {
 	if goVersion, _, _ := strings.Cut(facts["go"], " "); goVersion != "" {
 		parts = append(parts, goVersion)
 	}
-	if cpu := facts["cpu"]; cpu != "" {
+	if cpu := facts["cpu"]; cpu != "" && cut < 2 {
 		parts = append(parts, cpu)
 	}
 	if n := facts["cpus"]; n != "" {

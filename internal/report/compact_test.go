@@ -46,6 +46,9 @@ func TestHeaderLine(t *testing.T) {
 	assert.Equal(t, "example.com/p · against base.test · go1.26.8 · 4 CPUs · ⚠ load 5.10 above 4 CPUs (+1 more)", headerLine(long, LineWidth),
 		"too long with the worst warning alone: the base binary's file name")
 	assert.Contains(t, headerLine(long, 0), "against /tmp/ddd", "no width: the path whole")
+	long.Facts = append(long.Facts, env.Fact{Name: "cpu", Value: strings.Repeat("c", 80)})
+	assert.Equal(t, "example.com/p · against base.test · go1.26.8 · 4 CPUs · ⚠ load 5.10 above 4 CPUs (+1 more)", headerLine(long, LineWidth),
+		"then the CPU's name left out")
 	a.Against.BaseRev = &against.Revision{Rev: "origin/main", Commit: "0123456789abcdef0123456789abcdef01234567"}
 	a.Settings.Shard = settings.Shard{K: 2, N: 3}
 	assert.Equal(t, "example.com/p · shard 2/3 · against origin/main (merge base 0123456789ab)", headerLine(a, LineWidth))
