@@ -442,11 +442,11 @@ func againstDetailOf(id string, b against.Bench, eps float64) againstDetail {
 		{"new/base − 1", "s0", ratiosPct(b.New.NsPerOp, b.Base.NsPerOp)},
 		{"control/base − 1 (base again)", "control", ratiosPct(b.Control.NsPerOp, b.Base.NsPerOp)},
 	}
+	label, per, what := b.Name+": each round's time over the base's, in percent", "round", "rounds in order"
+	if b.Mode == against.ModeLockstep {
+		label, per, what = b.Name+": each run's time over the base's run beside it, in percent", "run", "runs in order, triple after triple"
+	}
 	if seriesLen(ss) > 0 {
-		label, what := b.Name+": each round's time over the base's, in percent", "rounds in order"
-		if b.Mode == against.ModeLockstep {
-			label, what = b.Name+": each run's time over the base's run beside it, in percent", "runs in order, triple after triple"
-		}
 		d.Rounds, d.RoundsLegend = roundsPlot(label, what, ss, eps)
 	}
 	counts := []series{{"base", "base", b.Base.AllocsPerOp}, {"new", "s0", b.New.AllocsPerOp}, {"control", "control", b.Control.AllocsPerOp}}
@@ -455,10 +455,10 @@ func againstDetailOf(id string, b against.Bench, eps float64) againstDetail {
 		d.AllocsNote = "allocs/op: go test printed none (run with -benchmem, or call b.ReportAllocs)"
 		return d
 	case constantSeries(counts):
-		d.AllocsNote = "allocs/op " + countCell(b.Allocs) + " in every round of both builds (not plotted), B/op " + countCell(b.Bytes)
+		d.AllocsNote = "allocs/op " + countCell(b.Allocs) + " in every " + per + " of both builds (not plotted), B/op " + countCell(b.Bytes)
 		return d
 	}
-	d.Allocs = countsPlot(b.Name+": allocs/op per round", counts)
+	d.Allocs = countsPlot(b.Name+": allocs/op per "+per, what, counts)
 	for _, sr := range counts {
 		d.AllocsLegend = append(d.AllocsLegend, legendItem{"key pt " + sr.class, sr.name + " allocs/op"})
 	}

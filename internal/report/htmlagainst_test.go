@@ -69,7 +69,7 @@ func twoBenchAgainst() Input {
 // TestHTMLAgainstOnly: a page of a run whose benchmarks all ran in child
 // processes has no benchmarks section or link and no count of this
 // process's benchmarks in its title; a series that never changes
-// (allocs/op 0 on both sides) is said, not plotted; the forest plot is
+// (allocs/op 0 in every run of both sides) is said, not plotted; the forest plot is
 // forestW wide; each verdict is one short clause with the whole reason
 // folded under it; a sub-benchmark's name may break after each "/".
 func TestHTMLAgainstOnly(t *testing.T) {
@@ -81,7 +81,7 @@ func TestHTMLAgainstOnly(t *testing.T) {
 	assert.NotContains(t, page, "0 benchmarks · 0 runs")
 
 	assert.Empty(t, svgs(page, "counts"), "allocs/op 0 in every round: no flat plot")
-	assert.Equal(t, 2, strings.Count(page, "allocs/op 0 in every round of both builds (not plotted), B/op 0"))
+	assert.Equal(t, 2, strings.Count(page, "allocs/op 0 in every run of both builds (not plotted), B/op 0"))
 	assert.Len(t, svgs(page, "rounds"), 2, "the runs' ratios change: plotted")
 
 	rows := svgs(page, "forest-row")

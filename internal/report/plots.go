@@ -440,12 +440,13 @@ func constantSeries(ss []series) bool {
 	return !ok || lo == hi
 }
 
-// countsPlot draws per-op counts (allocs/op) per round, one line with
+// countsPlot draws per-op counts (allocs/op) per round (or run: what
+// names them under the x axis), one line with
 // dots per series, on an axis from the smallest count to the largest
 // (±1 when they are all equal), with whole-number ticks. Series drawn
 // later sit on top: the style sheet makes the first one's dots the
 // largest, so that equal counts stay visible.
-func countsPlot(label string, ss []series) template.HTML {
+func countsPlot(label, what string, ss []series) template.HTML {
 	x, y, n := seriesScales(ss, 0.1)
 	s := newSVG("counts", label, plotW, plotH)
 	var ticks []float64
@@ -454,7 +455,7 @@ func countsPlot(label string, ss []series) template.HTML {
 			ticks = append(ticks, v)
 		}
 	}
-	valueFrame(s, y, ticks, fmtCount, n, "rounds in order")
+	valueFrame(s, y, ticks, fmtCount, n, what)
 	for _, sr := range ss {
 		var d string
 		var pts [][2]float64
