@@ -214,9 +214,12 @@ const warmSlack = 2.0
 
 // warmNeeded returns the rounds a fresh process needs before its runs
 // are steady, from the first triple's discarded rounds: for each process,
-// one past the last discarded round slower than its measured runs'
-// median by more than warmSlack times their spread (at least 2%), the
-// most over the three processes, at least 1.
+// the length of the run of discarded rounds, from the first, each slower
+// than its measured runs' median by more than warmSlack times their
+// spread (at least 2%); the most over the three processes, at least 1. A
+// slow round after a steady one is the machine's noise, not the
+// process's warm-up, and does not count: on a noisy host it would
+// otherwise keep every round of the maximum discarded.
 func warmNeeded(tr triple) int {
 	need := 1
 	for s := range sides {
@@ -227,9 +230,10 @@ func warmNeeded(tr triple) int {
 		}
 		limit := steady * (1 + max(0.02, warmSlack*stats.MADNormal*mad/steady))
 		for i, ns := range tr.warmNs[s] {
-			if ns > limit {
-				need = max(need, i+1)
+			if ns <= limit {
+				break
 			}
+			need = max(need, i+1)
 		}
 	}
 	return min(need, maxWarm)

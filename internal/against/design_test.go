@@ -144,4 +144,8 @@ func TestWarmNeeded(t *testing.T) {
 		tr.warmNs[s] = []float64{100, 100, 100, 100, 100, 100}
 	}
 	assert.Equal(t, 1, warmNeeded(tr))
+	tr.warmNs[sideNew] = []float64{100, 100, 140, 100, 130, 100}
+	assert.Equal(t, 1, warmNeeded(tr), "slow rounds after steady ones are noise")
+	tr.warmNs[sideBase] = []float64{160, 120, 100, 100, 135, 100}
+	assert.Equal(t, 2, warmNeeded(tr), "only the first slow rounds are the warm-up")
 }
