@@ -129,8 +129,9 @@ func TestDesignAdaptive(t *testing.T) {
 }
 
 // TestWarmNeeded: the rounds before a process's runs are steady: its
-// discarded rounds slower than the steady median by more than the runs'
-// spread allows, the most over the processes, at least one.
+// first discarded rounds, each slower than the steady median by more than
+// the runs' spread allows (a slow round after a steady one is noise), the
+// most over the processes, at least one.
 func TestWarmNeeded(t *testing.T) {
 	tr := triple{}
 	for s := range sides {
