@@ -307,7 +307,51 @@ func lockstepReport(l *child.Link, b *testing.B, how stepEnd, cur step, gc0, gc1
 func (st *state) endStep() (stepEnd, step) {
 	b := st.b
 	b.Helper()
-	now := time.Now()
+	cur, cont, th := st.measure(time.Now())
+
+	st.mu.Lock()
+	st.active = false
+	st.mu.Unlock()
+
+	forget := func() { states.Delete(b) }
+	if b.Skipped() {
+		forget()
+		return stepSkip, cur
+	}
+	if has, ok := testingb.HasSub(b); ok && has {
+		forget()
+		if st.tracked {
+			st.parentTracked()
+		}
+		return stepParent, cur
+	}
+	isFinal := final(testflag.Read(), b.N, cur.Timed)
+	if st.auditTimer(cur, isFinal) {
+		forget()
+		return stepFail, cur
+	}
+	if b.Failed() || b.N <= 0 {
+		forget()
+		return stepFail, cur
+	}
+	if !isFinal {
+		return stepRamp, cur
+	}
+	forget()
+	st.record(cur, cont, th)
+	if b.Failed() {
+		return stepFail, cur // a flag failed it
+	}
+	return stepFinal, cur
+}
+
+// measure reads the step that ends at now from the counters started at its
+// beginning: timed and wall time, the timer's toggles and tail, the
+// process's CPU time and the benchmark thread's wait. It also returns the
+// process's contention and the thread's counters over the step, which
+// record reports for the final step.
+func (st *state) measure(now time.Time) (step, env.Contention, threadDelta) {
+	b := st.b
 	wall := now.Sub(st.wall0)
 	timed := b.Elapsed()
 	var cont env.Contention
@@ -333,67 +377,50 @@ func (st *state) endStep() (stepEnd, step) {
 			cur.Tail, cur.TailKnown = max(0, time.Duration(end-start)-timed), true
 		}
 	}
+	cur.Wait, cur.Uncertain = stepWait(th, cont, wall)
+	return cur, cont, th
+}
+
+// stepWait is the benchmark thread's wait for a CPU during a step of wall
+// time wall, and whether it is unknown (then the wait is 0).
+func stepWait(th threadDelta, cont env.Contention, wall time.Duration) (wait time.Duration, unknown bool) {
 	switch {
 	case th.waitOK && th.wait <= wall:
 		// The thread's wait, or, if the goroutine changed threads (likely
 		// in a step of more than a few ms), both threads' waits together.
-		cur.Wait = th.wait
+		return th.wait, false
 	case cont.WaitKnown:
 		// A wait counter moved by more than the wall time (a wait that
 		// began earlier, booked late): the process's wait, all threads
 		// together, bounds the benchmark thread's from above.
-		cur.Wait = min(cont.RunQueueWait, wall)
+		return min(cont.RunQueueWait, wall), false
 	default:
-		cur.Uncertain = true
+		return 0, true
 	}
+}
 
-	st.mu.Lock()
-	st.active = false
-	st.mu.Unlock()
-
-	forget := func() { states.Delete(b) }
-	if b.Skipped() {
-		forget()
-		return stepSkip, cur
-	}
-	if has, ok := testingb.HasSub(b); ok && has {
-		forget()
-		if st.tracked {
-			st.parentTracked()
-		}
-		return stepParent, cur
-	}
+// auditTimer judges whether the timer was stopped over the step cur,
+// which is the run testing prints when isFinal, and fails the benchmark
+// with the evidence when it was; it reports whether it failed it.
+// One step is not enough: a cold first iteration and a stall the counters
+// miss can look like a stopped timer once. A step fails when the one
+// before it was suspect too, when it alone is overwhelming (stoppedAlone),
+// or when it is the last (-benchtime=Nx has only two) with strong evidence.
+func (st *state) auditTimer(cur step, isFinal bool) bool {
+	b := st.b
+	b.Helper()
 	v := timerOK
 	if st.havePrev {
 		v = stoppedTimer(st.prev, cur)
 	}
-	isFinal := final(testflag.Read(), b.N, timed)
-	// One step is not enough: a cold first iteration and a stall the
-	// counters miss can look like a stopped timer once.
-	// A step fails when the one before it was suspect too, when it alone
-	// is overwhelming (stoppedAlone), or when it is the last
-	// (-benchtime=Nx has only two) with strong evidence.
 	if v != timerOK && (st.suspect || v == timerStopped && stoppedAlone(st.prev, cur) || isFinal && cur.lastChance()) {
 		head, detail := stoppedMessage(nameOf(b), st.prev, cur, st.suspect)
 		registry.Default().AddFlag(st.key, registry.Flag{Kind: registry.FlagTimerStopped, Message: head, Detail: detail, Failed: true})
 		b.Error(head)
-		forget()
-		return stepFail, cur
+		return true
 	}
 	st.prev, st.havePrev, st.suspect = cur, true, v != timerOK
-	if b.Failed() || b.N <= 0 {
-		forget()
-		return stepFail, cur
-	}
-	if !isFinal {
-		return stepRamp, cur
-	}
-	forget()
-	st.record(cur, cont, th)
-	if b.Failed() {
-		return stepFail, cur // a flag failed it
-	}
-	return stepFinal, cur
+	return false
 }
 
 // record adds the final step to the registry, reports the metrics and
