@@ -126,8 +126,12 @@ func (d *design) next(ts []triple, spent time.Duration, analyse func(rate float6
 		if d.fixed && d.size.gcPhase { // the first triple is left out
 			d.triples, d.sizing = d.triples+1, 1
 		}
-		if d.fixed && d.size.n > d.sz.n { // as long in all as the runs it was sized for
-			d.runs = max(minTripleRounds, d.runs*d.sz.n/d.size.n)
+		if d.size.n > d.sz.n { // as long in all as the runs it was sized for
+			fewest := minRuns
+			if d.fixed {
+				fewest = minTripleRounds
+			}
+			d.runs = max(fewest, d.runs*d.sz.n/d.size.n)
 		}
 	}
 	if d.fixed {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	vd "github.com/benchkit/go-benchkit/control/verdict"
 	"github.com/benchkit/go-benchkit/internal/testflag"
@@ -126,6 +127,27 @@ func TestDesignAdaptive(t *testing.T) {
 	assert.Equal(t, StopDecided, decided.stopCode)
 	assert.Equal(t, decided.spend.Look(1), decided.rate)
 	assert.True(t, strings.HasPrefix(decided.describe(ts), "processes differ by"))
+}
+
+// TestDesignAdaptiveAllocating: when the first triple shows that runs
+// must hold several collections, the pilot's later triples get longer
+// runs and as many fewer of them, so that a triple costs what the pilot
+// planned, not ten times as much.
+func TestDesignAdaptiveAllocating(t *testing.T) {
+	p := Plan{bt: testflag.Benchtime{D: time.Second}}
+	sz := sizing{n: 300, rounds: 166, run: 3 * time.Millisecond, nsPerOp: 10_000}
+	d := p.newDesign(sz)
+	_, pilotRuns, _ := d.shape()
+	first := triple{n: 300}
+	for s := range sides {
+		gcSide(&first, s, []float64{0, 1, 0}, 3e6, 0, 9600, 0)
+	}
+	assert.False(t, d.next([]triple{first}, 0, nil))
+	_, runs, rs := d.shape()
+	require.True(t, rs.gcPhase)
+	require.Greater(t, rs.n, 5*sz.n, "runs long enough for several collections")
+	assert.Equal(t, max(minRuns, pilotRuns*sz.n/rs.n), runs)
+	assert.InDelta(t, pilotRuns*sz.n, runs*rs.n, float64(rs.n), "the pilot triple's ops, in fewer, longer runs")
 }
 
 // TestWarmNeeded: the rounds before a process's runs are steady: its
