@@ -213,6 +213,7 @@ func againstSpinning(t *testing.T, base, cand string) {
 			Benchmarks []struct {
 				Name          string   `json:"name"`
 				WaitingCPUPct *float64 `json:"waiting_cpu_pct"`
+				RunWaitPct    *float64 `json:"run_wait_pct"`
 			} `json:"benchmarks"`
 			Warnings []string `json:"warnings"`
 		} `json:"against"`
@@ -220,12 +221,17 @@ func againstSpinning(t *testing.T, base, cand string) {
 	b, err := os.ReadFile(jsonPath)
 	require.NoError(t, err, out)
 	require.NoError(t, json.Unmarshal(b, &rep))
-	pct := map[string]float64{}
+	pct, runWait := map[string]float64{}, map[string]float64{}
 	for _, bm := range rep.Against.Benchmarks {
 		require.NotNil(t, bm.WaitingCPUPct, bm.Name)
+		require.NotNil(t, bm.RunWaitPct, "%s: every run's thread said how long it waited for a CPU", bm.Name)
 		pct[strings.TrimSuffix(bm.Name, "-2")] = *bm.WaitingCPUPct
+		runWait[strings.TrimSuffix(bm.Name, "-2")] = *bm.RunWaitPct
 	}
-	t.Logf("waiting CPU, %% of the runs: %v", pct)
+	t.Logf("waiting CPU, %% of the runs: %v; the running thread's wait, %% of its timed time: %v", pct, runWait)
+	// The spinning processes hold the CPUs the running one needs: its
+	// thread waits, and that wait is taken out of its runs.
+	assert.Greater(t, runWait["Spins"], runWait["Sizes/n=64"], "the running thread waited for the spinning ones")
 	// Two spinning processes use up to two CPUs while the third runs; on
 	// a loaded machine they get less (43% under two busy loops), but
 	// beyond the warning's threshold.

@@ -43,6 +43,11 @@ type step struct {
 	// benchmark's goroutine ran on.
 	CPU      time.Duration
 	CPUKnown bool
+	// ThreadWait is, in a lockstep child, the benchmark thread's
+	// run-queue wait during the step, -1 if unknown (another platform,
+	// or the goroutine changed threads); the timer audit does not read
+	// it. Elsewhere -1.
+	ThreadWait time.Duration
 }
 
 // idle is the part of the step's wall time that was neither timed nor

@@ -325,3 +325,29 @@ func TestMisuseHeadlines(t *testing.T) {
 	checkHeadline(t, parentMessage(name), "calls b.Run", "Fix: Track in each b.Run function")
 	checkHeadline(t, staleProcsMessage(name, 2, 1), "BenchmarkParseJSONLarge-2: ", "GOMAXPROCS=1, not 2", "golang/go#49980")
 }
+
+// TestTimedShare: a lockstep run's wait for a CPU is taken out of its
+// timed time only as far as the untimed stretches cannot hold it: a wait
+// lengthens whichever stretch it falls in.
+func TestTimedShare(t *testing.T) {
+	ms := time.Millisecond
+	assert.Equal(t, 2*ms, timedShare(2*ms, 3*ms, 3*ms), "a fully timed step: all of it")
+	assert.Equal(t, 1*ms, timedShare(2*ms, 3*ms, 4*ms), "1 ms untimed can hold 1 ms of the wait")
+	assert.Equal(t, time.Duration(0), timedShare(2*ms, 1600*us, 3800*us), "the untimed stretches held it all")
+	assert.Equal(t, 3*ms, timedShare(5*ms, 3*ms, 3*ms), "never more than the timed time")
+	assert.Equal(t, time.Duration(0), timedShare(0, 3*ms, 3*ms))
+	assert.Equal(t, time.Duration(0), timedShare(ms, 0, 3*ms))
+}
+
+// TestThreadWaitSince: a wait is known only between two samples of one
+// thread.
+func TestThreadWaitSince(t *testing.T) {
+	before := threadWait{tid: 7, wait: 5 * us, ok: true}
+	w, ok := threadWait{tid: 7, wait: 12 * us, ok: true}.since(before)
+	assert.True(t, ok)
+	assert.Equal(t, 7*us, w)
+	_, ok = threadWait{tid: 8, wait: 12 * us, ok: true}.since(before)
+	assert.False(t, ok, "the goroutine changed threads")
+	_, ok = threadWait{}.since(before)
+	assert.False(t, ok, "unreadable")
+}

@@ -27,6 +27,25 @@ type threadDelta struct {
 	waitOK    bool
 }
 
+// threadWait is the calling thread's id and run-queue wait, the one cheap
+// probe a lockstep child reads around each run (a single /proc read);
+// ok is false where it cannot be read.
+type threadWait struct {
+	tid  int
+	wait time.Duration
+	ok   bool
+}
+
+// since returns the thread's run-queue wait from before to w, and false
+// when either sample is missing or the goroutine changed threads in
+// between (then the wait is not the one its run saw).
+func (w threadWait) since(before threadWait) (time.Duration, bool) {
+	if !w.ok || !before.ok || w.tid != before.tid {
+		return 0, false
+	}
+	return max(0, w.wait-before.wait), true
+}
+
 func (s threadSample) sub(before threadSample) threadDelta {
 	if !s.ok || !before.ok {
 		return threadDelta{}

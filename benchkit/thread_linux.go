@@ -29,6 +29,18 @@ func readThread() threadSample {
 	return s
 }
 
+// readThreadWait samples the calling thread's run-queue wait; the thread
+// id is read before and after, so a sample taken across a change of
+// thread is not ok.
+func readThreadWait() threadWait {
+	tid := unix.Gettid()
+	t, ok := env.ReadThreadSelf()
+	if !ok || unix.Gettid() != tid {
+		return threadWait{}
+	}
+	return threadWait{tid: tid, wait: t.Wait, ok: true}
+}
+
 // readProcessCPU returns the CPU time of every thread of the process
 // (CLOCK_PROCESS_CPUTIME_ID, ns resolution); ok is false when it cannot be
 // read.

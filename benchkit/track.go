@@ -70,6 +70,9 @@ type state struct {
 	// gc0 is the collector's state at the step's start, in a lockstep
 	// child: after the collection testing forces before every run.
 	gc0 env.GC
+	// lw0 is the benchmark thread's run-queue wait at the step's start,
+	// in a lockstep child (the one probe it reads).
+	lw0 threadWait
 
 	// previous step of the same b (b.N-style ramp)
 	prev     step
@@ -166,6 +169,8 @@ func track(b *testing.B, opts []Option, by string, restart bool) *state {
 		if !st.noWait {
 			st.th0 = readThread()
 			st.cpu0, st.cpuOK = readProcessCPU()
+		} else {
+			st.lw0 = readThreadWait()
 		}
 		// The step's window starts here, before StartTimer: its
 		// stop-the-world pause, and any wait for a CPU during it, are then
@@ -291,7 +296,7 @@ func lockstepReport(l *child.Link, b *testing.B, how stepEnd, cur step, gc0, gc1
 			allocs, bytes = int64(a), int64(by)
 		}
 		s := child.Step{N: cur.N, TimedNs: int64(cur.Timed), Allocs: allocs, Bytes: bytes, Final: how == stepFinal,
-			GCCycles: -1, GCCPUNs: -1, HeapGoal: gc0.HeapGoal, HeapLive: gc0.HeapLive}
+			GCCycles: -1, GCCPUNs: -1, HeapGoal: gc0.HeapGoal, HeapLive: gc0.HeapLive, WaitNs: int64(cur.ThreadWait)}
 		if gc0.Cycles >= 0 && gc1.Cycles >= 0 {
 			s.GCCycles = gc1.Cycles - gc0.Cycles
 		}
@@ -378,7 +383,27 @@ func (st *state) measure(now time.Time) (step, env.Contention, threadDelta) {
 		}
 	}
 	cur.Wait, cur.Uncertain = stepWait(th, cont, wall)
+	cur.ThreadWait = -1
+	if st.noWait {
+		if w, ok := readThreadWait().since(st.lw0); ok {
+			cur.ThreadWait = timedShare(w, timed, wall)
+		}
+	}
 	return cur, cont, th
+}
+
+// timedShare is the part of a wait over a step of wall time wall that
+// fell in its timed time timed, at least: a wait lengthens whichever
+// stretch it falls in, so the untimed stretches (wall − timed) can hold
+// at most that much of it, and the rest, W − (wall − timed), was timed.
+// The bound takes the untimed stretches' own work as nil, so it leaves
+// in at most that work's length of wait (tens of µs); it is never more
+// than the wait or than timed.
+func timedShare(wait, timed, wall time.Duration) time.Duration {
+	if timed <= 0 || wait <= 0 {
+		return 0
+	}
+	return min(max(0, wait-max(0, wall-timed)), timed)
 }
 
 // stepWait is the benchmark thread's wait for a CPU during a step of wall

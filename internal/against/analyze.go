@@ -120,7 +120,7 @@ func merge(a, b map[string]bool) map[string]bool {
 // compared exactly, as the median of each side's rounds. a's gates apply
 // (gate).
 func benchOf(name string, base, cand, ctl Side, a Result) Bench {
-	b := Bench{Name: name, Base: base, New: cand, Control: ctl, IdleCPUPct: -1, BetweenPct: -1, WithinPct: -1}
+	b := Bench{Name: name, Base: base, New: cand, Control: ctl, IdleCPUPct: -1, BetweenPct: -1, WithinPct: -1, RunWaitPct: -1}
 	res, err := vd.Analyze(vd.Sample{Name: "base", NsPerOp: base.NsPerOp}, vd.Sample{Name: "control", NsPerOp: ctl.NsPerOp},
 		[]vd.Sample{{Name: "new", NsPerOp: cand.NsPerOp}},
 		vd.Options{Negligible: a.Negligible, Gate: a.GatePct, Unit: "rounds",
@@ -199,7 +199,7 @@ func gate(b *Bench, a Result) {
 // counts as benchOf compares them.
 func lockedOf(lb lockedBench, a Result, rate float64) Bench {
 	b := Bench{Name: lb.name, Base: lb.sides[sideBase], New: lb.sides[sideNew], Control: lb.sides[sideControl],
-		Mode: ModeLockstep, Groups: lb.groups, IdleCPUPct: lb.idle.Pct(), Design: lb.design,
+		Mode: ModeLockstep, Groups: lb.groups, IdleCPUPct: lb.idle.Pct(), RunWaitPct: lb.waited.Pct(), Design: lb.design,
 		Stop: lb.stop, BetweenPct: lb.between, WithinPct: lb.within}
 	groups := make([][]vd.Sample, 0, len(lb.groups))
 	at := 0

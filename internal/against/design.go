@@ -20,7 +20,7 @@ import (
 //   - pilotTriples triples of half the default runs per process, from
 //     which the variance components and the costs are estimated;
 //   - then triples of the runs per process that make the estimate the
-//     most precise for the budget (stats.OptimalRuns), at least minRuns,
+//     most precise for the budget (stats.Nested.OptimalRuns), at least minRuns,
 //     at most maxTripleRounds and few enough that DefaultRounds triples
 //     in all fit in the budget, while the next one fits in it, at most
 //     maxTriples; at least minTriples whatever the budget, so that a
@@ -63,6 +63,7 @@ type design struct {
 	// control's run-by-run ratios (fractions), the fixed and per-round
 	// costs of a triple, the looks taken.
 	between, within float64
+	comps           stats.Nested
 	compsOK         bool
 	fixedCost       time.Duration
 	roundCost       time.Duration
@@ -178,7 +179,7 @@ func (d *design) replan(n int, spent time.Duration) int {
 		per := (d.budget - spent) / time.Duration(left)
 		hi = max(minRuns, min(hi, int((per-d.fixedCost)/d.roundCost)-d.warm))
 	}
-	return stats.OptimalRuns(d.between, d.within, d.fixedCost, d.roundCost, minRuns, hi)
+	return d.comps.OptimalRuns(d.fixedCost, d.roundCost, minRuns, hi)
 }
 
 // learn updates the costs, the warm-up and the variance components from
@@ -209,7 +210,8 @@ func (d *design) learn(ts []triple) {
 			groups = append(groups, rs)
 		}
 	}
-	d.between, d.within, d.compsOK = stats.Components(groups)
+	d.comps, d.compsOK = stats.NestedOf(groups)
+	d.between, d.within = d.comps.Between, d.comps.Within
 }
 
 // warmSlack is how much slower than its steady runs a warm-up round may

@@ -94,6 +94,62 @@ type triple struct {
 	gc      [sides]gcRuns
 	n       int
 	gcPhase bool
+	// waited is what its measured rounds waited for a CPU (roundNs).
+	waited runWait
+}
+
+// runWait adds up, over measured rounds, the benchmark threads' waits
+// for a CPU that were taken out of the runs' times and the timed time
+// they were taken from (ns, all sides), and the rounds taken whole
+// because a side could not say how long it waited.
+type runWait struct {
+	wait, timed   float64
+	rounds, whole int
+}
+
+// merge adds o to w.
+func (w *runWait) merge(o runWait) {
+	w.wait, w.timed, w.rounds, w.whole = w.wait+o.wait, w.timed+o.timed, w.rounds+o.rounds, w.whole+o.whole
+}
+
+// Pct is the share of the rounds' timed time that was taken out as a
+// wait for a CPU, in percent; -1 when no round's wait was known.
+func (w runWait) Pct() float64 {
+	if w.rounds == w.whole || w.timed <= 0 {
+		return -1
+	}
+	return 100 * w.wait / w.timed
+}
+
+// roundNs returns one round's ns/op by side. Where every side reported
+// how long its benchmark thread waited for a CPU during its run, each
+// time is the timed time less that wait: a run that waited while another
+// program held the CPU measured the host, not the code (the thread's own
+// run-queue wait, so a collector or other goroutines of the benchmark
+// that kept it on-CPU are still in). Where a side could not say (another
+// platform, a base built before the field, a goroutine that changed
+// threads), the round's times stay whole, so that the sides stay alike.
+func roundNs(steps [sides]child.Step) (ns [sides]float64, w runWait) {
+	w.rounds = 1
+	taken := true
+	for _, st := range steps {
+		if st.WaitNs < 0 || st.WaitNs >= st.TimedNs {
+			taken = false
+		}
+	}
+	if !taken {
+		w.whole = 1
+	}
+	for s, st := range steps {
+		t := st.TimedNs
+		if taken {
+			t -= st.WaitNs
+			w.wait += float64(st.WaitNs)
+			w.timed += float64(st.TimedNs)
+		}
+		ns[s] = float64(t) / float64(st.N)
+	}
+	return ns, w
 }
 
 // idleCPU adds up, over a triple's runs, the CPU time the two processes
@@ -236,8 +292,9 @@ func (st *state) runTriple(lf leaf, rs runSize, warm, runs, t int, dir string, f
 		if r >= warm {
 			tr.add(steps)
 		} else {
-			for side, step := range steps {
-				tr.warmNs[side] = append(tr.warmNs[side], float64(step.TimedNs)/float64(step.N))
+			ns, _ := roundNs(steps)
+			for side := range steps {
+				tr.warmNs[side] = append(tr.warmNs[side], ns[side])
 			}
 		}
 		roundDone()
@@ -281,9 +338,11 @@ func lockstepRound(procs [sides]*child.Live, sched *stats.Schedule, rs runSize, 
 // allocs/op and B/op truncated as go test prints them (so that a run's
 // one-off allocation does not make "0, varies").
 func (tr *triple) add(steps [sides]child.Step) {
+	ns, w := roundNs(steps)
+	tr.waited.merge(w)
 	for s, step := range steps {
 		n := float64(step.N)
-		tr.ns[s] = append(tr.ns[s], float64(step.TimedNs)/n)
+		tr.ns[s] = append(tr.ns[s], ns[s])
 		tr.gc[s].add(step)
 		if step.Allocs >= 0 {
 			tr.allocs[s] = append(tr.allocs[s], math.Trunc(float64(step.Allocs)/n))
@@ -396,8 +455,10 @@ func collect(lf leaf, sz sizing, ts []triple, d *design) lockedBench {
 	var sd [sides]Side
 	groups := make([]int, len(ts))
 	idle := idleCPU{ok: true}
+	var waited runWait
 	for t, tr := range ts {
 		idle.cpu, idle.wall, idle.ok = idle.cpu+tr.idle.cpu, idle.wall+tr.idle.wall, idle.ok && tr.idle.ok
+		waited.merge(tr.waited)
 		groups[t] = len(tr.ns[sideBase])
 		for s := range sides {
 			sd[s].NsPerOp = append(sd[s].NsPerOp, tr.ns[s]...)
@@ -408,12 +469,21 @@ func collect(lf leaf, sz sizing, ts []triple, d *design) lockedBench {
 			}
 		}
 	}
-	lb := lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle,
-		design: d.describe(all), rate: d.rate, stop: d.stopCode, between: -1, within: -1, gc: gcParts, gcWhy: gcWhy}
+	lb := lockedBench{name: lf.name, sides: sd, groups: groups, n: sz.n, idle: idle, waited: waited,
+		design: d.describe(all) + waitNote(waited), rate: d.rate, stop: d.stopCode, between: -1, within: -1, gc: gcParts, gcWhy: gcWhy}
 	if d.compsOK {
 		lb.between, lb.within = d.perProcess()
 	}
 	return lb
+}
+
+// waitNote is what a lockstep row's design adds about the waits for a
+// CPU taken out of its runs: nothing below 1% of their time.
+func waitNote(w runWait) string {
+	if p := w.Pct(); p >= 1 {
+		return fmt.Sprintf("; its runs waited %.2g%% of their time for a CPU, taken out", p)
+	}
+	return ""
 }
 
 // lockedBench is a benchmark measured in lockstep.
@@ -423,6 +493,7 @@ type lockedBench struct {
 	groups []int
 	n      int
 	idle   idleCPU
+	waited runWait
 	// design says how its triples were shaped and why they stopped; rate
 	// is the family-wise false-alarm rate of its analysis.
 	design string

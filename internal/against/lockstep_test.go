@@ -209,3 +209,29 @@ func TestIdleCPU(t *testing.T) {
 	assert.Empty(t, idleWarning("Quiet-2", IdleCPUWarnPct))
 	assert.Empty(t, idleWarning("Unknown-2", -1))
 }
+
+// TestRoundNs: a round whose three runs all said how long their thread
+// waited for a CPU has each wait taken out of its run's time; if one
+// side could not say (or says more than its timed time), the round stays
+// whole on every side, so that the sides are measured alike.
+func TestRoundNs(t *testing.T) {
+	step := func(timed, wait int64) child.Step { return child.Step{N: 100, TimedNs: timed, WaitNs: wait} }
+	ns, w := roundNs([sides]child.Step{step(300_000, 100_000), step(200_000, 0), step(250_000, 50_000)})
+	assert.Equal(t, [sides]float64{2000, 2000, 2000}, ns, "each run less its wait")
+	assert.Equal(t, runWait{wait: 150_000, timed: 750_000, rounds: 1}, w)
+	assert.InDelta(t, 20, w.Pct(), 1e-9)
+
+	for _, odd := range []child.Step{step(250_000, -1), step(250_000, 250_000)} {
+		ns, w = roundNs([sides]child.Step{step(300_000, 100_000), step(200_000, 0), odd})
+		assert.Equal(t, [sides]float64{3000, 2000, 2500}, ns, "whole")
+		assert.Equal(t, runWait{rounds: 1, whole: 1}, w)
+		assert.Equal(t, -1.0, w.Pct(), "no wait known")
+	}
+	var all runWait
+	all.merge(runWait{wait: 10, timed: 100, rounds: 2})
+	all.merge(runWait{rounds: 1, whole: 1})
+	assert.Equal(t, runWait{wait: 10, timed: 100, rounds: 3, whole: 1}, all)
+	assert.InDelta(t, 10, all.Pct(), 1e-9)
+	assert.Equal(t, "; its runs waited 10% of their time for a CPU, taken out", waitNote(all))
+	assert.Empty(t, waitNote(runWait{wait: 1, timed: 1000, rounds: 1}), "below 1%: nothing to say")
+}

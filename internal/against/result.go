@@ -112,6 +112,12 @@ type Bench struct {
 	// time, over every triple; -1 when unknown (outside Linux, or in
 	// rounds).
 	IdleCPUPct float64
+	// RunWaitPct, in lockstep, is the share of the runs' timed time, in
+	// percent, during which the benchmark's thread waited for a CPU that
+	// another program held; it was taken out of each run's time (Design
+	// says so). -1 when unknown (outside Linux, a base built before the
+	// probe, or in rounds).
+	RunWaitPct float64
 }
 
 // InstrChange is a cross-build benchmark's instructions per op, counted

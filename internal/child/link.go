@@ -89,6 +89,11 @@ type Step struct {
 	// (bytes) at its start. -1 when unknown.
 	GCCycles, GCCPUNs  int64
 	HeapGoal, HeapLive int64
+	// WaitNs is the benchmark thread's run-queue wait during the step
+	// (ns): time it was ready to run while another thread held the CPU.
+	// -1 when unknown (the goroutine changed threads, another platform,
+	// or a child older than the field).
+	WaitNs int64
 }
 
 // fields returns the step's report fields after the token.
@@ -97,7 +102,7 @@ func (s Step) fields() string {
 	if s.Final {
 		final = 1
 	}
-	return fmt.Sprintf("%d %d %d %d %d %d %d %d %d", s.N, s.TimedNs, s.Allocs, s.Bytes, final, s.GCCycles, s.GCCPUNs, s.HeapGoal, s.HeapLive)
+	return fmt.Sprintf("%d %d %d %d %d %d %d %d %d %d", s.N, s.TimedNs, s.Allocs, s.Bytes, final, s.GCCycles, s.GCCPUNs, s.HeapGoal, s.HeapLive, s.WaitNs)
 }
 
 // parseReport reads one line a lockstep child wrote: a step, or a skip or
@@ -121,10 +126,10 @@ func parseReport(line, token string) (Report, error) {
 		return Report{Kind: kind, Reason: rest}, nil
 	}
 	f := strings.Fields(rest)
-	if len(f) != 5 && len(f) != 9 {
-		return Report{}, fmt.Errorf("a step report needs 5 or 9 fields after its kind and token, got %q", line)
+	if len(f) != 5 && len(f) != 9 && len(f) != 10 {
+		return Report{}, fmt.Errorf("a step report needs 5, 9 or 10 fields after its kind and token, got %q", line)
 	}
-	v := [9]int64{5: -1, 6: -1, 7: -1, 8: -1}
+	v := [10]int64{5: -1, 6: -1, 7: -1, 8: -1, 9: -1}
 	for i, s := range f {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil {
@@ -136,7 +141,7 @@ func parseReport(line, token string) (Report, error) {
 		return Report{}, fmt.Errorf("a step report out of range: %q", line)
 	}
 	return Report{Kind: "step", Step: Step{N: int(v[0]), TimedNs: v[1], Allocs: v[2], Bytes: v[3], Final: v[4] == 1,
-		GCCycles: v[5], GCCPUNs: v[6], HeapGoal: v[7], HeapLive: v[8]}}, nil
+		GCCycles: v[5], GCCPUNs: v[6], HeapGoal: v[7], HeapLive: v[8], WaitNs: v[9]}}, nil
 }
 
 // Report is what a lockstep child said about one step.

@@ -89,15 +89,20 @@ func TestLockstepFailures(t *testing.T) {
 func TestParseReport(t *testing.T) {
 	r, err := parseReport("step 10 2500 -1 -1 0", "")
 	require.NoError(t, err)
-	assert.Equal(t, Step{N: 10, TimedNs: 2500, Allocs: -1, Bytes: -1, GCCycles: -1, GCCPUNs: -1, HeapGoal: -1, HeapLive: -1}, r.Step,
+	assert.Equal(t, Step{N: 10, TimedNs: 2500, Allocs: -1, Bytes: -1, GCCycles: -1, GCCPUNs: -1, HeapGoal: -1, HeapLive: -1, WaitNs: -1}, r.Step,
 		"a report without the collector's fields has them unknown")
 	r, err = parseReport("step 10 2500 3 64 1 2 150000 4194304 65536", "")
 	require.NoError(t, err)
-	assert.Equal(t, Step{N: 10, TimedNs: 2500, Allocs: 3, Bytes: 64, Final: true, GCCycles: 2, GCCPUNs: 150000, HeapGoal: 4194304, HeapLive: 65536}, r.Step)
+	assert.Equal(t, Step{N: 10, TimedNs: 2500, Allocs: 3, Bytes: 64, Final: true, GCCycles: 2, GCCPUNs: 150000, HeapGoal: 4194304, HeapLive: 65536, WaitNs: -1}, r.Step,
+		"a report of a child older than the wait has it unknown")
+	s := Step{N: 10, TimedNs: 2500, Allocs: 3, Bytes: 64, Final: true, GCCycles: 2, GCCPUNs: 150000, HeapGoal: 4194304, HeapLive: 65536, WaitNs: 700}
+	r, err = parseReport("step "+s.fields(), "")
+	require.NoError(t, err)
+	assert.Equal(t, s, r.Step, "every field round-trips, the thread's wait included")
 	r, err = parseReport("skip no fixture here", "")
 	require.NoError(t, err)
 	assert.Equal(t, Report{Kind: "skip", Reason: "no fixture here"}, r)
-	for _, bad := range []string{"", "step 1 2 3", "step 0 1 1 1 1", "step 1 -5 1 1 1", "step 1 1 1 1 2", "step a b c d e", "step 1 1 1 1 1 1 1", "go"} {
+	for _, bad := range []string{"", "step 1 2 3", "step 0 1 1 1 1", "step 1 -5 1 1 1", "step 1 1 1 1 2", "step a b c d e", "step 1 1 1 1 1 1 1", "step 1 1 1 1 1 1 1 1 1 1 1", "go"} {
 		_, err := parseReport(bad, "")
 		assert.Error(t, err, "%q", bad)
 	}
@@ -110,7 +115,7 @@ func TestParseReportToken(t *testing.T) {
 	const tok = "0123456789abcdef"
 	r, err := parseReport("step "+tok+" 10 2500 3 64 1 0 0 4194304 512", tok)
 	require.NoError(t, err)
-	assert.Equal(t, Step{N: 10, TimedNs: 2500, Allocs: 3, Bytes: 64, Final: true, HeapGoal: 4194304, HeapLive: 512}, r.Step)
+	assert.Equal(t, Step{N: 10, TimedNs: 2500, Allocs: 3, Bytes: 64, Final: true, HeapGoal: 4194304, HeapLive: 512, WaitNs: -1}, r.Step)
 	r, err = parseReport("fail "+tok+" it broke", tok)
 	require.NoError(t, err)
 	assert.Equal(t, Report{Kind: "fail", Reason: "it broke"}, r)

@@ -652,6 +652,11 @@ type JSONAgainstBench struct {
 	// used during the runs, in percent of the runs' wall time; null when
 	// unknown.
 	WaitingCPUPct *float64 `json:"waiting_cpu_pct"`
+	// RunWaitPct is, in lockstep, the share of the runs' timed time
+	// during which the benchmark's thread waited for a CPU another
+	// program held, in percent, taken out of the runs' times (their
+	// ns_per_op are without it); null when unknown.
+	RunWaitPct *float64 `json:"run_wait_pct"`
 	// Design says, in lockstep, how the triples were shaped and why they
 	// stopped; Confidence is the level of this benchmark's intervals
 	// (null: the comparison's); DetectablePct the smallest change either
@@ -710,7 +715,7 @@ func jsonAgainstOf(a *against.Result) *JSONAgainst {
 			Estimate: jsonEst(b.NewEst), ControlEst: jsonEst(b.ControlEst),
 			Allocs: jsonCountOf(b.Allocs), Bytes: jsonCountOf(b.Bytes), GateFailed: b.GateFailed(), GateNote: b.GateNote,
 			Mode: b.Mode, ModeNote: b.ModeNote, Groups: append([]int{}, b.Groups...), Instructions: jsonInstrChangeOf(b.Instr),
-			WaitingCPUPct: known(b.IdleCPUPct), Design: b.Design, Confidence: positive(b.Confidence), DetectablePct: positive(b.DetectablePct),
+			WaitingCPUPct: known(b.IdleCPUPct), RunWaitPct: known(b.RunWaitPct), Design: b.Design, Confidence: positive(b.Confidence), DetectablePct: positive(b.DetectablePct),
 			Stop: b.Stop, BetweenPct: known(b.BetweenPct), WithinPct: known(b.WithinPct), GC: jsonGCOf(b.GC), GCNote: b.GCNote,
 		})
 	}

@@ -9,31 +9,70 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// TestComponents: on synthetic groups of known components the estimates
+// genGroups makes groups of runs values about 1: each group's level
+// offset by between (a normal share), each run's by within.
+func genGroups(r *rand.Rand, groups, runs int, between, within float64) [][]float64 {
+	out := make([][]float64, groups)
+	for g := range out {
+		level := 1 + between*r.NormFloat64()
+		for range runs {
+			out[g] = append(out[g], level+within*r.NormFloat64())
+		}
+	}
+	return out
+}
+
+// TestNested: on synthetic groups of known components the estimates
 // land near the truth: processes 6% apart and runs 2% apart, and the
 // reverse; fewer than two usable groups give nothing.
-func TestComponents(t *testing.T) {
+func TestNested(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	gen := func(groups, runs int, between, within float64) [][]float64 {
-		out := make([][]float64, groups)
-		for g := range out {
-			level := 1 + between*r.NormFloat64()
-			for range runs {
-				out[g] = append(out[g], level+within*r.NormFloat64())
-			}
-		}
-		return out
-	}
-	b, w, ok := Components(gen(400, 21, 0.06, 0.02))
+	n, ok := NestedOf(genGroups(r, 400, 21, 0.06, 0.02))
 	assert.True(t, ok)
-	assert.InDelta(t, 0.06, b, 0.006)
-	assert.InDelta(t, 0.02, w, 0.002)
-	b, w, ok = Components(gen(400, 21, 0.002, 0.02))
+	assert.InDelta(t, 0.06, n.Between, 0.006)
+	assert.InDelta(t, 0.02, n.Within, 0.002)
+	n, ok = NestedOf(genGroups(r, 400, 21, 0.002, 0.02))
 	assert.True(t, ok)
-	assert.Less(t, b, 0.005, "processes alike: the groups' spread is the runs'")
-	assert.InDelta(t, 0.02, w, 0.002)
-	_, _, ok = Components([][]float64{{1, 2, 3}, {1, 2}})
+	assert.Less(t, n.Between, 0.005, "processes alike: the groups' spread is the runs'")
+	assert.InDelta(t, 0.02, n.Within, 0.002)
+	assert.InEpsilon(t, medianVarFactor*0.02*0.02/21, n.MedianVar(21), 0.35, "normal runs: about (π/2)·σ²/r, which overstates a little at small r")
+	_, ok = NestedOf([][]float64{{1, 2, 3}, {1, 2}})
 	assert.False(t, ok)
+}
+
+// TestNestedHeavyTail: runs of which a quarter are slowed two- to
+// eightfold (a loaded machine), processes alike. The median of a few
+// such runs varies far more than the normal formula says: MedianVar
+// sees it, the groups of 5 runs are not mistaken for processes that
+// differ, and the allocation asks for many runs per group.
+func TestNestedHeavyTail(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	run := func() float64 {
+		x := 1 + 0.01*r.NormFloat64()
+		if r.Float64() < 0.25 {
+			x *= 2 + 6*r.Float64()
+		}
+		return x
+	}
+	var groups [][]float64
+	for g := range 30 {
+		size := 5
+		if g < 3 {
+			size = 83 // the pilot's
+		}
+		var grp []float64
+		for range size {
+			grp = append(grp, run())
+		}
+		groups = append(groups, grp)
+	}
+	n, ok := NestedOf(groups)
+	assert.True(t, ok)
+	normal := medianVarFactor * n.Within * n.Within / 5
+	assert.Greater(t, n.MedianVar(5), 2*normal, "the median of 5 contaminated runs varies more than a normal's")
+	assert.Less(t, n.Between, 0.01, "processes alike: the 5-run groups' spread is the runs'")
+	ms := time.Millisecond
+	assert.Greater(t, n.OptimalRuns(300*ms, 9*ms, 5, 200), 40, "many runs per group")
 }
 
 // TestOptimalRuns: the nested design's allocation: processes that differ
@@ -43,11 +82,18 @@ func TestOptimalRuns(t *testing.T) {
 	ms := time.Millisecond
 	// fixed 300 ms (three starts), a run round 9 ms; between 6%, within 2%:
 	// √(1.571·4·300/(36·9)) ≈ 2.4 → the floor.
-	assert.Equal(t, 5, OptimalRuns(0.06, 0.02, 300*ms, 9*ms, 5, 200))
-	// between 0.2%, within 2%: √(1.571·4·300/(0.04·9)) ≈ 72.
-	assert.Equal(t, 72, OptimalRuns(0.002, 0.02, 300*ms, 9*ms, 5, 200))
-	assert.Equal(t, 200, OptimalRuns(0, 0.02, 300*ms, 9*ms, 5, 200), "processes alike: as many runs as allowed")
-	assert.Equal(t, 200, OptimalRuns(0.0001, 0.5, 300*ms, 9*ms, 5, 200))
+	n := Nested{Between: 0.06, Within: 0.02}
+	assert.Equal(t, 5, n.OptimalRuns(300*ms, 9*ms, 5, 200))
+	// between 0.2%, within 2%: √(1.571·4·300/(0.04·9)) ≈ 72, on the grid.
+	n = Nested{Between: 0.002, Within: 0.02}
+	assert.InDelta(t, 72, n.OptimalRuns(300*ms, 9*ms, 5, 200), 7)
+	assert.Equal(t, 200, Nested{Within: 0.02}.OptimalRuns(300*ms, 9*ms, 5, 200), "processes alike: as many runs as allowed")
+	assert.Equal(t, 200, Nested{Between: 0.0001, Within: 0.5}.OptimalRuns(300*ms, 9*ms, 5, 200))
+	assert.Equal(t, []int{5, 6, 7, 8}, runGrid(5, 8))
+	g := runGrid(5, 200)
+	assert.Equal(t, 5, g[0])
+	assert.Equal(t, 200, g[len(g)-1])
+	assert.Less(t, len(g), 45, "about 10% steps")
 }
 
 // TestSpendingRepeatedLooks: over many simulated A/A comparisons that
