@@ -62,12 +62,11 @@ type design struct {
 	// what the triples so far showed: the variance components of the
 	// control's run-by-run ratios (fractions), the fixed and per-round
 	// costs of a triple, the looks taken.
-	between, within float64
-	comps           stats.Nested
-	compsOK         bool
-	fixedCost       time.Duration
-	roundCost       time.Duration
-	looks           int
+	comps     stats.Nested
+	compsOK   bool
+	fixedCost time.Duration
+	roundCost time.Duration
+	looks     int
 	// stop says why the benchmark stopped (stopCode as Bench.Stop), rate
 	// the family-wise false-alarm rate of the analysis it stopped at.
 	stop, stopCode string
@@ -211,7 +210,6 @@ func (d *design) learn(ts []triple) {
 		}
 	}
 	d.comps, d.compsOK = stats.NestedOf(groups)
-	d.between, d.within = d.comps.Between, d.comps.Within
 }
 
 // warmSlack is how much slower than its steady runs a warm-up round may
@@ -269,7 +267,7 @@ func (d *design) describe(ts []triple) string {
 // coefficients of variation, in percent: a ratio of two processes' runs
 // carries two of each, so its components are √2 times a process's.
 func (d *design) perProcess() (between, within float64) {
-	return 100 * d.between / math.Sqrt2, 100 * d.within / math.Sqrt2
+	return 100 * d.comps.Between / math.Sqrt2, 100 * d.comps.Within / math.Sqrt2
 }
 
 // Runs of an allocating benchmark. testing collects before every run, so

@@ -3,7 +3,6 @@ package stats
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 	"time"
 )
 
@@ -104,11 +103,7 @@ func medianVars(resid []float64, within float64) []float64 {
 			for j := range d {
 				d[j] = resid[rng.IntN(len(resid))]
 			}
-			slices.Sort(d)
-			meds[i] = d[r/2]
-			if r%2 == 0 {
-				meds[i] = (d[r/2-1] + d[r/2]) / 2
-			}
+			meds[i], _ = Median(d)
 		}
 		sd, _ := StdDev(meds)
 		v[r] = sd * sd
