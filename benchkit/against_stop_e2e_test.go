@@ -230,8 +230,12 @@ func againstSpinning(t *testing.T, base, cand string) {
 	}
 	t.Logf("waiting CPU, %% of the runs: %v; the running thread's wait, %% of its timed time: %v", pct, runWait)
 	// The spinning processes hold the CPUs the running one needs: its
-	// thread waits, and that wait is taken out of its runs.
-	assert.Greater(t, runWait["Spins"], runWait["Sizes/n=64"], "the running thread waited for the spinning ones")
+	// thread waits, and that wait is taken out of its runs. How much it
+	// waits is not compared with the quiet benchmarks': go test runs other
+	// packages beside this one, and a round counts a wait only while the
+	// benchmark's goroutine stays on one thread, which a spinner in its own
+	// process makes rarer in the rounds that wait most.
+	assert.Positive(t, runWait["Spins"], "the running thread waited for the spinning ones")
 	// Two spinning processes use up to two CPUs while the third runs; on
 	// a loaded machine they get less (43% under two busy loops), but
 	// beyond the warning's threshold.
